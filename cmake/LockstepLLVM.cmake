@@ -1,0 +1,20 @@
+# Finds LLVM and Clang 19 (Debian's llvm-19-dev / libclang-19-dev) and the
+# clang-19 binary used at build time to compile the builtins to bitcode.
+set(LOCKSTEP_LLVM_ROOT "/usr/lib/llvm-19" CACHE PATH "LLVM 19 prefix")
+find_package(LLVM 19 REQUIRED CONFIG HINTS ${LOCKSTEP_LLVM_ROOT}/lib/cmake/llvm)
+find_package(Clang REQUIRED CONFIG HINTS ${LOCKSTEP_LLVM_ROOT}/lib/cmake/clang)
+message(STATUS "LLVM ${LLVM_PACKAGE_VERSION} at ${LLVM_INSTALL_PREFIX}")
+
+find_program(LOCKSTEP_CLANG clang HINTS ${LLVM_TOOLS_BINARY_DIR} NO_DEFAULT_PATH)
+if(NOT LOCKSTEP_CLANG)
+  find_program(LOCKSTEP_CLANG clang-19 REQUIRED)
+endif()
+find_program(LOCKSTEP_LLVM_LINK llvm-link HINTS ${LLVM_TOOLS_BINARY_DIR} NO_DEFAULT_PATH REQUIRED)
+find_program(LOCKSTEP_OPT opt HINTS ${LLVM_TOOLS_BINARY_DIR} NO_DEFAULT_PATH)
+find_program(LOCKSTEP_FILECHECK FileCheck HINTS ${LLVM_TOOLS_BINARY_DIR} NO_DEFAULT_PATH)
+
+# Clang's resource directory holds opencl-c-base.h, needed at run time by the
+# in-process frontend.
+execute_process(COMMAND ${LOCKSTEP_CLANG} -print-resource-dir
+                OUTPUT_VARIABLE LOCKSTEP_CLANG_RESOURCE_DIR
+                OUTPUT_STRIP_TRAILING_WHITESPACE)

@@ -1,0 +1,130 @@
+// The one interface between the runtime and the compiler: build OpenCL C for
+// this CPU and get back kernels with their argument descriptions and a native
+// work-group function each. No LLVM type crosses this boundary.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lockstep/compiler/GroupAbi.h"
+
+namespace lockstep::compiler {
+
+enum class ArgKind : uint8_t {
+  Value,            // scalar, vector or struct passed by value
+  GlobalPointer,    // __global T*  : a pointer in the argument block
+  ConstantPointer,  // __constant T*: a pointer in the argument block
+  LocalPointer,     // __local T*   : a uint64 byte offset into localMemory
+  Sampler,          // sampler_t    : a uint32 in the argument block
+};
+
+struct KernelArgument {
+  std::string name;
+  std::string typeName;         // as written, e.g. "float4*"
+  ArgKind kind = ArgKind::Value;
+  uint32_t addressQualifier = 0;  // CL_KERNEL_ARG_ADDRESS_*
+  uint32_t accessQualifier = 0;   // CL_KERNEL_ARG_ACCESS_*
+  uint64_t typeQualifier = 0;     // CL_KERNEL_ARG_TYPE_* bits
+  uint32_t size = 0;       // bytes clSetKernelArg must be given (Value) or
+                           // sizeof(cl_mem)/sizeof(cl_sampler)
+  uint32_t alignment = 1;  // of the slot in the argument block
+  uint32_t offset = 0;     // of the slot in the argument block
+};
+
+struct KernelDescription {
+  std::string name;
+  std::string attributes;  // CL_KERNEL_ATTRIBUTES
+  std::vector<KernelArgument> arguments;
+  uint32_t argumentBlockSize = 0;
+  uint64_t staticLocalMemorySize = 0;   // kernel-scope __local variables
+  uint64_t privateMemorySize = 0;       // per work-item
+  uint64_t contextBytesPerWorkItem = 0;  // scratch for values live across barriers
+  uint32_t requiredWorkGroupSize[3] = {0, 0, 0};  // 0,0,0: none
+  uint32_t workGroupSizeHint[3] = {0, 0, 0};
+  std::string vecTypeHint;
+  uint32_t preferredWorkGroupSizeMultiple = 1;
+  uint32_t barrierCount = 0;
+  WorkGroupFunction function = nullptr;  // valid while the Executable lives
+};
+
+// JIT-compiled code of one program; kernels stay callable while it lives.
+class Executable {
+ public:
+  virtual ~Executable() = default;
+  virtual const std::vector<KernelDescription> &kernels() const = 0;
+  virtual size_t globalVariableTotalSize() const = 0;
+  const KernelDescription *find(std::string_view name) const {
+    for (const auto &kernel : kernels())
+      if (kernel.name == name) return &kernel;
+    return nullptr;
+  }
+};
+
+enum class BinaryKind : uint8_t { None, CompiledObject, Library, Executable };
+
+enum class Status : uint8_t {
+  Success,
+  Failure,         // CL_BUILD/COMPILE/LINK_PROGRAM_FAILURE: see the log
+  InvalidOptions,  // CL_INVALID_(COMPILER|LINKER)_OPTIONS / CL_INVALID_BUILD_OPTIONS
+  InvalidBinary,   // CL_INVALID_BINARY
+};
+
+struct Result {
+  Status status = Status::Failure;
+  std::string log;
+  BinaryKind kind = BinaryKind::None;
+  std::vector<uint8_t> binary;  // what CL_PROGRAM_BINARIES returns
+  std::shared_ptr<const Executable> executable;  // set for Executable binaries
+  std::vector<std::string> kernelNames;          // CL_PROGRAM_KERNEL_NAMES
+  bool ok() const { return status == Status::Success; }
+};
+
+struct Header {  // clCompileProgram's input_headers
+  std::string name;
+  std::string source;
+};
+
+// What the device offers OpenCL C: the runtime reports exactly these.
+struct LanguageSupport {
+  std::vector<std::string> extensions;  // cl_khr_* the compiler implements
+  std::vector<std::string> features;    // __opencl_c_* feature macros
+  bool fp64 = false;
+};
+
+class Compiler {
+ public:
+  static Compiler &instance();  // thread-safe; builds may run concurrently
+
+  const LanguageSupport &languageSupport() const;
+
+  // clBuildProgram from source: compile, link with the builtins, JIT.
+  Result build(std::string_view source, std::string_view options);
+  // clCompileProgram: a compiled object (no builtins linked yet).
+  Result compile(std::string_view source, std::string_view options,
+                 std::span<const Header> headers);
+  // clLinkProgram: objects and libraries → a library (-create-library) or an
+  // executable.
+  Result link(std::span<const std::span<const uint8_t>> binaries,
+              std::string_view options);
+  // clCreateProgramWithBinary: the kind of a binary, or None if invalid.
+  BinaryKind inspect(std::span<const uint8_t> binary) const;
+  // clBuildProgram on a program created from a binary.
+  Result buildFromBinary(std::span<const uint8_t> binary,
+                         std::string_view options);
+
+  Compiler(const Compiler &) = delete;
+  Compiler &operator=(const Compiler &) = delete;
+
+ private:
+  Compiler();
+  ~Compiler();
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace lockstep::compiler

@@ -1,0 +1,58 @@
+// The binary interface between the runtime and compiled work-group functions.
+// Generated code reads these structures by field index, so the layout here and
+// the GEPs in compiler/lib/WorkGroupFunction.cpp must change together.
+#pragma once
+
+#include <cstdint>
+
+namespace lockstep::compiler {
+
+// Everything a work-group function needs to know about the NDRange and the
+// group it runs. One per call; the runtime fills it per group.
+struct GroupInfo {
+  uint64_t groupId[3];
+  uint64_t localSize[3];          // this group's size (smaller in a remainder group)
+  uint64_t enqueuedLocalSize[3];  // the size of every non-remainder group
+  uint64_t numGroups[3];
+  uint64_t globalSize[3];
+  uint64_t globalOffset[3];
+  uint32_t workDim;
+  uint32_t reserved;
+  // Address ranges that to_local/to_private/get_fence on generic pointers
+  // test against: this group's __local memory, the calling thread's stack
+  // and its work-item context scratch.
+  const void *localMemory;
+  uint64_t localMemorySize;
+  const void *stackLow;
+  const void *stackHigh;
+  const void *contextMemory;
+  uint64_t contextMemorySize;
+};
+
+enum GroupInfoField : unsigned {
+  kGroupId = 0,
+  kLocalSize = 1,
+  kEnqueuedLocalSize = 2,
+  kNumGroups = 3,
+  kGlobalSize = 4,
+  kGlobalOffset = 5,
+  kWorkDim = 6,
+  kLocalMemory = 8,
+  kLocalMemorySize = 9,
+  kStackLow = 10,
+  kStackHigh = 11,
+  kContextMemory = 12,
+  kContextMemorySize = 13,
+};
+
+// void wg(const void *args, const GroupInfo *group, void *localMemory,
+//         void *workItemContext)
+//  - args: the argument block laid out as KernelDescription::arguments says.
+//  - localMemory: at least staticLocalMemorySize + the __local argument
+//    sizes, 128-byte aligned; reused from group to group on one thread.
+//  - workItemContext: contextBytesPerWorkItem * work-items in the group,
+//    64-byte aligned; per-thread scratch for values live across barriers.
+using WorkGroupFunction = void (*)(const void *args, const GroupInfo *group,
+                                   void *localMemory, void *workItemContext);
+
+}  // namespace lockstep::compiler
