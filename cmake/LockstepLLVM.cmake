@@ -1,8 +1,11 @@
 # Finds LLVM and Clang 19 (Debian's llvm-19-dev / libclang-19-dev) and the
 # clang-19 binary used at build time to compile the builtins to bitcode.
 set(LOCKSTEP_LLVM_ROOT "/usr/lib/llvm-19" CACHE PATH "LLVM 19 prefix")
-find_package(LLVM 19 REQUIRED CONFIG HINTS ${LOCKSTEP_LLVM_ROOT}/lib/cmake/llvm)
-find_package(Clang REQUIRED CONFIG HINTS ${LOCKSTEP_LLVM_ROOT}/lib/cmake/clang)
+find_package(LLVM REQUIRED CONFIG PATHS ${LOCKSTEP_LLVM_ROOT}/lib/cmake/llvm NO_DEFAULT_PATH)
+if(NOT LLVM_VERSION_MAJOR EQUAL 19)
+  message(FATAL_ERROR "Lockstep needs LLVM 19, found ${LLVM_PACKAGE_VERSION}")
+endif()
+find_package(Clang REQUIRED CONFIG PATHS ${LOCKSTEP_LLVM_ROOT}/lib/cmake/clang NO_DEFAULT_PATH)
 message(STATUS "LLVM ${LLVM_PACKAGE_VERSION} at ${LLVM_INSTALL_PREFIX}")
 
 find_program(LOCKSTEP_CLANG clang HINTS ${LLVM_TOOLS_BINARY_DIR} NO_DEFAULT_PATH)

@@ -1,0 +1,295 @@
+// lockstep::compiler::Compiler: builds, compiles, links and loads programs.
+//
+// A program binary (what CL_PROGRAM_BINARIES returns) is a small header and
+// the program's LLVM bitcode before the work-group passes, so it stays valid
+// whatever changes in code generation; loading an executable binary runs the
+// back end again.
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/DiagnosticPrinter.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Linker/Linker.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <cstring>
+#include <sstream>
+
+#include "Internal.h"
+#include "lockstep/compiler/Compiler.h"
+
+using namespace llvm;
+
+namespace lockstep::compiler {
+namespace {
+
+constexpr char kMagic[8] = {'L', 'S', 'T', 'P', 'B', 'I', 'N', '1'};
+constexpr size_t kHeaderSize = sizeof(kMagic) + 8;  // magic, kind, 3 reserved, u32 options size
+
+std::vector<uint8_t> makeBinary(BinaryKind kind, const Module &M, std::string_view options) {
+  SmallVector<char, 0> bitcode;
+  raw_svector_ostream stream(bitcode);
+  WriteBitcodeToFile(M, stream);
+  std::vector<uint8_t> binary(kHeaderSize + options.size() + bitcode.size());
+  std::memcpy(binary.data(), kMagic, sizeof(kMagic));
+  binary[8] = static_cast<uint8_t>(kind);
+  uint32_t optionsSize = options.size();
+  std::memcpy(binary.data() + 12, &optionsSize, 4);
+  std::memcpy(binary.data() + kHeaderSize, options.data(), options.size());
+  std::memcpy(binary.data() + kHeaderSize + options.size(), bitcode.data(), bitcode.size());
+  return binary;
+}
+
+struct ParsedBinary {
+  BinaryKind kind = BinaryKind::None;
+  std::string options;
+  StringRef bitcode;
+};
+
+ParsedBinary parseBinary(std::span<const uint8_t> binary) {
+  ParsedBinary parsed;
+  if (binary.size() < kHeaderSize || std::memcmp(binary.data(), kMagic, sizeof(kMagic)) != 0) return parsed;
+  uint32_t optionsSize;
+  std::memcpy(&optionsSize, binary.data() + 12, 4);
+  if (binary[8] < 1 || binary[8] > 3 || binary.size() < kHeaderSize + optionsSize + 4) return parsed;
+  parsed.options.assign(reinterpret_cast<const char *>(binary.data()) + kHeaderSize, optionsSize);
+  parsed.bitcode = StringRef(reinterpret_cast<const char *>(binary.data()) + kHeaderSize + optionsSize,
+                             binary.size() - kHeaderSize - optionsSize);
+  if (!isBitcode(reinterpret_cast<const unsigned char *>(parsed.bitcode.begin()),
+                 reinterpret_cast<const unsigned char *>(parsed.bitcode.end())))
+    return parsed;
+  parsed.kind = static_cast<BinaryKind>(binary[8]);
+  return parsed;
+}
+
+std::vector<std::string> splitWords(std::string_view text) {
+  std::vector<std::string> words;
+  std::istringstream stream{std::string(text)};
+  for (std::string word; stream >> word;) words.push_back(word);
+  return words;
+}
+
+class JitExecutable final : public Executable {
+ public:
+  JitExecutable(std::vector<KernelDescription> kernels, size_t globals, std::unique_ptr<JitProgram> code)
+      : kernels_(std::move(kernels)), globals_(globals), code_(std::move(code)) {}
+  const std::vector<KernelDescription> &kernels() const override { return kernels_; }
+  size_t globalVariableTotalSize() const override { return globals_; }
+
+ private:
+  std::vector<KernelDescription> kernels_;
+  size_t globals_;
+  std::unique_ptr<JitProgram> code_;
+};
+
+size_t globalVariableBytes(const Module &M) {
+  size_t total = 0;
+  for (const GlobalVariable &global : M.globals())
+    if (global.getAddressSpace() == 1 && !global.isDeclaration())
+      total += M.getDataLayout().getTypeAllocSize(global.getValueType());
+  return total;
+}
+
+std::vector<std::string> kernelNames(const std::vector<KernelDescription> &kernels) {
+  std::vector<std::string> names;
+  for (const KernelDescription &kernel : kernels) names.push_back(kernel.name);
+  return names;
+}
+
+// The back end: work-group passes, -O3, JIT; fills in what the passes found.
+Result makeExecutable(std::unique_ptr<Module> M, std::unique_ptr<LLVMContext> context,
+                      const FrontendOptions &options, std::string_view optionText, Result result) {
+  result.kind = BinaryKind::Executable;
+  result.binary = makeBinary(BinaryKind::Executable, *M, optionText);
+  std::vector<KernelDescription> kernels = describeKernels(*M);
+  result.kernelNames = kernelNames(kernels);
+  size_t globals = globalVariableBytes(*M);
+  if (!finalizeModule(*M, options, result.log)) {
+    result.status = Status::Failure;
+    return result;
+  }
+  for (KernelDescription &kernel : kernels) {
+    Function *F = M->getFunction(workGroupFunctionName(kernel.name));
+    if (!F) continue;
+    kernel.contextBytesPerWorkItem = functionAttrNumber(*F, kContextBytesAttr);
+    kernel.staticLocalMemorySize = functionAttrNumber(*F, kStaticLocalBytesAttr);
+    kernel.privateMemorySize = functionAttrNumber(*F, kPrivateBytesAttr);
+    kernel.barrierCount = functionAttrNumber(*F, kBarrierCountAttr);
+    kernel.preferredWorkGroupSizeMultiple = 16;
+  }
+  std::unique_ptr<JitProgram> code = jitModule(std::move(M), std::move(context), result.log);
+  if (!code) {
+    result.status = Status::Failure;
+    return result;
+  }
+  for (KernelDescription &kernel : kernels) {
+    kernel.function = reinterpret_cast<WorkGroupFunction>(code->lookup(workGroupFunctionName(kernel.name), result.log));
+    if (!kernel.function) {
+      result.status = Status::Failure;
+      return result;
+    }
+  }
+  result.executable = std::make_shared<JitExecutable>(std::move(kernels), globals, std::move(code));
+  result.status = Status::Success;
+  return result;
+}
+
+std::unique_ptr<Module> readBitcode(StringRef bitcode, LLVMContext &context, std::string &log) {
+  Expected<std::unique_ptr<Module>> M =
+      parseBitcodeFile(MemoryBufferRef(bitcode, "program.bc"), context);
+  if (!M) {
+    log += "invalid program binary: " + toString(M.takeError()) + "\n";
+    return nullptr;
+  }
+  return std::move(*M);
+}
+
+}  // namespace
+
+struct Compiler::Impl {
+  LanguageSupport support;
+};
+
+Compiler::Compiler() : impl_(std::make_unique<Impl>()) {
+  impl_->support.extensions = splitWords(LOCKSTEP_OPENCL_C_EXTENSIONS);
+  impl_->support.features = splitWords(LOCKSTEP_OPENCL_C_FEATURES);
+  for (const std::string &name : impl_->support.extensions)
+    if (name == "cl_khr_fp64") impl_->support.fp64 = true;
+}
+
+Compiler::~Compiler() = default;
+
+Compiler &Compiler::instance() {
+  static Compiler compiler;
+  return compiler;
+}
+
+const LanguageSupport &Compiler::languageSupport() const { return impl_->support; }
+
+Result Compiler::compile(std::string_view source, std::string_view optionText, std::span<const Header> headers) {
+  Result result;
+  std::string error;
+  std::optional<FrontendOptions> options = parseOptions(optionText, false, error);
+  if (!options) {
+    result.status = Status::InvalidOptions;
+    result.log = error + "\n";
+    return result;
+  }
+  LLVMContext context;
+  std::unique_ptr<Module> M = compileSource(context, source, *options, headers, result.log);
+  if (!M) {
+    result.status = Status::Failure;
+    return result;
+  }
+  result.kind = BinaryKind::CompiledObject;
+  result.binary = makeBinary(BinaryKind::CompiledObject, *M, optionText);
+  result.kernelNames = kernelNames(describeKernels(*M));
+  result.status = Status::Success;
+  return result;
+}
+
+Result Compiler::build(std::string_view source, std::string_view optionText) {
+  Result result;
+  std::string error;
+  std::optional<FrontendOptions> options = parseOptions(optionText, false, error);
+  if (!options) {
+    result.status = Status::InvalidOptions;
+    result.log = error + "\n";
+    return result;
+  }
+  auto context = std::make_unique<LLVMContext>();
+  std::unique_ptr<Module> M = compileSource(*context, source, *options, {}, result.log);
+  if (!M) {
+    result.status = Status::Failure;
+    return result;
+  }
+  return makeExecutable(std::move(M), std::move(context), *options, optionText, std::move(result));
+}
+
+Result Compiler::link(std::span<const std::span<const uint8_t>> binaries, std::string_view optionText) {
+  Result result;
+  std::string error;
+  std::optional<FrontendOptions> options = parseOptions(optionText, true, error);
+  if (!options) {
+    result.status = Status::InvalidOptions;
+    result.log = error + "\n";
+    return result;
+  }
+  auto context = std::make_unique<LLVMContext>();
+  std::unique_ptr<Module> linked;
+  for (std::span<const uint8_t> binary : binaries) {
+    ParsedBinary parsed = parseBinary(binary);
+    if (parsed.kind != BinaryKind::CompiledObject && parsed.kind != BinaryKind::Library) {
+      result.status = Status::InvalidBinary;
+      result.log += "input is not a compiled object or library\n";
+      return result;
+    }
+    std::unique_ptr<Module> M = readBitcode(parsed.bitcode, *context, result.log);
+    if (!M) {
+      result.status = Status::InvalidBinary;
+      return result;
+    }
+    if (!linked) {
+      linked = std::move(M);
+      continue;
+    }
+    std::string linkLog;
+    raw_string_ostream stream(linkLog);
+    context->setDiagnosticHandlerCallBack(
+        [](const DiagnosticInfo *info, void *out) {
+          DiagnosticPrinterRawOStream printer(*static_cast<raw_string_ostream *>(out));
+          info->print(printer);
+          *static_cast<raw_string_ostream *>(out) << "\n";
+        },
+        &stream);
+    if (Linker::linkModules(*linked, std::move(M))) {
+      result.status = Status::Failure;
+      result.log += "link error: " + stream.str();
+      return result;
+    }
+  }
+  if (!linked) {
+    result.status = Status::Failure;
+    result.log += "nothing to link\n";
+    return result;
+  }
+  if (options->createLibrary) {
+    result.kind = BinaryKind::Library;
+    result.binary = makeBinary(BinaryKind::Library, *linked, optionText);
+    result.kernelNames = kernelNames(describeKernels(*linked));
+    result.status = Status::Success;
+    return result;
+  }
+  return makeExecutable(std::move(linked), std::move(context), *options, optionText, std::move(result));
+}
+
+BinaryKind Compiler::inspect(std::span<const uint8_t> binary) const { return parseBinary(binary).kind; }
+
+Result Compiler::buildFromBinary(std::span<const uint8_t> binary, std::string_view optionText) {
+  Result result;
+  ParsedBinary parsed = parseBinary(binary);
+  if (parsed.kind == BinaryKind::None || parsed.kind == BinaryKind::Library) {
+    result.status = Status::InvalidBinary;
+    result.log = "not an executable or compiled program binary\n";
+    return result;
+  }
+  std::string error;
+  std::optional<FrontendOptions> options = parseOptions(parsed.options, false, error);
+  if (!options) options = FrontendOptions{};
+  if (!parseOptions(optionText, false, error)) {
+    result.status = Status::InvalidOptions;
+    result.log = error + "\n";
+    return result;
+  }
+  auto context = std::make_unique<LLVMContext>();
+  std::unique_ptr<Module> M = readBitcode(parsed.bitcode, *context, result.log);
+  if (!M) {
+    result.status = Status::InvalidBinary;
+    return result;
+  }
+  return makeExecutable(std::move(M), std::move(context), *options, parsed.options, std::move(result));
+}
+
+}  // namespace lockstep::compiler

@@ -1,0 +1,186 @@
+// OpenCL C → LLVM IR with Clang in-process, and the build options of
+// clBuildProgram / clCompileProgram / clLinkProgram.
+//
+// The source is compiled for spir64-unknown-unknown so the OpenCL address
+// spaces stay distinct through the work-group passes, with
+// -fdeclare-opencl-builtins (fast) and exactly the extensions and features
+// the device reports (cmake/LockstepFeatures.cmake).
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/DiagnosticOptions.h>
+#include <clang/CodeGen/CodeGenAction.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/VirtualFileSystem.h>
+
+#include "Internal.h"
+
+using namespace llvm;
+
+namespace lockstep::compiler {
+namespace {
+
+std::vector<std::string> splitOptions(std::string_view text) {
+  std::vector<std::string> words;
+  std::string word;
+  bool inWord = false;
+  char quote = 0;
+  for (char c : text) {
+    if (quote) {
+      if (c == quote) quote = 0;
+      else word += c;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+      inWord = true;
+    } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      if (inWord) words.push_back(std::move(word));
+      word.clear();
+      inWord = false;
+    } else {
+      word += c;
+      inWord = true;
+    }
+  }
+  if (inWord) words.push_back(std::move(word));
+  return words;
+}
+
+// Options that Clang's -cc1 takes as they are.
+constexpr std::string_view kMathOptions[] = {
+    "-cl-single-precision-constant", "-cl-denorms-are-zero", "-cl-fp32-correctly-rounded-divide-sqrt",
+    "-cl-mad-enable", "-cl-no-signed-zeros", "-cl-unsafe-math-optimizations", "-cl-finite-math-only",
+    "-cl-fast-relaxed-math", "-cl-uniform-work-group-size"};
+constexpr std::string_view kLinkOptions[] = {
+    "-cl-denorms-are-zero", "-cl-no-signed-zeros", "-cl-unsafe-math-optimizations",
+    "-cl-finite-math-only", "-cl-fast-relaxed-math", "-cl-no-subgroup-ifp"};
+
+bool contains(std::span<const std::string_view> list, std::string_view word) {
+  return std::find(list.begin(), list.end(), word) != list.end();
+}
+
+}  // namespace
+
+std::optional<FrontendOptions> parseOptions(std::string_view text, bool forLink, std::string &error) {
+  FrontendOptions options;
+  std::vector<std::string> words = splitOptions(text);
+  for (size_t i = 0; i < words.size(); ++i) {
+    const std::string &word = words[i];
+    auto valueOf = [&](std::string_view flag) -> std::optional<std::string> {
+      if (word.size() > flag.size()) return word.substr(flag.size());
+      if (i + 1 < words.size()) return words[++i];
+      return std::nullopt;
+    };
+    if (forLink) {
+      if (word == "-create-library") options.createLibrary = true;
+      else if (word == "-enable-link-options") continue;
+      else if (contains(kLinkOptions, word)) {
+        if (word == "-cl-uniform-work-group-size") options.uniformWorkGroupSize = true;
+      } else {
+        error = "invalid linker option '" + word + "'";
+        return std::nullopt;
+      }
+      continue;
+    }
+    if (word.starts_with("-D") || word.starts_with("-I") || word.starts_with("-U")) {
+      std::string flag = word.substr(0, 2);
+      std::optional<std::string> value = valueOf(flag);
+      if (!value || value->empty()) {
+        error = "option '" + flag + "' needs a value";
+        return std::nullopt;
+      }
+      options.clangArgs.push_back(flag + *value);
+    } else if (word.starts_with("-cl-std=")) {
+      std::string version = word.substr(8);
+      if (version == "CL1.0") options.languageVersion = 100;
+      else if (version == "CL1.1") options.languageVersion = 110;
+      else if (version == "CL1.2") options.languageVersion = 120;
+      else if (version == "CL3.0") options.languageVersion = 300;
+      else {
+        error = "unsupported OpenCL C version '" + version + "' (the device supports CL1.0, CL1.1, CL1.2, CL3.0)";
+        return std::nullopt;
+      }
+    } else if (word == "-cl-opt-disable") {
+      options.optDisable = true;
+    } else if (word == "-cl-kernel-arg-info" || word == "-cl-strict-aliasing" || word == "-cl-no-subgroup-ifp") {
+      continue;  // argument info is always kept; the others change nothing here
+    } else if (word == "-w" || word == "-Werror") {
+      options.clangArgs.push_back(word);
+    } else if (word == "-g") {
+      options.clangArgs.push_back("-debug-info-kind=line-tables-only");
+    } else if (contains(kMathOptions, word)) {
+      if (word == "-cl-uniform-work-group-size") options.uniformWorkGroupSize = true;
+      options.clangArgs.push_back(word);
+      if (word == "-cl-fast-relaxed-math" || word == "-cl-unsafe-math-optimizations") {
+        for (const char *flag : {"-menable-no-infs", "-menable-no-nans", "-fno-signed-zeros", "-mreassociate",
+                                 "-freciprocal-math", "-fapprox-func", "-ffp-contract=fast"})
+          if (word == "-cl-fast-relaxed-math" || std::string_view(flag) != "-menable-no-infs")
+            options.clangArgs.push_back(flag);
+      }
+    } else {
+      error = "invalid build option '" + word + "'";
+      return std::nullopt;
+    }
+  }
+  return options;
+}
+
+std::unique_ptr<Module> compileSource(LLVMContext &context, std::string_view source,
+                                      const FrontendOptions &options, std::span<const Header> headers,
+                                      std::string &log) {
+  raw_string_ostream logStream(log);
+  IntrusiveRefCntPtr<clang::DiagnosticOptions> diagnosticOptions = new clang::DiagnosticOptions();
+  diagnosticOptions->ShowColors = false;
+  auto *printer = new clang::TextDiagnosticPrinter(logStream, diagnosticOptions.get());
+
+  // Sources and the input headers live in memory, over the real file system
+  // (for -I directories), relative to the working directory.
+  SmallString<256> cwd;
+  sys::fs::current_path(cwd);
+  auto memory = makeIntrusiveRefCnt<vfs::InMemoryFileSystem>();
+  memory->setCurrentWorkingDirectory(cwd);
+  const char *inputName = "program.cl";
+  memory->addFile(inputName, 0, MemoryBuffer::getMemBufferCopy(StringRef(source.data(), source.size())));
+  for (const Header &header : headers)
+    memory->addFile(header.name, 0, MemoryBuffer::getMemBufferCopy(header.source));
+  auto files = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(vfs::getRealFileSystem());
+  files->pushOverlay(memory);
+  files->setCurrentWorkingDirectory(cwd);
+
+  std::string standard = options.languageVersion == 300 ? "CL3.0"
+                         : options.languageVersion == 100 ? "CL1.0"
+                         : options.languageVersion == 110 ? "CL1.1"
+                                                           : "CL1.2";
+  std::vector<std::string> args = {"-triple", "spir64-unknown-unknown", "-cl-std=" + standard,
+                                   "-fdeclare-opencl-builtins", "-finclude-default-header",
+                                   LOCKSTEP_CLANG_CL_EXT, "-cl-kernel-arg-info", "-ffp-contract=on",
+                                   "-fno-builtin", "-D__OPENCL_VERSION__=300", "-U__IMAGE_SUPPORT__",
+                                   "-D__LOCKSTEP__=1"};
+  if (options.optDisable) args.insert(args.end(), {"-O0", "-disable-O0-optnone"});
+  else args.insert(args.end(), {"-O2", "-disable-llvm-passes"});
+  args.insert(args.end(), options.clangArgs.begin(), options.clangArgs.end());
+  args.push_back(inputName);
+  std::vector<const char *> argv;
+  for (const std::string &arg : args) argv.push_back(arg.c_str());
+
+  clang::CompilerInstance compiler;
+  compiler.createDiagnostics(printer, true);
+  auto invocation = std::make_shared<clang::CompilerInvocation>();
+  if (!clang::CompilerInvocation::CreateFromArgs(*invocation, argv, compiler.getDiagnostics())) {
+    logStream.flush();
+    return nullptr;
+  }
+  invocation->getHeaderSearchOpts().ResourceDir = LOCKSTEP_CLANG_RESOURCE_DIR;
+  invocation->getFrontendOpts().DisableFree = false;
+  compiler.setInvocation(std::move(invocation));
+  compiler.createFileManager(files);
+  clang::EmitLLVMOnlyAction action(&context);
+  bool ok = compiler.ExecuteAction(action);
+  logStream.flush();
+  if (!ok) return nullptr;
+  return action.takeModule();
+}
+
+}  // namespace lockstep::compiler

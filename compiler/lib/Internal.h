@@ -1,0 +1,127 @@
+// Declarations shared by the compiler's translation units. Everything here
+// speaks LLVM; nothing of it crosses into the runtime.
+#pragma once
+
+#include <llvm/ADT/StringRef.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/PassManager.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "lockstep/compiler/Compiler.h"
+
+namespace llvm {
+class PassBuilder;
+class TargetMachine;
+}
+
+namespace lockstep::compiler {
+
+// ---- names shared between passes -------------------------------------------
+
+// Placeholder the work-item builtin lowering leaves for get_local_id(d); the
+// work-group loop pass replaces it with the loop induction variables.
+inline constexpr const char *kLocalIdPlaceholder = "__lockstep.local_id";
+// Function attribute on a work-group function naming its kernel.
+inline constexpr const char *kKernelNameAttr = "lockstep-kernel";
+// Function attributes carrying facts from the passes to the runtime.
+inline constexpr const char *kContextBytesAttr = "lockstep-context-bytes";
+inline constexpr const char *kStaticLocalBytesAttr = "lockstep-static-local-bytes";
+inline constexpr const char *kPrivateBytesAttr = "lockstep-private-bytes";
+inline constexpr const char *kBarrierCountAttr = "lockstep-barriers";
+// Work-group function argument order (GroupAbi.h).
+enum WorkGroupParam : unsigned { kArgBlockParam = 0, kGroupInfoParam = 1, kLocalMemoryParam = 2, kContextParam = 3 };
+
+inline constexpr unsigned kLocalAddressSpace = 3;
+inline constexpr uint64_t kLocalMemoryAlignment = 128;
+
+std::string workGroupFunctionName(llvm::StringRef kernel);
+
+// The LLVM type of GroupInfo (GroupAbi.h) and a load of one of its fields
+// (`index` selects the dimension of array fields), marked invariant.
+llvm::StructType *groupInfoType(llvm::LLVMContext &context);
+llvm::Value *loadGroupInfo(llvm::IRBuilderBase &builder, llvm::Value *groupInfo, unsigned field,
+                           unsigned index = 0);
+uint64_t functionAttrNumber(const llvm::Function &F, llvm::StringRef name);
+
+// ---- the passes (new pass manager; one per file) ----------------------------
+
+// Wraps each kernel into `void wg(args, group, local, context)` that unpacks the
+// argument block, and inlines the kernel and everything that (transitively)
+// uses barriers or work-item functions into it.
+struct KernelWrapperPass : llvm::PassInfoMixin<KernelWrapperPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+
+// Replaces work-item functions in work-group functions with reads of the
+// GroupInfo and the local-id placeholder.
+struct WorkItemBuiltinsPass : llvm::PassInfoMixin<WorkItemBuiltinsPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+
+// Lays out kernel-scope __local variables in each work-group function's
+// local memory block.
+struct LocalMemoryLayoutPass : llvm::PassInfoMixin<LocalMemoryLayoutPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+
+// Cuts work-group functions at barriers into regions and wraps each region in
+// loops over the work-items of the group.
+struct WorkGroupLoopsPass : llvm::PassInfoMixin<WorkGroupLoopsPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+
+// Registers the passes above by name ("lockstep-kernel-wrapper", ...).
+void registerLockstepPasses(llvm::PassBuilder &builder);
+
+// ---- kernel interface ----------------------------------------------------------
+
+// Argument descriptions of every kernel, from Clang's kernel metadata; call
+// before KernelWrapperPass (which reads the same layout).
+std::vector<KernelDescription> describeKernels(const llvm::Module &M);
+
+// ---- frontend -----------------------------------------------------------------
+
+struct FrontendOptions {
+  std::vector<std::string> clangArgs;  // validated user options, for cc1
+  int languageVersion = 120;           // 100, 110, 120, 300
+  bool optDisable = false;
+  bool uniformWorkGroupSize = false;
+  bool createLibrary = false;          // link only
+};
+
+// Parses clBuildProgram/clCompileProgram/clLinkProgram options; nullopt and a
+// message in `error` if an option is invalid.
+std::optional<FrontendOptions> parseOptions(std::string_view options, bool forLink,
+                                            std::string &error);
+
+// OpenCL C source → spir64 LLVM IR (no optimization yet). nullptr on error;
+// diagnostics go to `log` in file:line:col form.
+std::unique_ptr<llvm::Module> compileSource(llvm::LLVMContext &context, std::string_view source,
+                                            const FrontendOptions &options,
+                                            std::span<const Header> headers, std::string &log);
+
+// ---- back end -------------------------------------------------------------------
+
+// Links the builtins into `M`, runs the work-group passes, retargets to the
+// host and optimizes at -O3 (or less with -cl-opt-disable).
+bool finalizeModule(llvm::Module &M, const FrontendOptions &options, std::string &log);
+
+// The JIT: code of one program; destroying it frees the code.
+class JitProgram {
+ public:
+  virtual ~JitProgram() = default;
+  virtual void *lookup(llvm::StringRef symbol, std::string &log) = 0;
+};
+std::unique_ptr<JitProgram> jitModule(std::unique_ptr<llvm::Module> M,
+                                      std::unique_ptr<llvm::LLVMContext> context,
+                                      std::string &log);
+llvm::TargetMachine &hostTargetMachine();
+
+}  // namespace lockstep::compiler

@@ -1,0 +1,102 @@
+// The ORC JIT: one LLJIT per process, one JITDylib per program (removed when
+// the program's executable is released). Symbols the generated code needs
+// from outside (libm, memcpy, ...) resolve against the process.
+#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Target/TargetMachine.h>
+
+#include <atomic>
+#include <mutex>
+
+#include "Internal.h"
+
+using namespace llvm;
+using namespace llvm::orc;
+
+namespace lockstep::compiler {
+namespace {
+
+void initializeTargets() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    InitializeNativeTarget();
+    InitializeNativeTargetAsmPrinter();
+  });
+}
+
+JITTargetMachineBuilder hostMachineBuilder() {
+  initializeTargets();
+  Expected<JITTargetMachineBuilder> builder = JITTargetMachineBuilder::detectHost();
+  if (!builder) report_fatal_error(builder.takeError());
+  builder->setCodeGenOptLevel(CodeGenOptLevel::Aggressive);
+  return std::move(*builder);
+}
+
+LLJIT &processJit() {
+  static std::unique_ptr<LLJIT> jit = [] {
+    Expected<std::unique_ptr<LLJIT>> created =
+        LLJITBuilder().setJITTargetMachineBuilder(hostMachineBuilder()).create();
+    if (!created) report_fatal_error(created.takeError());
+    return std::move(*created);
+  }();
+  return *jit;
+}
+
+class Program final : public JitProgram {
+ public:
+  explicit Program(JITDylib &dylib) : dylib(dylib) {}
+  ~Program() override {
+    if (Error error = processJit().getExecutionSession().removeJITDylib(dylib))
+      consumeError(std::move(error));
+  }
+  void *lookup(StringRef symbol, std::string &log) override {
+    Expected<ExecutorAddr> address = processJit().lookup(dylib, symbol);
+    if (!address) {
+      log += toString(address.takeError()) + "\n";
+      return nullptr;
+    }
+    return address->toPtr<void *>();
+  }
+
+ private:
+  JITDylib &dylib;
+};
+
+}  // namespace
+
+TargetMachine &hostTargetMachine() {
+  static std::unique_ptr<TargetMachine> machine = [] {
+    Expected<std::unique_ptr<TargetMachine>> created = hostMachineBuilder().createTargetMachine();
+    if (!created) report_fatal_error(created.takeError());
+    return std::move(*created);
+  }();
+  return *machine;
+}
+
+std::unique_ptr<JitProgram> jitModule(std::unique_ptr<Module> M, std::unique_ptr<LLVMContext> context,
+                                      std::string &log) {
+  LLJIT &jit = processJit();
+  static std::atomic<uint64_t> counter{0};
+  Expected<JITDylib &> dylib = jit.createJITDylib("program." + std::to_string(counter++));
+  if (!dylib) {
+    log += "internal error: " + toString(dylib.takeError()) + "\n";
+    return nullptr;
+  }
+  auto symbols = DynamicLibrarySearchGenerator::GetForCurrentProcess(jit.getDataLayout().getGlobalPrefix());
+  if (!symbols) {
+    log += "internal error: " + toString(symbols.takeError()) + "\n";
+    return nullptr;
+  }
+  dylib->addGenerator(std::move(*symbols));
+  auto program = std::make_unique<Program>(*dylib);
+  if (Error error = jit.addIRModule(*dylib, ThreadSafeModule(std::move(M), std::move(context)))) {
+    log += "internal error: " + toString(std::move(error)) + "\n";
+    return nullptr;
+  }
+  return program;
+}
+
+}  // namespace lockstep::compiler

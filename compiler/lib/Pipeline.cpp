@@ -1,0 +1,139 @@
+// From a linked OpenCL program module to optimized host code: link the
+// builtins, form the work-group functions (KernelWrapper, WorkItemBuiltins,
+// LocalMemoryLayout, WorkGroupLoops), then retarget from spir64 to the host
+// and run LLVM's -O3 pipeline, whose loop vectorizer widens the innermost
+// work-item loops.
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Linker/Linker.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/Transforms/IPO/GlobalDCE.h>
+#include <llvm/Transforms/IPO/Internalize.h>
+#include <llvm/Transforms/InstCombine/InstCombine.h>
+#include <llvm/Transforms/Scalar/EarlyCSE.h>
+#include <llvm/Transforms/Scalar/SROA.h>
+
+#include <cstdlib>
+
+#include "Internal.h"
+
+extern "C" const char lockstep_builtins_bitcode[];
+extern "C" const char lockstep_builtins_bitcode_end[];
+
+using namespace llvm;
+
+namespace lockstep::compiler {
+namespace {
+
+bool linkBuiltins(Module &M, std::string &log) {
+  MemoryBufferRef buffer(StringRef(lockstep_builtins_bitcode,
+                                   lockstep_builtins_bitcode_end - lockstep_builtins_bitcode),
+                         "builtins.bc");
+  Expected<std::unique_ptr<Module>> builtins = getLazyBitcodeModule(buffer, M.getContext());
+  if (!builtins) {
+    log += "internal error: cannot read the builtins: " + toString(builtins.takeError()) + "\n";
+    return false;
+  }
+  (*builtins)->setDataLayout(M.getDataLayout());
+  (*builtins)->setTargetTriple(M.getTargetTriple());
+  if (Linker::linkModules(M, std::move(*builtins), Linker::LinkOnlyNeeded)) {
+    log += "internal error: cannot link the builtins\n";
+    return false;
+  }
+  return true;
+}
+
+void retargetToHost(Module &M, TargetMachine &machine) {
+  M.setTargetTriple(machine.getTargetTriple().str());
+  M.setDataLayout(machine.createDataLayout());
+  for (Function &F : M) {
+    F.setCallingConv(CallingConv::C);
+    for (User *user : F.users())
+      if (auto *call = dyn_cast<CallBase>(user)) call->setCallingConv(CallingConv::C);
+    if (F.isDeclaration()) continue;
+    F.addFnAttr("target-cpu", machine.getTargetCPU());
+    F.addFnAttr("target-features", machine.getTargetFeatureString());
+  }
+}
+
+struct Analyses {
+  explicit Analyses(PassBuilder &builder) {
+    builder.registerModuleAnalyses(modules);
+    builder.registerCGSCCAnalyses(sccs);
+    builder.registerFunctionAnalyses(functions);
+    builder.registerLoopAnalyses(loops);
+    builder.crossRegisterProxies(loops, functions, sccs, modules);
+  }
+  LoopAnalysisManager loops;
+  FunctionAnalysisManager functions;
+  CGSCCAnalysisManager sccs;
+  ModuleAnalysisManager modules;
+};
+
+}  // namespace
+
+bool finalizeModule(Module &M, const FrontendOptions &options, std::string &log) {
+  if (!linkBuiltins(M, log)) return false;
+  TargetMachine &machine = hostTargetMachine();
+  {
+    PassBuilder builder(&machine);
+    registerLockstepPasses(builder);
+    Analyses analyses(builder);
+    ModulePassManager passes;
+    passes.addPass(KernelWrapperPass());
+    passes.addPass(InternalizePass([](const GlobalValue &value) {
+      auto *F = dyn_cast<Function>(&value);
+      return F && F->hasFnAttribute(kKernelNameAttr);
+    }));
+    passes.addPass(GlobalDCEPass());
+    FunctionPassManager simplify;
+    simplify.addPass(SROAPass(SROAOptions::ModifyCFG));
+    simplify.addPass(EarlyCSEPass(true));
+    simplify.addPass(InstCombinePass());
+    passes.addPass(createModuleToFunctionPassAdaptor(std::move(simplify)));
+    // After the simplification, so that nothing sinks the uniform values
+    // these passes compute in the prologue back into the body.
+    passes.addPass(WorkItemBuiltinsPass());
+    passes.addPass(LocalMemoryLayoutPass());
+    passes.addPass(WorkGroupLoopsPass());
+    passes.run(M, analyses.modules);
+  }
+  // LOCKSTEP_DUMP_IR=wg prints the module after the work-group passes,
+  // LOCKSTEP_DUMP_IR=final after -O3 (debugging aid, documented in README).
+  const char *dump = std::getenv("LOCKSTEP_DUMP_IR");
+  if (dump && std::string_view(dump) == "wg") M.print(errs(), nullptr);
+  std::string problems;
+  raw_string_ostream stream(problems);
+  if (verifyModule(M, &stream)) {
+    log += "internal error: invalid IR after the work-group passes:\n" + problems;
+    return false;
+  }
+  retargetToHost(M, machine);
+  PipelineTuningOptions tuning;
+  tuning.LoopVectorization = true;
+  tuning.SLPVectorization = true;
+  PassBuilder builder(&machine, tuning);
+  Analyses analyses(builder);
+  OptimizationLevel level = options.optDisable ? OptimizationLevel::O1 : OptimizationLevel::O3;
+  ModulePassManager passes = builder.buildPerModuleDefaultPipeline(level);
+  passes.run(M, analyses.modules);
+  if (dump && std::string_view(dump) == "final") M.print(errs(), nullptr);
+  return true;
+}
+
+void registerLockstepPasses(PassBuilder &builder) {
+  builder.registerPipelineParsingCallback(
+      [](StringRef name, ModulePassManager &passes, ArrayRef<PassBuilder::PipelineElement>) {
+        if (name == "lockstep-kernel-wrapper") passes.addPass(KernelWrapperPass());
+        else if (name == "lockstep-workitem-builtins") passes.addPass(WorkItemBuiltinsPass());
+        else if (name == "lockstep-local-memory") passes.addPass(LocalMemoryLayoutPass());
+        else if (name == "lockstep-work-group-loops") passes.addPass(WorkGroupLoopsPass());
+        else return false;
+        return true;
+      });
+}
+
+}  // namespace lockstep::compiler

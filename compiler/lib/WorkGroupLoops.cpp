@@ -1,0 +1,730 @@
+// WorkGroupLoopsPass: turns a work-group function whose body is the code of
+// ONE work-item into code that runs EVERY work-item of the group, with no
+// thread per work-item.
+//
+// The body is cut into regions at barriers. A region is the code reachable
+// from a region entry (the body's start, the block after a barrier, a
+// successor of a decision) without passing another barrier. Each region is
+// cloned into a loop nest over the work-items (z, y, x), so all work-items
+// finish a region before any starts the next one: that is what a barrier
+// means. The innermost loop is marked parallel (work-items of one region never
+// depend on each other without a barrier) so the loop vectorizer widens it.
+//
+// Every region must end at exactly one place so that the code between the
+// loop nests stays uniform. Where paths from a region lead to different
+// barriers (a barrier in a loop or in an `if`), the branch that chooses is
+// made a *decision*: each work-item stores its branch condition, and the code
+// between the loop nests branches on work-item 0's value. The OpenCL rule
+// that barriers are reached in uniform control flow makes that exact.
+//
+// Values live across a region boundary are kept per work-item in the context
+// block (GroupAbi.h): SSA values and promotable variables are copied in at the
+// top of a work-item iteration and out at its end; addressable private arrays
+// live there for good. Values computed in the prologue (arguments, group
+// geometry) are uniform and stay in registers.
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/SetVector.h>
+#include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/BasicBlock.h>
+#include <llvm/IR/CFG.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/Debug.h>
+#include <llvm/Support/MathExtras.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/Local.h>
+#include <llvm/Transforms/Utils/PromoteMemToReg.h>
+#include <llvm/Transforms/Utils/ValueMapper.h>
+
+#include <deque>
+#include <set>
+
+#include "Internal.h"
+
+using namespace llvm;
+
+namespace lockstep::compiler {
+namespace {
+
+constexpr unsigned kGlobalMemFence = 2, kImageMemFence = 4;
+
+bool isBarrierCall(const Instruction &I) {
+  auto *call = dyn_cast<CallInst>(&I);
+  if (!call || !call->getCalledFunction()) return false;
+  StringRef name = call->getCalledFunction()->getName();
+  return name == "_Z7barrierj" || name == "_Z18work_group_barrierj" ||
+         name == "_Z18work_group_barrierj12memory_scope";
+}
+
+bool isLocalIdPlaceholder(const Instruction &I) {
+  auto *call = dyn_cast<CallInst>(&I);
+  return call && call->getCalledFunction() &&
+         call->getCalledFunction()->getName() == kLocalIdPlaceholder;
+}
+
+struct Exit {
+  enum Kind : uint8_t { Barrier, Decision, Return } kind;
+  BasicBlock *block;
+  bool operator<(const Exit &other) const {
+    return std::tie(kind, block) < std::tie(other.kind, other.block);
+  }
+  bool operator==(const Exit &other) const = default;
+};
+using ExitSet = std::set<Exit>;
+
+class WorkGroupLoops {
+ public:
+  explicit WorkGroupLoops(Function &F)
+      : F(F), context(F.getContext()), layout(F.getParent()->getDataLayout()) {}
+  void run();
+
+ private:
+  // Structure.
+  void splitAtBarriers();
+  void unifyReturns();
+  ExitSet exitsFrom(BasicBlock *start, SmallVectorImpl<BasicBlock *> *blocks = nullptr) const;
+  SmallVector<BasicBlock *, 16> regionEntries() const;
+  bool addOneDecision();
+  // Values.
+  void demoteCrossBlockValues();
+  Value *rematerialize(Instruction *I, Instruction *before,
+                       DenseMap<Instruction *, Value *> &done);
+  bool isRematerializable(const Instruction *I, unsigned depth) const;
+  void analyzeAllocas();
+  void computeLiveness();
+  void layOutContext();
+  // Code.
+  BasicBlock *regionFor(BasicBlock *entry);
+  void buildRegion(BasicBlock *entry, BasicBlock *pre);
+  void emitControl(IRBuilder<> &builder, const std::optional<Exit> &exit);
+  Value *contextAddress(IRBuilder<> &builder, unsigned slot, Value *workItem);
+  BitVector liveAfter(const Exit &exit) const;
+  void markParallel(ArrayRef<BasicBlock *> body, BranchInst *latch);
+
+  Function &F;
+  LLVMContext &context;
+  const DataLayout &layout;
+  BasicBlock *prologue = nullptr;
+  BasicBlock *bodyEntry = nullptr;
+  BasicBlock *returnBlock = nullptr;
+  DenseMap<BasicBlock *, CallInst *> barrierBlocks;
+  SmallSetVector<BasicBlock *, 8> decisions;
+
+  // Allocas of the prologue and what the regions need of them.
+  SmallVector<AllocaInst *, 32> allocas;
+  DenseMap<const AllocaInst *, unsigned> allocaIndex;
+  BitVector promotable, resident, copied, shared;
+  DenseMap<const BasicBlock *, BitVector> liveIn;
+
+  // Context slots: one per copied/resident alloca and per decision.
+  struct Slot {
+    Type *type;      // element type per work-item
+    uint64_t stride;  // bytes per work-item
+    uint64_t offset;  // byte offset of the slot's array per work-item count
+    Value *base = nullptr;
+  };
+  SmallVector<Slot, 16> slots;
+  DenseMap<const AllocaInst *, unsigned> allocaSlot;
+  DenseMap<const BasicBlock *, unsigned> decisionSlot;
+  uint64_t contextBytes = 0;
+
+  Value *localSize[3] = {};
+  Value *workItemCount = nullptr;
+  DenseMap<BasicBlock *, BasicBlock *> regionPre;
+  std::deque<BasicBlock *> pendingRegions;
+};
+
+// ---- structure -----------------------------------------------------------------
+
+void WorkGroupLoops::splitAtBarriers() {
+  SmallVector<CallInst *, 8> calls;
+  for (BasicBlock &BB : F)
+    if (&BB != prologue)
+      for (Instruction &I : BB)
+        if (isBarrierCall(I)) calls.push_back(cast<CallInst>(&I));
+  for (CallInst *call : calls) {
+    BasicBlock *block = call->getParent()->splitBasicBlock(call, "barrier");
+    block->splitBasicBlock(call->getNextNode(), "after.barrier");
+    barrierBlocks[block] = call;
+  }
+}
+
+void WorkGroupLoops::unifyReturns() {
+  SmallVector<ReturnInst *, 4> returns;
+  for (BasicBlock &BB : F)
+    if (auto *ret = dyn_cast<ReturnInst>(BB.getTerminator())) returns.push_back(ret);
+  if (returns.size() == 1) {
+    returnBlock = returns.front()->getParent();
+    return;
+  }
+  returnBlock = BasicBlock::Create(context, "return", &F);
+  ReturnInst::Create(context, returnBlock);
+  for (ReturnInst *ret : returns) {
+    BranchInst::Create(returnBlock, ret->getParent());
+    ret->eraseFromParent();
+  }
+}
+
+// Which region ends can be reached from `start` without crossing a barrier;
+// `blocks` collects the region's blocks in depth-first order.
+ExitSet WorkGroupLoops::exitsFrom(BasicBlock *start, SmallVectorImpl<BasicBlock *> *blocks) const {
+  ExitSet exits;
+  SmallPtrSet<BasicBlock *, 32> visited;
+  SmallVector<BasicBlock *, 32> stack{start};
+  while (!stack.empty()) {
+    BasicBlock *block = stack.pop_back_val();
+    if (barrierBlocks.count(block)) {
+      exits.insert({Exit::Barrier, block});
+      continue;
+    }
+    if (!visited.insert(block).second) continue;
+    if (blocks) blocks->push_back(block);
+    if (block == returnBlock) {
+      exits.insert({Exit::Return, block});
+    } else if (decisions.contains(block)) {
+      exits.insert({Exit::Decision, block});
+    } else {
+      for (BasicBlock *successor : reverse(successors(block))) stack.push_back(successor);
+    }
+  }
+  return exits;
+}
+
+SmallVector<BasicBlock *, 16> WorkGroupLoops::regionEntries() const {
+  SmallVector<BasicBlock *, 16> entries{bodyEntry};
+  for (auto &[block, call] : barrierBlocks) entries.push_back(block->getSingleSuccessor());
+  for (BasicBlock *decision : decisions)
+    for (BasicBlock *successor : successors(decision)) entries.push_back(successor);
+  return entries;
+}
+
+// Finds a region that can end in more than one place and makes the branch
+// that chooses between them a decision. Prefers a branch whose successors
+// lead to disjoint ends: that is the one whose condition the spec requires to
+// be uniform.
+bool WorkGroupLoops::addOneDecision() {
+  for (BasicBlock *entry : regionEntries()) {
+    SmallVector<BasicBlock *, 32> blocks;
+    if (exitsFrom(entry, &blocks).size() <= 1) continue;
+    BasicBlock *best = nullptr;
+    for (BasicBlock *block : blocks) {
+      if (block->getTerminator()->getNumSuccessors() < 2 || decisions.contains(block)) continue;
+      if (!isa<BranchInst>(block->getTerminator()) && !isa<SwitchInst>(block->getTerminator()))
+        continue;
+      SmallVector<ExitSet, 4> sets;
+      for (BasicBlock *successor : successors(block)) sets.push_back(exitsFrom(successor));
+      bool differ = false, disjoint = true;
+      for (size_t i = 0; i < sets.size(); ++i)
+        for (size_t j = i + 1; j < sets.size(); ++j) {
+          if (sets[i] != sets[j]) differ = true;
+          for (const Exit &exit : sets[i])
+            if (sets[j].count(exit)) disjoint = false;
+        }
+      if (!differ) continue;
+      if (!best) best = block;
+      if (disjoint) {
+        best = block;
+        break;
+      }
+    }
+    if (!best) report_fatal_error("lockstep: region with several ends and no branch between them");
+    decisions.insert(best);
+    return true;
+  }
+  return false;
+}
+
+// ---- values ---------------------------------------------------------------------
+
+bool WorkGroupLoops::isRematerializable(const Instruction *I, unsigned depth) const {
+  if (isLocalIdPlaceholder(*I)) return true;
+  if (depth == 0 || isa<PHINode>(I) || I->mayReadOrWriteMemory() || I->mayHaveSideEffects())
+    return false;
+  if (!isa<CastInst>(I) && !isa<BinaryOperator>(I) && !isa<CmpInst>(I) &&
+      !isa<GetElementPtrInst>(I) && !isa<SelectInst>(I))
+    return false;
+  if (!isSafeToSpeculativelyExecute(I)) return false;
+  for (const Value *operand : I->operands()) {
+    auto *def = dyn_cast<Instruction>(operand);
+    if (!def || def->getParent() == prologue) continue;
+    if (isa<AllocaInst>(def) || !isRematerializable(def, depth - 1)) return false;
+  }
+  return true;
+}
+
+Value *WorkGroupLoops::rematerialize(Instruction *I, Instruction *before,
+                                     DenseMap<Instruction *, Value *> &done) {
+  if (Value *copy = done.lookup(I)) return copy;
+  Instruction *copy = I->clone();
+  for (Use &operand : copy->operands()) {
+    auto *def = dyn_cast<Instruction>(operand.get());
+    if (def && def->getParent() != prologue) operand.set(rematerialize(def, before, done));
+  }
+  copy->insertBefore(before);
+  done[I] = copy;
+  return copy;
+}
+
+// After this, no SSA value is used outside the block defining it (except
+// prologue values), so regions can be cloned freely: cheap work-item-id
+// arithmetic is recomputed where it is used, everything else goes through a
+// stack slot that the region analysis treats like any private variable.
+void WorkGroupLoops::demoteCrossBlockValues() {
+  SmallVector<PHINode *, 16> phis;
+  for (BasicBlock &BB : F)
+    if (&BB != prologue)
+      for (PHINode &phi : BB.phis()) phis.push_back(&phi);
+  auto allocaPoint = prologue->getFirstInsertionPt();
+  for (PHINode *phi : phis) DemotePHIToStack(phi, allocaPoint);
+
+  SmallVector<Instruction *, 32> crossing;
+  for (BasicBlock &BB : F) {
+    if (&BB == prologue) continue;
+    for (Instruction &I : BB)
+      for (User *user : I.users())
+        if (cast<Instruction>(user)->getParent() != &BB) {
+          crossing.push_back(&I);
+          break;
+        }
+  }
+  for (Instruction *I : crossing) {
+    if (!isRematerializable(I, 4)) {
+      DemoteRegToStack(*I, false, allocaPoint);
+      continue;
+    }
+    DenseMap<BasicBlock *, DenseMap<Instruction *, Value *>> perBlock;
+    for (Use &use : make_early_inc_range(I->uses())) {
+      auto *user = cast<Instruction>(use.getUser());
+      if (user->getParent() == I->getParent()) continue;
+      auto &done = perBlock[user->getParent()];
+      Instruction *at = user->getParent()->getFirstNonPHI();
+      use.set(rematerialize(I, at, done));
+    }
+  }
+}
+
+// Accesses of an alloca, directly or through pointers derived from it.
+template <typename Visit>
+void forEachAccess(AllocaInst *alloca, Visit visit) {
+  SmallVector<Instruction *, 16> work{alloca};
+  SmallPtrSet<Instruction *, 16> seen;
+  while (!work.empty()) {
+    Instruction *pointer = work.pop_back_val();
+    for (User *user : pointer->users()) {
+      auto *I = cast<Instruction>(user);
+      if (!seen.insert(I).second) continue;
+      visit(I, pointer);
+      if (isa<GetElementPtrInst>(I) || isa<CastInst>(I) || isa<SelectInst>(I) || isa<PHINode>(I))
+        work.push_back(I);
+    }
+  }
+}
+
+void WorkGroupLoops::analyzeAllocas() {
+  for (Instruction &I : *prologue)
+    if (auto *alloca = dyn_cast<AllocaInst>(&I)) {
+      allocaIndex[alloca] = allocas.size();
+      allocas.push_back(alloca);
+    }
+  unsigned n = allocas.size();
+  promotable.resize(n);
+  resident.resize(n);
+  copied.resize(n);
+  shared.resize(n);
+  for (unsigned i = 0; i < n; ++i) {
+    promotable[i] = isAllocaPromotable(allocas[i]);
+    if (promotable[i]) continue;
+    // An address that escapes into memory or an integer may be used after a
+    // barrier without touching the alloca again: keep it per work-item.
+    forEachAccess(allocas[i], [&](Instruction *I, Instruction *pointer) {
+      if (auto *store = dyn_cast<StoreInst>(I); store && store->getValueOperand() == pointer)
+        resident.set(i);
+      if (isa<PtrToIntInst>(I)) resident.set(i);
+    });
+  }
+}
+
+void WorkGroupLoops::computeLiveness() {
+  unsigned n = allocas.size();
+  DenseMap<const BasicBlock *, BitVector> gen, kill;
+  for (BasicBlock &BB : F) {
+    gen[&BB].resize(n);
+    kill[&BB].resize(n);
+    liveIn[&BB].resize(n);
+  }
+  for (unsigned i = 0; i < n; ++i) {
+    if (promotable[i]) {
+      // Walk each block in order: a load before any store makes it live-in.
+      DenseMap<const BasicBlock *, SmallVector<Instruction *, 4>> accesses;
+      for (User *user : allocas[i]->users())
+        if (isa<LoadInst>(user) || isa<StoreInst>(user))
+          accesses[cast<Instruction>(user)->getParent()].push_back(cast<Instruction>(user));
+      for (auto &[block, list] : accesses) {
+        sort(list, [](Instruction *a, Instruction *b) { return a->comesBefore(b); });
+        if (isa<LoadInst>(list.front()))
+          gen[block].set(i);
+        else
+          kill[block].set(i);
+      }
+    } else {
+      forEachAccess(allocas[i], [&](Instruction *I, Instruction *) {
+        if (!isa<LifetimeIntrinsic>(I)) gen[I->getParent()].set(i);
+      });
+    }
+  }
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (BasicBlock &BB : reverse(F)) {
+      BitVector out(n);
+      for (BasicBlock *successor : successors(&BB)) out |= liveIn[successor];
+      out.reset(kill[&BB]);
+      out |= gen[&BB];
+      if (out != liveIn[&BB]) {
+        liveIn[&BB] = std::move(out);
+        changed = true;
+      }
+    }
+  }
+  // Live where a later region starts → kept per work-item in the context.
+  BitVector acrossRegions(n);
+  for (BasicBlock *entry : regionEntries())
+    if (entry != bodyEntry) acrossRegions |= liveIn[entry];
+  for (unsigned i = 0; i < n; ++i) {
+    if (promotable[i]) {
+      copied[i] = acrossRegions[i];
+    } else {
+      resident[i] = resident[i] || acrossRegions[i];
+      shared[i] = !resident[i];
+    }
+  }
+}
+
+void WorkGroupLoops::layOutContext() {
+  auto addSlot = [&](Type *type, uint64_t size, Align align) {
+    uint64_t stride = alignTo(size, align);
+    contextBytes = alignTo(contextBytes, align);
+    slots.push_back({type, stride, contextBytes});
+    contextBytes += stride;
+    return slots.size() - 1;
+  };
+  for (unsigned i = 0; i < allocas.size(); ++i) {
+    if (!copied[i] && !resident[i]) continue;
+    AllocaInst *alloca = allocas[i];
+    uint64_t size = alloca->getAllocationSize(layout)->getFixedValue();
+    Type *type = alloca->isArrayAllocation() ? Type::getInt8Ty(context) : alloca->getAllocatedType();
+    allocaSlot[alloca] = addSlot(type, std::max<uint64_t>(size, 1), alloca->getAlign());
+  }
+  for (BasicBlock *decision : decisions) {
+    Type *type = Type::getInt32Ty(context);
+    if (auto *sw = dyn_cast<SwitchInst>(decision->getTerminator())) type = sw->getCondition()->getType();
+    uint64_t size = layout.getTypeAllocSize(type);
+    decisionSlot[decision] = addSlot(type, size, layout.getABITypeAlign(type));
+  }
+  contextBytes = alignTo(contextBytes, 64);
+  IRBuilder<> builder(prologue->getTerminator());
+  for (Slot &slot : slots)
+    slot.base = builder.CreateGEP(builder.getInt8Ty(), F.getArg(kContextParam),
+                                  builder.CreateMul(workItemCount, builder.getInt64(slot.offset)),
+                                  "ctx.slot");
+}
+
+// ---- code -------------------------------------------------------------------------
+
+Value *WorkGroupLoops::contextAddress(IRBuilder<> &builder, unsigned slotIndex, Value *workItem) {
+  const Slot &slot = slots[slotIndex];
+  if (slot.type->isIntegerTy(8) && slot.stride != 1)
+    return builder.CreateGEP(builder.getInt8Ty(), slot.base,
+                             builder.CreateMul(workItem, builder.getInt64(slot.stride)));
+  return builder.CreateGEP(slot.type, slot.base, workItem);
+}
+
+BitVector WorkGroupLoops::liveAfter(const Exit &exit) const {
+  BitVector live(allocas.size());
+  if (exit.kind == Exit::Barrier) live = liveIn.lookup(exit.block->getSingleSuccessor());
+  if (exit.kind == Exit::Decision)
+    for (BasicBlock *successor : successors(exit.block)) live |= liveIn.lookup(successor);
+  return live;
+}
+
+BasicBlock *WorkGroupLoops::regionFor(BasicBlock *entry) {
+  auto [it, inserted] = regionPre.try_emplace(entry, nullptr);
+  if (inserted) {
+    it->second = BasicBlock::Create(context, "region", &F);
+    pendingRegions.push_back(entry);
+  }
+  return it->second;
+}
+
+void WorkGroupLoops::emitControl(IRBuilder<> &builder, const std::optional<Exit> &exit) {
+  if (!exit) {  // the region never ends (it loops forever or traps)
+    builder.CreateUnreachable();
+    return;
+  }
+  switch (exit->kind) {
+    case Exit::Return:
+      builder.CreateRetVoid();
+      return;
+    case Exit::Barrier: {
+      CallInst *call = barrierBlocks.lookup(exit->block);
+      auto *flags = dyn_cast<ConstantInt>(call->getArgOperand(0));
+      bool global = !flags || (flags->getZExtValue() & (kGlobalMemFence | kImageMemFence));
+      // One thread runs the whole group: other work-items' memory is ordered
+      // by program order. A global fence still orders this group's global
+      // accesses for other threads; a local one only pins the compiler.
+      if (global)
+        builder.CreateFence(AtomicOrdering::AcquireRelease);
+      else
+        builder.CreateFence(AtomicOrdering::SequentiallyConsistent, SyncScope::SingleThread);
+      builder.CreateBr(regionFor(exit->block->getSingleSuccessor()));
+      return;
+    }
+    case Exit::Decision: {
+      Instruction *terminator = exit->block->getTerminator();
+      unsigned slot = decisionSlot.lookup(exit->block);
+      Value *value = builder.CreateLoad(slots[slot].type, slots[slot].base, "uniform.condition");
+      if (auto *branch = dyn_cast<BranchInst>(terminator)) {
+        builder.CreateCondBr(builder.CreateICmpNE(value, builder.getInt32(0)),
+                             regionFor(branch->getSuccessor(0)), regionFor(branch->getSuccessor(1)));
+        return;
+      }
+      auto *sw = cast<SwitchInst>(terminator);
+      SwitchInst *copy =
+          builder.CreateSwitch(value, regionFor(sw->getDefaultDest()), sw->getNumCases());
+      for (auto &c : sw->cases()) copy->addCase(c.getCaseValue(), regionFor(c.getCaseSuccessor()));
+      return;
+    }
+  }
+}
+
+// pre → z loop → y loop → x loop { copy in; region body; copy out } → control
+void WorkGroupLoops::buildRegion(BasicBlock *entry, BasicBlock *pre) {
+  IRBuilder<> builder(pre);
+  if (barrierBlocks.count(entry)) {  // two barriers in a row: nothing to run
+    emitControl(builder, Exit{Exit::Barrier, entry});
+    return;
+  }
+  SmallVector<BasicBlock *, 32> blocks;
+  ExitSet exits = exitsFrom(entry, &blocks);
+  std::optional<Exit> exit;
+  if (!exits.empty()) exit = *exits.begin();
+
+  Type *i64 = builder.getInt64Ty();
+  BasicBlock *headers[3], *latches[3];
+  PHINode *ids[3];
+  BasicBlock *after = BasicBlock::Create(context, "region.done", &F);
+  for (int d = 2; d >= 0; --d) {
+    headers[d] = BasicBlock::Create(context, "wi.loop" + Twine(d), &F);
+    latches[d] = BasicBlock::Create(context, "wi.next" + Twine(d), &F);
+  }
+  builder.CreateBr(headers[2]);
+  for (int d = 2; d >= 0; --d) {
+    builder.SetInsertPoint(headers[d]);
+    ids[d] = builder.CreatePHI(i64, 2, "lid" + Twine(d));
+    ids[d]->addIncoming(builder.getInt64(0), d == 2 ? pre : headers[d + 1]);
+    if (d > 0) builder.CreateBr(headers[d - 1]);
+  }
+  // The innermost header computes the linear work-item index and loads what
+  // is live into this region.
+  builder.SetInsertPoint(headers[0]);
+  Value *workItem = builder.CreateAdd(
+      builder.CreateMul(builder.CreateAdd(builder.CreateMul(ids[2], localSize[1]), ids[1]),
+                        localSize[0]),
+      ids[0], "wi");
+  ValueToValueMapTy map;
+  SmallPtrSet<BasicBlock *, 32> inRegion(blocks.begin(), blocks.end());
+  BitVector usedHere(allocas.size());
+  const BitVector &live = liveIn[entry];
+  for (unsigned i = 0; i < allocas.size(); ++i) {
+    AllocaInst *alloca = allocas[i];
+    if (resident[i]) {
+      map[alloca] = contextAddress(builder, allocaSlot[alloca], workItem);
+      continue;
+    }
+    if (!promotable[i]) continue;
+    bool used = any_of(alloca->users(), [&](User *user) {
+      return inRegion.count(cast<Instruction>(user)->getParent());
+    });
+    // A variable this region doesn't touch keeps its context copy as it is.
+    if (!used) continue;
+    usedHere.set(i);
+    Value *initial = PoisonValue::get(alloca->getAllocatedType());
+    if (copied[i] && live[i] && entry != bodyEntry)
+      initial = builder.CreateLoad(alloca->getAllocatedType(),
+                                   contextAddress(builder, allocaSlot[alloca], workItem));
+    builder.CreateStore(initial, alloca);
+  }
+  SmallVector<BasicBlock *, 32> clones;
+  for (BasicBlock *block : blocks) {
+    BasicBlock *clone = CloneBasicBlock(block, map, ".r", &F);
+    map[block] = clone;
+    clones.push_back(clone);
+  }
+  for (BasicBlock *clone : clones)
+    for (Instruction &I : *clone)
+      RemapInstruction(&I, map, RF_IgnoreMissingLocals | RF_NoModuleLevelChanges);
+  builder.CreateBr(cast<BasicBlock>(map[entry]));
+
+  // Every way out of the region goes through `store`: save what is live.
+  BasicBlock *store = BasicBlock::Create(context, "region.exit", &F);
+  for (BasicBlock *clone : clones) {
+    Instruction *terminator = clone->getTerminator();
+    for (unsigned s = 0; s < terminator->getNumSuccessors(); ++s)
+      if (barrierBlocks.count(terminator->getSuccessor(s))) terminator->setSuccessor(s, store);
+  }
+  builder.SetInsertPoint(store);
+  if (exit && exit->kind == Exit::Return) {
+    BasicBlock *clone = cast<BasicBlock>(map[returnBlock]);
+    clone->getTerminator()->eraseFromParent();
+    BranchInst::Create(store, clone);
+  } else if (exit && exit->kind == Exit::Decision) {
+    BasicBlock *clone = cast<BasicBlock>(map[exit->block]);
+    Instruction *terminator = clone->getTerminator();
+    unsigned slot = decisionSlot.lookup(exit->block);
+    IRBuilder<> at(terminator);
+    Value *condition = isa<BranchInst>(terminator) ? cast<BranchInst>(terminator)->getCondition()
+                                                   : cast<SwitchInst>(terminator)->getCondition();
+    if (condition->getType()->isIntegerTy(1)) condition = at.CreateZExt(condition, at.getInt32Ty());
+    at.CreateStore(condition, contextAddress(at, slot, workItem));
+    terminator->eraseFromParent();
+    BranchInst::Create(store, clone);
+  }
+  if (exit) {
+    BitVector out = liveAfter(*exit);
+    for (unsigned i : out.set_bits())
+      if (copied[i] && usedHere[i])
+        builder.CreateStore(builder.CreateLoad(allocas[i]->getAllocatedType(), allocas[i]),
+                            contextAddress(builder, allocaSlot[allocas[i]], workItem));
+  }
+  builder.CreateBr(latches[0]);
+
+  // Latches: do-while loops (every group has at least one work-item).
+  BranchInst *innerLatch = nullptr;
+  for (int d = 0; d < 3; ++d) {
+    builder.SetInsertPoint(latches[d]);
+    Value *next = builder.CreateAdd(ids[d], builder.getInt64(1), "", true, true);
+    ids[d]->addIncoming(next, latches[d]);
+    BasicBlock *outer = d == 2 ? after : latches[d + 1];
+    auto *branch = builder.CreateCondBr(builder.CreateICmpULT(next, localSize[d]), headers[d], outer);
+    if (d == 0) innerLatch = branch;
+  }
+  // get_local_id(d) in the clones is the loop's induction variable.
+  for (BasicBlock *clone : clones)
+    for (Instruction &I : make_early_inc_range(*clone))
+      if (isLocalIdPlaceholder(I)) {
+        Value *dim = cast<CallInst>(I).getArgOperand(0);
+        IRBuilder<> at(&I);
+        Value *id = ids[0];
+        if (auto *constant = dyn_cast<ConstantInt>(dim)) {
+          id = ids[std::min<uint64_t>(constant->getZExtValue(), 3) % 3];
+          if (constant->getZExtValue() >= 3) id = at.getInt64(0);
+        } else {
+          id = at.CreateSelect(at.CreateICmpEQ(dim, at.getInt32(1)), ids[1], ids[0]);
+          id = at.CreateSelect(at.CreateICmpEQ(dim, at.getInt32(2)), ids[2], id);
+          id = at.CreateSelect(at.CreateICmpUGE(dim, at.getInt32(3)), at.getInt64(0), id);
+        }
+        I.replaceAllUsesWith(id);
+        I.eraseFromParent();
+      }
+  SmallVector<BasicBlock *, 34> body(clones.begin(), clones.end());
+  body.push_back(headers[0]);
+  body.push_back(store);
+  markParallel(body, innerLatch);
+
+  builder.SetInsertPoint(after);
+  emitControl(builder, exit);
+}
+
+// Work-items of one region never depend on each other (that would need a
+// barrier), so the innermost loop's iterations are independent, except for
+// accesses to private memory that all work-items share.
+void WorkGroupLoops::markParallel(ArrayRef<BasicBlock *> body, BranchInst *latch) {
+  MDNode *group = MDNode::getDistinct(context, {});
+  auto touchesShared = [&](const Value *pointer) {
+    auto *alloca = dyn_cast<AllocaInst>(getUnderlyingObject(pointer));
+    return alloca && allocaIndex.count(alloca) && shared[allocaIndex.lookup(alloca)];
+  };
+  for (BasicBlock *block : body)
+    for (Instruction &I : *block) {
+      if (!I.mayReadOrWriteMemory()) continue;
+      bool isShared = false;
+      if (auto *load = dyn_cast<LoadInst>(&I)) isShared = touchesShared(load->getPointerOperand());
+      else if (auto *store = dyn_cast<StoreInst>(&I))
+        isShared = touchesShared(store->getPointerOperand());
+      else if (auto *call = dyn_cast<CallBase>(&I))
+        isShared = any_of(call->args(), [&](const Use &arg) {
+          return arg->getType()->isPointerTy() && touchesShared(arg.get());
+        });
+      if (!isShared) I.setMetadata(LLVMContext::MD_access_group, group);
+    }
+  MDNode *parallel = MDNode::get(
+      context, {MDString::get(context, "llvm.loop.parallel_accesses"), group});
+  MDNode *loop = MDNode::getDistinct(context, {nullptr, parallel});
+  loop->replaceOperandWith(0, loop);
+  latch->setMetadata(LLVMContext::MD_loop, loop);
+}
+
+void WorkGroupLoops::run() {
+  prologue = &F.getEntryBlock();
+  bodyEntry = prologue->getSingleSuccessor();
+  if (!bodyEntry) report_fatal_error("lockstep: work-group function without a prologue");
+  IRBuilder<> builder(prologue->getTerminator());
+  for (int d = 0; d < 3; ++d) localSize[d] = loadGroupInfo(builder, F.getArg(kGroupInfoParam), kLocalSize, d);
+  workItemCount = builder.CreateMul(builder.CreateMul(localSize[0], localSize[1]), localSize[2]);
+
+  SmallPtrSet<BasicBlock *, 32> original;
+  for (BasicBlock &BB : F)
+    if (&BB != prologue) original.insert(&BB);
+
+  splitAtBarriers();
+  unifyReturns();
+  for (BasicBlock &BB : F) original.insert(&BB);
+  original.erase(prologue);
+  while (addOneDecision()) {
+  }
+  if (!barrierBlocks.empty()) demoteCrossBlockValues();
+  analyzeAllocas();
+  if (!barrierBlocks.empty()) computeLiveness();
+  else for (unsigned i = 0; i < allocas.size(); ++i) shared[i] = !promotable[i] && !resident[i];
+  layOutContext();
+
+  prologue->getTerminator()->eraseFromParent();
+  BranchInst::Create(regionFor(bodyEntry), prologue);
+  while (!pendingRegions.empty()) {
+    BasicBlock *entry = pendingRegions.front();
+    pendingRegions.pop_front();
+    buildRegion(entry, regionPre[entry]);
+  }
+  for (BasicBlock *block : original) block->dropAllReferences();
+  for (BasicBlock *block : original) block->eraseFromParent();
+  // Lifetime markers on per-work-item context memory mean nothing.
+  for (Instruction &I : make_early_inc_range(instructions(F)))
+    if (auto *marker = dyn_cast<LifetimeIntrinsic>(&I))
+      if (!isa<AllocaInst>(getUnderlyingObject(marker->getArgOperand(1)))) marker->eraseFromParent();
+
+  F.addFnAttr(kContextBytesAttr, std::to_string(contextBytes));
+  F.addFnAttr(kBarrierCountAttr, std::to_string(barrierBlocks.size()));
+  uint64_t privateBytes = 0;
+  for (unsigned i = 0; i < allocas.size(); ++i)
+    if (shared[i]) privateBytes += allocas[i]->getAllocationSize(layout)->getFixedValue();
+  F.addFnAttr(kPrivateBytesAttr, std::to_string(privateBytes + contextBytes));
+}
+
+}  // namespace
+
+PreservedAnalyses WorkGroupLoopsPass::run(Module &M, ModuleAnalysisManager &) {
+  bool changed = false;
+  for (Function &F : M)
+    if (!F.isDeclaration() && F.hasFnAttribute(kKernelNameAttr)) {
+      WorkGroupLoops(F).run();
+      changed = true;
+    }
+  return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+}  // namespace lockstep::compiler
