@@ -426,7 +426,7 @@ void WorkGroupLoops::layOutContext() {
     uint64_t size = layout.getTypeAllocSize(type);
     decisionSlot[decision] = addSlot(type, size, layout.getABITypeAlign(type));
   }
-  contextBytes = alignTo(contextBytes, 64);
+  contextBytes = alignTo(contextBytes, 16);
   IRBuilder<> builder(prologue->getTerminator());
   for (Slot &slot : slots)
     slot.base = builder.CreateGEP(builder.getInt8Ty(), F.getArg(kContextParam),
