@@ -77,6 +77,12 @@ struct WorkGroupLoopsPass : llvm::PassInfoMixin<WorkGroupLoopsPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 
+// Turns printf calls into calls of the runtime formatter with a typed
+// argument record (PrintfRecord.h).
+struct PrintfLoweringPass : llvm::PassInfoMixin<PrintfLoweringPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+
 // Registers the passes above by name ("lockstep-kernel-wrapper", ...).
 void registerLockstepPasses(llvm::PassBuilder &builder);
 

@@ -12,6 +12,7 @@
 #include <mutex>
 
 #include "Internal.h"
+#include "PrintfRecord.h"
 
 using namespace llvm;
 using namespace llvm::orc;
@@ -91,6 +92,14 @@ std::unique_ptr<JitProgram> jitModule(std::unique_ptr<Module> M, std::unique_ptr
     return nullptr;
   }
   dylib->addGenerator(std::move(*symbols));
+  // Functions of Lockstep's own that kernels call; hidden in liblockstep.so,
+  // so they are given to the JIT by address.
+  SymbolMap own;
+  own[jit.mangleAndIntern(kPrintfSymbol)] = {ExecutorAddr::fromPtr(&formatPrintf), JITSymbolFlags::Exported};
+  if (Error error = dylib->define(absoluteSymbols(std::move(own)))) {
+    log += "internal error: " + toString(std::move(error)) + "\n";
+    return nullptr;
+  }
   auto program = std::make_unique<Program>(*dylib);
   if (Error error = jit.addIRModule(*dylib, ThreadSafeModule(std::move(M), std::move(context)))) {
     log += "internal error: " + toString(std::move(error)) + "\n";

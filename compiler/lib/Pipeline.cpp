@@ -83,6 +83,7 @@ bool finalizeModule(Module &M, const FrontendOptions &options, std::string &log)
     registerLockstepPasses(builder);
     Analyses analyses(builder);
     ModulePassManager passes;
+    passes.addPass(PrintfLoweringPass());
     passes.addPass(KernelWrapperPass());
     passes.addPass(InternalizePass([](const GlobalValue &value) {
       auto *F = dyn_cast<Function>(&value);
@@ -131,6 +132,7 @@ void registerLockstepPasses(PassBuilder &builder) {
         else if (name == "lockstep-workitem-builtins") passes.addPass(WorkItemBuiltinsPass());
         else if (name == "lockstep-local-memory") passes.addPass(LocalMemoryLayoutPass());
         else if (name == "lockstep-work-group-loops") passes.addPass(WorkGroupLoopsPass());
+        else if (name == "lockstep-printf") passes.addPass(PrintfLoweringPass());
         else return false;
         return true;
       });
