@@ -239,12 +239,15 @@ Result Compiler::link(std::span<const std::span<const uint8_t>> binaries, std::s
     raw_string_ostream stream(linkLog);
     context->setDiagnosticHandlerCallBack(
         [](const DiagnosticInfo *info, void *out) {
+          if (info->getSeverity() != DS_Error) return;
           DiagnosticPrinterRawOStream printer(*static_cast<raw_string_ostream *>(out));
           info->print(printer);
           *static_cast<raw_string_ostream *>(out) << "\n";
         },
         &stream);
-    if (Linker::linkModules(*linked, std::move(M))) {
+    bool failed = Linker::linkModules(*linked, std::move(M));
+    context->setDiagnosticHandlerCallBack(nullptr);
+    if (failed) {
       result.status = Status::Failure;
       result.log += "link error: " + stream.str();
       return result;

@@ -131,9 +131,6 @@ std::unique_ptr<Module> compileSource(LLVMContext &context, std::string_view sou
                                       const FrontendOptions &options, std::span<const Header> headers,
                                       std::string &log) {
   raw_string_ostream logStream(log);
-  IntrusiveRefCntPtr<clang::DiagnosticOptions> diagnosticOptions = new clang::DiagnosticOptions();
-  diagnosticOptions->ShowColors = false;
-  auto *printer = new clang::TextDiagnosticPrinter(logStream, diagnosticOptions.get());
 
   // Sources and the input headers live in memory, over the real file system
   // (for -I directories), relative to the working directory.
@@ -165,16 +162,23 @@ std::unique_ptr<Module> compileSource(LLVMContext &context, std::string_view sou
   std::vector<const char *> argv;
   for (const std::string &arg : args) argv.push_back(arg.c_str());
 
-  clang::CompilerInstance compiler;
-  compiler.createDiagnostics(printer, true);
   auto invocation = std::make_shared<clang::CompilerInvocation>();
-  if (!clang::CompilerInvocation::CreateFromArgs(*invocation, argv, compiler.getDiagnostics())) {
-    logStream.flush();
-    return nullptr;
+  {
+    IntrusiveRefCntPtr<clang::DiagnosticOptions> parseOptions = new clang::DiagnosticOptions();
+    clang::DiagnosticsEngine parseDiagnostics(new clang::DiagnosticIDs(), parseOptions,
+                                              new clang::TextDiagnosticPrinter(logStream, parseOptions.get()));
+    if (!clang::CompilerInvocation::CreateFromArgs(*invocation, argv, parseDiagnostics)) {
+      logStream.flush();
+      return nullptr;
+    }
   }
   invocation->getHeaderSearchOpts().ResourceDir = LOCKSTEP_CLANG_RESOURCE_DIR;
   invocation->getFrontendOpts().DisableFree = false;
-  compiler.setInvocation(std::move(invocation));
+  invocation->getDiagnosticOpts().ShowColors = false;
+  // The diagnostics take -w / -Werror from the parsed invocation.
+  clang::CompilerInstance compiler;
+  compiler.setInvocation(invocation);
+  compiler.createDiagnostics(new clang::TextDiagnosticPrinter(logStream, &invocation->getDiagnosticOpts()), true);
   compiler.createFileManager(files);
   clang::EmitLLVMOnlyAction action(&context);
   bool ok = compiler.ExecuteAction(action);

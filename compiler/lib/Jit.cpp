@@ -41,6 +41,8 @@ LLJIT &processJit() {
     Expected<std::unique_ptr<LLJIT>> created =
         LLJITBuilder().setJITTargetMachineBuilder(hostMachineBuilder()).create();
     if (!created) report_fatal_error(created.takeError());
+    // Errors reach the build log through lookups; don't print them.
+    (*created)->getExecutionSession().setErrorReporter([](Error error) { consumeError(std::move(error)); });
     return std::move(*created);
   }();
   return *jit;

@@ -8,6 +8,8 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/Linker/Linker.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Demangle/Demangle.h>
+#include <llvm/Support/DynamicLibrary.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Transforms/IPO/GlobalDCE.h>
@@ -46,6 +48,7 @@ bool linkBuiltins(Module &M, std::string &log) {
   return true;
 }
 
+
 void retargetToHost(Module &M, TargetMachine &machine) {
   M.setTargetTriple(machine.getTargetTriple().str());
   M.setDataLayout(machine.createDataLayout());
@@ -73,10 +76,33 @@ struct Analyses {
   ModuleAnalysisManager modules;
 };
 
+
+// A call of a function that neither the program, the builtins, the
+// work-group passes nor the process define is a link error, reported with
+// the function's source name.
+bool checkUndefined(const Module &M, std::string &log) {
+  static const StringRef provided[] = {"printf", kLocalIdPlaceholder, "__lockstep_is_local_pointer",
+                                       "__lockstep_is_private_pointer"};
+  bool ok = true;
+  for (const Function &F : M) {
+    if (!F.isDeclaration() || F.isIntrinsic() || F.use_empty()) continue;
+    StringRef name = F.getName();
+    if (is_contained(provided, name) || name.contains("barrier") || name.starts_with("_Z12get_") ||
+        name.starts_with("_Z13get_") || name.starts_with("_Z14get_") || name.starts_with("_Z15get_") ||
+        name.starts_with("_Z17get_") || name.starts_with("_Z19get_") || name.starts_with("_Z20get_") ||
+        name.starts_with("_Z23get_"))
+      continue;
+    if (sys::DynamicLibrary::SearchForAddressOfSymbol(name.str())) continue;
+    log += "error: undefined function '" + demangle(name) + "' (" + name.str() + ")\n";
+    ok = false;
+  }
+  return ok;
+}
+
 }  // namespace
 
 bool finalizeModule(Module &M, const FrontendOptions &options, std::string &log) {
-  if (!linkBuiltins(M, log)) return false;
+  if (!linkBuiltins(M, log) || !checkUndefined(M, log)) return false;
   TargetMachine &machine = hostTargetMachine();
   {
     PassBuilder builder(&machine);

@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""Tests conformance/cts/run without the CTS: each test builds a fake "CTS
+build" of tiny shell scripts that behave like CTS binaries (print the
+harness's per-sub-test lines, write its results JSON, fail, crash, hang) and
+checks what the runner concludes, writes and returns."""
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+import xml.etree.ElementTree as ET
+
+RUNNER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'run')
+
+# Every fake suite first checks what the runner promises each CTS binary:
+# its own folder as the working directory, a loader that can see only
+# lockstep.icd, and platform 0.
+PROLOGUE = r'''#!/bin/bash
+ulimit -c 0
+here=$(cd "$(dirname "$0")" && pwd)
+if [ "$1" = --list ]; then printf '\t%s\n' a b c; exit 0; fi
+[ "$PWD" = "$here" ] || { echo "wrong working directory $PWD"; exit 3; }
+[ "$(ls "$OCL_ICD_VENDORS")" = lockstep.icd ] || { echo "loader not isolated"; exit 4; }
+[ "$CL_PLATFORM_INDEX" = 0 ] || { echo "no platform index"; exit 5; }
+[ -z "$OCL_ICD_FILENAMES" ] || { echo "extra ICDs"; exit 6; }
+echo "$*" > "$here/args.txt"
+echo "${CL_WIMPY_MODE:-}" > "$here/wimpy.txt"
+results() {  # name=status...: the harness's JSON file
+  [ -n "$CL_CONFORMANCE_RESULTS_FILENAME" ] || return
+  { printf '{\n\t"cmd": "%s",\n\t"args": "%s",\n\t"results": {\n' "$0" "$*"
+    sep=''
+    for r in "$@"; do printf '%s\t\t"%s": "%s"' "$sep" "${r%%=*}" "${r#*=}"; sep=$',\n'; done
+    printf '\n\t}\n}\n'; } > "$CL_CONFORMANCE_RESULTS_FILENAME"
+}
+'''
+
+SCENARIOS = {
+    'pass': 'echo a...; echo a passed; echo b...; echo b passed; results a=pass b=pass; exit 0',
+    'fail': 'echo a...; echo a passed; echo b...; echo b FAILED; results a=pass b=fail; exit 1',
+    'skip': 'echo a...; echo a test not supported; results a=skip; exit 0',
+    'crash': 'echo a...; echo a passed; echo b...; echo Compiling...; kill -SEGV $$',
+    'hang': 'echo a...; echo $$ > "$here/pid"; exec sleep 60',
+    'nojson': 'echo a...; echo a passed; echo b...; echo b FAILED; exit 1',
+    'badexit': 'echo a...; echo a passed; results a=pass; exit 2',
+}
+
+SUBSET = '''# fake subset
+pass     suites/pass/fake_pass        -  a b
+fail     suites/fail/fake_fail        timeout=30
+skip     suites/skip/fake_skip        -
+crash    suites/crash/fake_crash      -  b c
+hang     suites/hang/fake_hang        timeout=2
+nojson   suites/nojson/fake_nojson    -
+badexit  suites/badexit/fake_badexit  serial
+missing  suites/missing/fake_missing  -
+'''
+
+
+class FakeCts:
+    """A temporary folder laid out like a CTS build, plus an .icd file."""
+
+    def __init__(self, root):
+        self.root = root
+        self.cts = os.path.join(root, 'cts-build')
+        for name, body in SCENARIOS.items():
+            folder = os.path.join(self.cts, 'suites', name)
+            os.makedirs(folder)
+            path = os.path.join(folder, 'fake_' + name)
+            with open(path, 'w') as f:
+                f.write(PROLOGUE + body + '\n')
+            os.chmod(path, 0o755)
+        self.icd = os.path.join(root, 'lockstep.icd')
+        with open(self.icd, 'w') as f:
+            f.write('/nonexistent/liblockstep.so\n')
+        self.subset = self.write('subset.txt', SUBSET)
+
+    def write(self, name, text):
+        path = os.path.join(self.root, name)
+        with open(path, 'w') as f:
+            f.write(text)
+        return path
+
+    def run(self, *extra, expect=('pass',), subset=None):
+        expectations = self.write('expectations.txt', '\n'.join(expect) + '\n')
+        out = os.path.join(self.root, 'out')
+        command = [sys.executable, RUNNER, '--cts', self.cts, '--icd', self.icd,
+                   '--no-preflight', '--subset', subset or self.subset, '--out', out,
+                   '--expectations', expectations, *extra]
+        env = dict(os.environ, OCL_ICD_FILENAMES='/should/be/removed.so')
+        proc = subprocess.run(command, capture_output=True, text=True, timeout=120, env=env)
+        return proc, out
+
+
+class RunnerTest(unittest.TestCase):
+
+    def setUp(self):
+        self.root = tempfile.mkdtemp(prefix='cts-runner-test-')
+        self.fake = FakeCts(self.root)
+
+    def tearDown(self):
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    def summary(self, out):
+        with open(os.path.join(out, 'summary.json')) as f:
+            return {s['name']: s for s in json.load(f)['suites']}
+
+    def test_each_outcome_is_classified(self):
+        proc, out = self.fake.run('-j', '3')
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        suites = self.summary(out)
+        self.assertEqual({n: s['status'] for n, s in suites.items()}, {
+            'pass': 'passed', 'fail': 'failed', 'skip': 'skipped', 'crash': 'crashed',
+            'hang': 'timeout', 'nojson': 'failed', 'badexit': 'failed', 'missing': 'missing'})
+        self.assertEqual(suites['pass']['subtests'], {'a': 'pass', 'b': 'pass'})
+        self.assertEqual(suites['pass']['source'], 'json')
+        self.assertEqual(suites['fail']['subtests'], {'a': 'pass', 'b': 'fail'})
+        # The crash names the running sub-test; the selection's rest never ran.
+        self.assertEqual(suites['crash']['subtests'], {'a': 'pass', 'b': 'crash', 'c': 'notrun'})
+        self.assertIn('SIGSEGV', suites['crash']['note'])
+        self.assertEqual(suites['hang']['subtests']['a'], 'timeout')
+        self.assertEqual(suites['nojson']['source'], 'output')
+        self.assertEqual(suites['nojson']['subtests'], {'a': 'pass', 'b': 'fail'})
+        self.assertIn('exit status 2', suites['badexit']['note'])
+
+    def test_binaries_get_their_arguments_and_quick_mode(self):
+        proc, _ = self.fake.run('--suite', 'pass', '--quick')
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        folder = os.path.join(self.fake.cts, 'suites', 'pass')
+        with open(os.path.join(folder, 'args.txt')) as f:
+            self.assertEqual(f.read().strip(), 'a b')
+        with open(os.path.join(folder, 'wimpy.txt')) as f:
+            self.assertEqual(f.read().strip(), '1')
+
+    def test_expected_suite_failing_fails_the_run(self):
+        for broken in ('fail', 'crash', 'hang', 'missing', 'badexit'):
+            proc, _ = self.fake.run('--suite', 'pass', '--suite', broken, expect=('pass', broken))
+            self.assertEqual(proc.returncode, 1, broken)
+            self.assertIn(broken, proc.stderr)
+
+    def test_reports(self):
+        _, out = self.fake.run()
+        root = ET.parse(os.path.join(out, 'junit.xml')).getroot()
+        suites = {s.get('name'): s for s in root.iter('testsuite')}
+        self.assertEqual(suites['fail'].get('failures'), '1')
+        self.assertEqual(suites['crash'].get('errors'), '1')
+        self.assertEqual(suites['crash'].get('skipped'), '1')
+        self.assertEqual(suites['missing'].get('errors'), '1')
+        with open(os.path.join(out, 'summary.md')) as f:
+            table = f.read()
+        self.assertIn('| fail | - | FAILED | 1 | 1 | 0 | 0 |', table)
+        self.assertIn('| pass | pass | passed | 2 | 0 | 0 | 0 |', table)
+        self.assertIn('b (crash)', table)
+        self.assertTrue(os.path.isfile(os.path.join(out, 'logs', 'crash.log')))
+
+    def test_interrupt_ends_the_running_suite(self):
+        subset = self.fake.write('hang.txt', 'hang suites/hang/fake_hang timeout=100\n')
+        runner = subprocess.Popen(
+            [sys.executable, RUNNER, '--cts', self.fake.cts, '--icd', self.fake.icd,
+             '--no-preflight', '--subset', subset, '--out', os.path.join(self.root, 'out')],
+            stdout=subprocess.DEVNULL)
+        pid_file = os.path.join(self.fake.cts, 'suites', 'hang', 'pid')
+        deadline = time.monotonic() + 30
+        while not os.path.exists(pid_file) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(0.2)
+        with open(pid_file) as f:
+            pid = int(f.read())
+        runner.send_signal(signal.SIGINT)
+        self.assertEqual(runner.wait(timeout=60), 130)
+        with self.assertRaises(ProcessLookupError):
+            os.kill(pid, 0)
+
+    def test_conformance_md_only_from_a_whole_core_run(self):
+        core = self.fake.write('core.txt', SUBSET)
+        target = os.path.join(self.root, 'CONFORMANCE.md')
+        refused, _ = self.fake.run('--update-conformance-md', '--conformance-md', target,
+                                   '--suite', 'pass', subset=core)
+        self.assertNotEqual(refused.returncode, 0)
+        self.assertFalse(os.path.exists(target))
+        proc, _ = self.fake.run('--update-conformance-md', '--conformance-md', target,
+                                '--cts-commit', 'abc123', subset=core)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        with open(target) as f:
+            text = f.read()
+        self.assertIn('do not edit by hand', text)
+        self.assertIn('`abc123`', text)
+        self.assertIn('--update-conformance-md', text)
+        self.assertIn('| crash | - | CRASHED |', text)
+
+
+if __name__ == '__main__':
+    unittest.main(verbosity=2)

@@ -1,0 +1,142 @@
+// Atomics on global and local ints: every work-item of every group races on the
+// same words, so only real atomics give the host's count.
+#include "ClTest.h"
+
+namespace lockstep::test {
+namespace {
+
+const char *kAtomics = R"CLC(
+kernel void counters(global int *g, global int *per_group) {
+  local int l[3];
+  uint lid = get_local_id(0);
+  if (lid == 0) { l[0] = 0; l[1] = 0; l[2] = 0; }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int id = (int)get_global_id(0);
+  atomic_add(&g[0], id);
+  atomic_inc(&g[1]);
+  atomic_max(&g[2], id);
+  atomic_min(&g[3], -id);
+  atomic_xor(&g[4], id);
+  atomic_sub(&g[5], 2);
+  atomic_add(&l[0], id);
+  atomic_inc(&l[1]);
+  /* compare-and-swap loop: a multiplication has no atomic of its own */
+  int old, desired;
+  do {
+    old = l[2];
+    desired = old + (id & 3);
+  } while (atomic_cmpxchg(&l[2], old, desired) != old);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid == 0) {
+    uint grp = get_group_id(0);
+    per_group[grp * 3 + 0] = l[0];
+    per_group[grp * 3 + 1] = l[1];
+    per_group[grp * 3 + 2] = l[2];
+  }
+  /* a global compare-and-swap spin counter */
+  do { old = g[6]; } while (atomic_cmpxchg(&g[6], old, old + 1) != old);
+  atomic_xchg(&g[7], 12345);
+}
+)CLC";
+
+class Atomics : public LocalSizeTest {};
+
+TEST_P(Atomics, GlobalAndLocalInts) {
+  const size_t local = GetParam(), groups = 64, n = local * groups;
+  cl_kernel counters = kernel(kAtomics, "counters");
+  ASSERT_NE(counters, nullptr);
+  if (local > kernelMaxGroupSize(counters)) GTEST_SKIP();
+  std::vector<int> init = {0, 0, INT32_MIN, INT32_MAX, 0, 0, 0, 0};
+  cl_mem g = bufferFrom(init), perGroup = buffer(CL_MEM_WRITE_ONLY, groups * 3 * sizeof(int));
+  ASSERT_TRUE(setArgs(counters, g, perGroup));
+  ASSERT_TRUE(run(counters, {n}, {local}));
+  std::vector<int> out = read<int>(g, 8), groupsOut = read<int>(perGroup, groups * 3);
+  long long sum = 0;
+  int xorAll = 0;
+  for (size_t i = 0; i < n; ++i) sum += static_cast<long long>(i), xorAll ^= int(i);
+  EXPECT_EQ(out[0], int(sum));
+  EXPECT_EQ(out[1], int(n));
+  EXPECT_EQ(out[2], int(n - 1));
+  EXPECT_EQ(out[3], -int(n - 1));
+  EXPECT_EQ(out[4], xorAll);
+  EXPECT_EQ(out[5], -2 * int(n));
+  EXPECT_EQ(out[6], int(n));
+  EXPECT_EQ(out[7], 12345);
+  for (size_t grp = 0; grp < groups; ++grp) {
+    int idSum = 0, bits = 0;
+    for (size_t i = grp * local; i < (grp + 1) * local; ++i) idSum += int(i), bits += int(i & 3);
+    EXPECT_EQ(groupsOut[grp * 3 + 0], idSum) << "group " << grp;
+    EXPECT_EQ(groupsOut[grp * 3 + 1], int(local)) << "group " << grp;
+    EXPECT_EQ(groupsOut[grp * 3 + 2], bits) << "group " << grp;
+  }
+}
+
+// A histogram: per-group counts in __local memory, merged into global with
+// atomic_add, compared with the host's counts.
+const char *kHistogram = R"CLC(
+kernel void histogram(global const uchar *data, uint n, global uint *bins, local uint *lbins) {
+  uint lid = get_local_id(0), lsize = get_local_size(0);
+  for (uint b = lid; b < 256; b += lsize) lbins[b] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint i = get_global_id(0); i < n; i += get_global_size(0))
+    atomic_inc(&lbins[data[i]]);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint b = lid; b < 256; b += lsize)
+    if (lbins[b]) atomic_add(&bins[b], lbins[b]);
+}
+)CLC";
+
+TEST_P(Atomics, Histogram) {
+  const size_t local = GetParam(), groups = 16, n = 1000003;
+  cl_kernel histogram = kernel(kHistogram, "histogram");
+  ASSERT_NE(histogram, nullptr);
+  if (local > kernelMaxGroupSize(histogram)) GTEST_SKIP();
+  std::vector<unsigned char> data(n);
+  // A skewed distribution so some bins are hot.
+  std::geometric_distribution<int> dist(0.05);
+  for (unsigned char &v : data) v = static_cast<unsigned char>(std::min(dist(rng_), 255));
+  std::vector<cl_uint> want(256, 0);
+  for (unsigned char v : data) ++want[v];
+  cl_mem md = bufferFrom(data), bins = bufferFrom(std::vector<cl_uint>(256, 0));
+  ASSERT_TRUE(setArgs(histogram, md, cl_uint(n), bins, LocalBytes{256 * sizeof(cl_uint)}));
+  ASSERT_TRUE(run(histogram, {local * groups}, {local}));
+  EXPECT_EQ(read<cl_uint>(bins, 256), want);
+}
+
+// OpenCL C 2.0 atomics (atomic_int with explicit order and scope) on global
+// memory, when the device reports the features they need.
+TEST_P(Atomics, OpenClC20AtomicFetchAdd) {
+  const size_t local = GetParam(), groups = 32, n = local * groups;
+  size_t size = 0;
+  ASSERT_CL(clGetDeviceInfo(device_, CL_DEVICE_OPENCL_C_FEATURES, 0, nullptr, &size));
+  std::vector<cl_name_version> features(size / sizeof(cl_name_version));
+  ASSERT_CL(clGetDeviceInfo(device_, CL_DEVICE_OPENCL_C_FEATURES, size, features.data(), nullptr));
+  int needed = 0;
+  for (const cl_name_version &f : features)
+    needed += std::string(f.name) == "__opencl_c_atomic_order_seq_cst" ||
+              std::string(f.name) == "__opencl_c_atomic_scope_device";
+  if (needed != 2) GTEST_SKIP() << "device lacks seq_cst order or device scope atomics";
+  cl_kernel k = kernel(R"CLC(
+    kernel void k(global atomic_int *counter, global atomic_int *maximum) {
+      int id = (int)get_global_id(0);
+      atomic_fetch_add_explicit(counter, 1, memory_order_relaxed, memory_scope_device);
+      atomic_fetch_max(maximum, id);
+    }
+  )CLC",
+                       "k", "-cl-std=CL3.0");
+  ASSERT_NE(k, nullptr);
+  if (local > kernelMaxGroupSize(k)) GTEST_SKIP();
+  cl_mem counter = bufferFrom(std::vector<int>{0}), maximum = bufferFrom(std::vector<int>{-1});
+  ASSERT_TRUE(setArgs(k, counter, maximum));
+  ASSERT_TRUE(run(k, {n}, {local}));
+  EXPECT_EQ(read<int>(counter, 1)[0], int(n));
+  EXPECT_EQ(read<int>(maximum, 1)[0], int(n - 1));
+}
+
+INSTANTIATE_TEST_SUITE_P(LocalSizes, Atomics, ::testing::ValuesIn(kLocalSizes),
+                         [](const ::testing::TestParamInfo<size_t> &info) {
+                           return "local" + std::to_string(info.param);
+                         });
+
+}  // namespace
+}  // namespace lockstep::test

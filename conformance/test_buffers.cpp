@@ -1,0 +1,305 @@
+// Buffers: every host-pointer flag, read/write/copy/fill and their rectangular
+// forms, mapping (zero copy with CL_MEM_USE_HOST_PTR) and sub-buffers.
+#include <numeric>
+
+#include "ClTest.h"
+
+namespace lockstep::test {
+namespace {
+
+class Buffers : public ClTest {
+ protected:
+  std::vector<int> iota(size_t n, int start = 0) {
+    std::vector<int> v(n);
+    std::iota(v.begin(), v.end(), start);
+    return v;
+  }
+  // Doubles every int of `mem` in a kernel.
+  void doubleInKernel(cl_mem mem, size_t n) {
+    cl_kernel twice =
+        kernel("kernel void twice(global int *a) { a[get_global_id(0)] *= 2; }", "twice");
+    ASSERT_NE(twice, nullptr);
+    ASSERT_TRUE(setArgs(twice, mem));
+    ASSERT_TRUE(run(twice, {n}));
+  }
+};
+
+TEST_F(Buffers, EveryHostPointerFlag) {
+  const size_t n = 4096;
+  std::vector<int> data = iota(n, -100);
+  struct Case {
+    cl_mem_flags flags;
+    bool passHost;
+  } cases[] = {{CL_MEM_READ_WRITE, false},
+               {CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, true},
+               {CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, true},
+               {CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, false},
+               {CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR, true}};
+  for (const Case &c : cases) {
+    SCOPED_TRACE("flags " + std::to_string(c.flags));
+    std::vector<int> host = data;
+    cl_mem mem = buffer(c.flags, n * sizeof(int), c.passHost ? host.data() : nullptr);
+    ASSERT_NE(mem, nullptr);
+    if (!c.passHost)
+      ASSERT_CL(
+          clEnqueueWriteBuffer(queue_, mem, CL_TRUE, 0, n * 4, data.data(), 0, nullptr, nullptr));
+    if (c.flags & CL_MEM_COPY_HOST_PTR) host.assign(n, 0);  // the copy must not alias
+    doubleInKernel(mem, n);
+    std::vector<int> out = read<int>(mem, n);
+    for (size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], data[i] * 2) << i;
+    cl_mem_flags reported = 0;
+    ASSERT_CL(clGetMemObjectInfo(mem, CL_MEM_FLAGS, sizeof reported, &reported, nullptr));
+    EXPECT_EQ(reported, c.flags);
+    void *hostPtr = nullptr;
+    ASSERT_CL(clGetMemObjectInfo(mem, CL_MEM_HOST_PTR, sizeof hostPtr, &hostPtr, nullptr));
+    EXPECT_EQ(hostPtr, (c.flags & CL_MEM_USE_HOST_PTR) ? host.data() : nullptr);
+    size_t size = 0;
+    ASSERT_CL(clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof size, &size, nullptr));
+    EXPECT_EQ(size, n * sizeof(int));
+    if (c.flags & CL_MEM_USE_HOST_PTR) {
+      // After a blocking read the application's memory holds the result too
+      // (the buffer's storage is that memory, or was synchronized with it).
+      void *mapped = clEnqueueMapBuffer(queue_, mem, CL_TRUE, CL_MAP_READ, 0, n * 4, 0, nullptr,
+                                        nullptr, nullptr);
+      ASSERT_EQ(mapped, host.data());
+      for (size_t i = 0; i < n; ++i) ASSERT_EQ(host[i], data[i] * 2) << i;
+      ASSERT_CL(clEnqueueUnmapMemObject(queue_, mem, mapped, 0, nullptr, nullptr));
+      ASSERT_CL(clFinish(queue_));
+    }
+  }
+}
+
+TEST_F(Buffers, ReadWriteWithOffsetsNonBlocking) {
+  const size_t n = 1000;
+  cl_mem mem = buffer(CL_MEM_READ_WRITE, n * sizeof(int));
+  std::vector<int> a = iota(n), b = iota(100, 5000), out(n, -1);
+  ASSERT_CL(clEnqueueWriteBuffer(queue_, mem, CL_FALSE, 0, n * 4, a.data(), 0, nullptr, nullptr));
+  ASSERT_CL(
+      clEnqueueWriteBuffer(queue_, mem, CL_FALSE, 300 * 4, 100 * 4, b.data(), 0, nullptr, nullptr));
+  ASSERT_CL(clEnqueueReadBuffer(queue_, mem, CL_FALSE, 0, n * 4, out.data(), 0, nullptr, nullptr));
+  ASSERT_CL(clFinish(queue_));
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], i >= 300 && i < 400 ? b[i - 300] : a[i]) << i;
+}
+
+TEST_F(Buffers, CopyAndFill) {
+  const size_t n = 1024;
+  std::vector<int> a = iota(n);
+  cl_mem src = bufferFrom(a), dst = buffer(CL_MEM_READ_WRITE, n * sizeof(int));
+  int zero = 0;
+  ASSERT_CL(clEnqueueFillBuffer(queue_, dst, &zero, sizeof zero, 0, n * 4, 0, nullptr, nullptr));
+  ASSERT_CL(clEnqueueCopyBuffer(queue_, src, dst, 8 * 4, 100 * 4, 50 * 4, 0, nullptr, nullptr));
+  // Patterns of 1, 2, 8 and 16 bytes at offsets that are multiples of them.
+  cl_uchar byte = 0xAB;
+  ASSERT_CL(clEnqueueFillBuffer(queue_, dst, &byte, 1, 200 * 4 + 1, 6, 0, nullptr, nullptr));
+  cl_short shortPattern = 0x1234;
+  ASSERT_CL(clEnqueueFillBuffer(queue_, dst, &shortPattern, 2, 300 * 4, 8, 0, nullptr, nullptr));
+  cl_long longPattern = 0x0102030405060708LL;
+  ASSERT_CL(clEnqueueFillBuffer(queue_, dst, &longPattern, 8, 400 * 4, 32, 0, nullptr, nullptr));
+  cl_int4 vecPattern = {{1, 2, 3, 4}};
+  ASSERT_CL(clEnqueueFillBuffer(queue_, dst, &vecPattern, 16, 512 * 4, 64, 0, nullptr, nullptr));
+  std::vector<unsigned char> want(n * 4, 0);
+  std::memcpy(&want[100 * 4], &a[8], 50 * 4);
+  std::memset(&want[200 * 4 + 1], 0xAB, 6);
+  for (int i = 0; i < 4; ++i) std::memcpy(&want[300 * 4 + 2 * i], &shortPattern, 2);
+  for (int i = 0; i < 4; ++i) std::memcpy(&want[400 * 4 + 8 * i], &longPattern, 8);
+  for (int i = 0; i < 4; ++i) std::memcpy(&want[512 * 4 + 16 * i], &vecPattern, 16);
+  std::vector<unsigned char> got = read<unsigned char>(dst, n * 4);
+  for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(got[i], want[i]) << "byte " << i;
+}
+
+// A host-side model of a rectangle copy between two 3D byte arrays.
+void copyRect(const unsigned char *src, unsigned char *dst, const size_t srcOrigin[3],
+              const size_t dstOrigin[3], const size_t region[3], size_t srcRow, size_t srcSlice,
+              size_t dstRow, size_t dstSlice) {
+  for (size_t z = 0; z < region[2]; ++z)
+    for (size_t y = 0; y < region[1]; ++y)
+      std::memcpy(dst + (dstOrigin[2] + z) * dstSlice + (dstOrigin[1] + y) * dstRow + dstOrigin[0],
+                  src + (srcOrigin[2] + z) * srcSlice + (srcOrigin[1] + y) * srcRow + srcOrigin[0],
+                  region[0]);
+}
+
+TEST_F(Buffers, RectangularReadWriteCopy) {
+  // The buffer is a 3D box of 40 x 10 x 4 bytes; the host a box of 64 x 16 x 3.
+  const size_t bufRow = 40, bufSlice = 400, bufSize = 1600;
+  const size_t hostRow = 64, hostSlice = 64 * 16, hostSize = hostSlice * 3;
+  std::vector<unsigned char> host(hostSize), model(bufSize, 0);
+  for (size_t i = 0; i < hostSize; ++i) host[i] = static_cast<unsigned char>(i * 7 + 3);
+  cl_mem mem = bufferFrom(model);
+  size_t bufOrigin[3] = {5, 2, 1}, hostOrigin[3] = {10, 3, 0}, region[3] = {17, 6, 3};
+  ASSERT_CL(clEnqueueWriteBufferRect(queue_, mem, CL_TRUE, bufOrigin, hostOrigin, region, bufRow,
+                                     bufSlice, hostRow, hostSlice, host.data(), 0, nullptr,
+                                     nullptr));
+  copyRect(host.data(), model.data(), hostOrigin, bufOrigin, region, hostRow, hostSlice, bufRow,
+           bufSlice);
+  ASSERT_EQ(read<unsigned char>(mem, bufSize), model);
+
+  // Copy a rectangle inside the buffer to another buffer, then read a
+  // rectangle of that back with default (0) pitches.
+  cl_mem other = buffer(CL_MEM_READ_WRITE, bufSize);
+  std::vector<unsigned char> zeros(bufSize, 0), otherModel(bufSize, 0);
+  ASSERT_CL(
+      clEnqueueWriteBuffer(queue_, other, CL_TRUE, 0, bufSize, zeros.data(), 0, nullptr, nullptr));
+  size_t srcOrigin[3] = {6, 3, 1}, dstOrigin[3] = {1, 0, 0}, copyRegion[3] = {12, 4, 2};
+  ASSERT_CL(clEnqueueCopyBufferRect(queue_, mem, other, srcOrigin, dstOrigin, copyRegion, bufRow,
+                                    bufSlice, 20, 100, 0, nullptr, nullptr));
+  copyRect(model.data(), otherModel.data(), srcOrigin, dstOrigin, copyRegion, bufRow, bufSlice, 20,
+           100);
+  std::vector<unsigned char> back(12 * 4 * 2, 0), backModel(12 * 4 * 2, 0);
+  size_t zero[3] = {0, 0, 0};
+  ASSERT_CL(clEnqueueReadBufferRect(queue_, other, CL_TRUE, dstOrigin, zero, copyRegion, 20, 100, 0,
+                                    0, back.data(), 0, nullptr, nullptr));
+  copyRect(otherModel.data(), backModel.data(), dstOrigin, zero, copyRegion, 20, 100, 12, 48);
+  EXPECT_EQ(back, backModel);
+}
+
+TEST_F(Buffers, MapUseHostPtrIsZeroCopy) {
+  const size_t n = 2048;
+  std::vector<int> host = iota(n);
+  cl_mem mem = buffer(CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, n * 4, host.data());
+  cl_int err = CL_SUCCESS;
+  auto *mapped =
+      static_cast<int *>(clEnqueueMapBuffer(queue_, mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE,
+                                            16 * 4, 100 * 4, 0, nullptr, nullptr, &err));
+  ASSERT_CL(err);
+  EXPECT_EQ(mapped, host.data() + 16) << "a mapping of a USE_HOST_PTR buffer is the host memory";
+  cl_uint mapCount = 0;
+  ASSERT_CL(clGetMemObjectInfo(mem, CL_MEM_MAP_COUNT, sizeof mapCount, &mapCount, nullptr));
+  EXPECT_EQ(mapCount, 1u);
+  for (int i = 0; i < 100; ++i) mapped[i] = -i;
+  ASSERT_CL(clEnqueueUnmapMemObject(queue_, mem, mapped, 0, nullptr, nullptr));
+  doubleInKernel(mem, n);
+  mapped = static_cast<int *>(
+      clEnqueueMapBuffer(queue_, mem, CL_TRUE, CL_MAP_READ, 0, n * 4, 0, nullptr, nullptr, &err));
+  ASSERT_CL(err);
+  EXPECT_EQ(mapped, host.data());
+  for (int i = 0; i < int(n); ++i)
+    ASSERT_EQ(mapped[i], (i >= 16 && i < 116 ? -(i - 16) : i) * 2) << i;
+  ASSERT_CL(clEnqueueUnmapMemObject(queue_, mem, mapped, 0, nullptr, nullptr));
+  ASSERT_CL(clFinish(queue_));
+}
+
+TEST_F(Buffers, MapWriteInvalidateAndMapOfDeviceBuffer) {
+  const size_t n = 512;
+  cl_mem mem = buffer(CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, n * 4);
+  cl_int err = CL_SUCCESS;
+  auto *mapped = static_cast<int *>(clEnqueueMapBuffer(
+      queue_, mem, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, 0, n * 4, 0, nullptr, nullptr, &err));
+  ASSERT_CL(err);
+  for (int i = 0; i < int(n); ++i) mapped[i] = 3 * i;
+  ASSERT_CL(clEnqueueUnmapMemObject(queue_, mem, mapped, 0, nullptr, nullptr));
+  doubleInKernel(mem, n);
+  // Two overlapping read mappings at once are allowed.
+  auto *first = static_cast<int *>(
+      clEnqueueMapBuffer(queue_, mem, CL_TRUE, CL_MAP_READ, 0, n * 4, 0, nullptr, nullptr, &err));
+  ASSERT_CL(err);
+  auto *second = static_cast<int *>(
+      clEnqueueMapBuffer(queue_, mem, CL_TRUE, CL_MAP_READ, 40 * 4, 8, 0, nullptr, nullptr, &err));
+  ASSERT_CL(err);
+  for (int i = 0; i < int(n); ++i) ASSERT_EQ(first[i], 6 * i) << i;
+  EXPECT_EQ(second[0], 240);
+  EXPECT_EQ(second[1], 246);
+  ASSERT_CL(clEnqueueUnmapMemObject(queue_, mem, second, 0, nullptr, nullptr));
+  ASSERT_CL(clEnqueueUnmapMemObject(queue_, mem, first, 0, nullptr, nullptr));
+  ASSERT_CL(clFinish(queue_));
+}
+
+TEST_F(Buffers, SubBuffersShareTheParentsStorage) {
+  size_t align = deviceInfo<cl_uint>(device_, CL_DEVICE_MEM_BASE_ADDR_ALIGN) / 8;
+  const size_t n = align;  // ints
+  std::vector<int> data = iota(3 * n);
+  cl_mem parent = bufferFrom(data);
+  cl_buffer_region region = {align, n * sizeof(int) - align};  // starts at int #align/4
+  cl_int err = CL_SUCCESS;
+  cl_mem sub =
+      clCreateSubBuffer(parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+  ASSERT_CL(err);
+  size_t first = align / sizeof(int), count = region.size / sizeof(int);
+  cl_mem associated = nullptr;
+  size_t offset = 0, size = 0;
+  ASSERT_CL(clGetMemObjectInfo(sub, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof associated, &associated,
+                               nullptr));
+  ASSERT_CL(clGetMemObjectInfo(sub, CL_MEM_OFFSET, sizeof offset, &offset, nullptr));
+  ASSERT_CL(clGetMemObjectInfo(sub, CL_MEM_SIZE, sizeof size, &size, nullptr));
+  EXPECT_EQ(associated, parent);
+  EXPECT_EQ(offset, region.origin);
+  EXPECT_EQ(size, region.size);
+  doubleInKernel(sub, count);  // the kernel's index 0 is the sub-buffer's start
+  std::vector<int> viaSub = read<int>(sub, count);
+  std::vector<int> viaParent = read<int>(parent, 3 * n);
+  EXPECT_CL(clReleaseMemObject(sub));
+  for (size_t i = 0; i < count; ++i) ASSERT_EQ(viaSub[i], data[first + i] * 2) << i;
+  for (size_t i = 0; i < 3 * n; ++i) {
+    bool inside = i >= first && i < first + count;
+    ASSERT_EQ(viaParent[i], inside ? data[i] * 2 : data[i]) << i;
+  }
+}
+
+TEST_F(Buffers, SubBufferOfUseHostPtrMapsIntoTheHostMemory) {
+  size_t align = deviceInfo<cl_uint>(device_, CL_DEVICE_MEM_BASE_ADDR_ALIGN) / 8;
+  // Host memory aligned like the device wants, so USE_HOST_PTR can be zero copy.
+  std::vector<unsigned char> storage(4 * align + align);
+  auto *host = reinterpret_cast<unsigned char *>(
+      (reinterpret_cast<uintptr_t>(storage.data()) + align - 1) / align * align);
+  cl_mem parent = buffer(CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, 4 * align, host);
+  cl_buffer_region region = {2 * align, align};
+  cl_int err = CL_SUCCESS;
+  cl_mem sub = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+  ASSERT_CL(err);
+  void *hostPtr = nullptr;
+  EXPECT_CL(clGetMemObjectInfo(sub, CL_MEM_HOST_PTR, sizeof hostPtr, &hostPtr, nullptr));
+  EXPECT_EQ(hostPtr, host + 2 * align);
+  void *mapped =
+      clEnqueueMapBuffer(queue_, sub, CL_TRUE, CL_MAP_READ, 0, align, 0, nullptr, nullptr, &err);
+  EXPECT_CL(err);
+  EXPECT_EQ(mapped, host + 2 * align);
+  if (mapped) EXPECT_CL(clEnqueueUnmapMemObject(queue_, sub, mapped, 0, nullptr, nullptr));
+  EXPECT_CL(clFinish(queue_));
+  EXPECT_CL(clReleaseMemObject(sub));
+}
+
+TEST_F(Buffers, DestructorCallbacksRunInReverseOrderOnRelease) {
+  cl_int err = CL_SUCCESS;
+  cl_mem mem = clCreateBuffer(context_, CL_MEM_READ_WRITE, 64, nullptr, &err);
+  ASSERT_CL(err);
+  static std::vector<int> order;
+  order.clear();
+  auto first = [](cl_mem, void *) { order.push_back(1); };
+  auto second = [](cl_mem, void *) { order.push_back(2); };
+  ASSERT_CL(clSetMemObjectDestructorCallback(mem, first, nullptr));
+  ASSERT_CL(clSetMemObjectDestructorCallback(mem, second, nullptr));
+  ASSERT_CL(clReleaseMemObject(mem));
+  EXPECT_EQ(order, (std::vector<int>{2, 1}));
+}
+
+TEST_F(Buffers, ReferenceCounts) {
+  cl_mem mem = buffer(CL_MEM_READ_WRITE, 64);
+  cl_uint count = 0;
+  ASSERT_CL(clRetainMemObject(mem));
+  ASSERT_CL(clGetMemObjectInfo(mem, CL_MEM_REFERENCE_COUNT, sizeof count, &count, nullptr));
+  EXPECT_EQ(count, 2u);
+  ASSERT_CL(clReleaseMemObject(mem));
+  ASSERT_CL(clGetMemObjectInfo(mem, CL_MEM_REFERENCE_COUNT, sizeof count, &count, nullptr));
+  EXPECT_EQ(count, 1u);
+  cl_context context = nullptr;
+  ASSERT_CL(clGetMemObjectInfo(mem, CL_MEM_CONTEXT, sizeof context, &context, nullptr));
+  EXPECT_EQ(context, context_);
+}
+
+// A large buffer through a kernel that strides over it (many work-groups).
+TEST_F(Buffers, LargeBufferThroughKernel) {
+  const size_t n = size_t(16) << 20;  // 64 MiB of ints
+  cl_kernel fill = kernel(
+      "kernel void fill(global uint *a) { size_t i = get_global_id(0); a[i] = (uint)(i * "
+      "2654435761u); }",
+      "fill");
+  ASSERT_NE(fill, nullptr);
+  cl_mem mem = buffer(CL_MEM_WRITE_ONLY, n * 4);
+  ASSERT_TRUE(setArgs(fill, mem));
+  ASSERT_TRUE(run(fill, {n}));
+  std::vector<cl_uint> out = read<cl_uint>(mem, n);
+  for (size_t i = 0; i < n; i += 4099) ASSERT_EQ(out[i], cl_uint(i * 2654435761u)) << i;
+  EXPECT_EQ(out[n - 1], cl_uint((n - 1) * 2654435761u));
+}
+
+}  // namespace
+}  // namespace lockstep::test

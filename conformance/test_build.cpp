@@ -1,0 +1,318 @@
+// Building programs: diagnostics in the build log, build options, program
+// binaries that round-trip, and separate compilation and linking.
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+#include "ClTest.h"
+
+namespace lockstep::test {
+namespace {
+
+class Build : public ClTest {
+ protected:
+  cl_program source(const std::string &text) {
+    const char *p = text.c_str();
+    cl_int err = CL_SUCCESS;
+    cl_program program = clCreateProgramWithSource(context_, 1, &p, nullptr, &err);
+    EXPECT_EQ(err, CL_SUCCESS) << errorName(err);
+    if (program) owned_.push_back(program);
+    return program;
+  }
+  cl_int buildWith(cl_program program, const std::string &options) {
+    return clBuildProgram(program, 1, &device_, options.c_str(), nullptr, nullptr);
+  }
+  // Runs a one-work-item kernel `k(global int *out)` and returns out[0..n).
+  std::vector<int> runOnce(cl_program program, size_t n = 1) {
+    cl_kernel k = kernelOf(program, "k");
+    if (!k) return {};
+    cl_mem out = buffer(CL_MEM_READ_WRITE, n * sizeof(int));
+    EXPECT_TRUE(setArgs(k, out));
+    EXPECT_TRUE(run(k, {1}));
+    return read<int>(out, n);
+  }
+  void TearDown() override {
+    for (cl_program program : owned_) EXPECT_CL(clReleaseProgram(program));
+    ClTest::TearDown();
+  }
+  std::vector<cl_program> owned_;
+};
+
+TEST_F(Build, ErrorGivesFailureAndALogWithLineAndColumn) {
+  cl_program program = source(
+      "kernel void k(global int *out) {\n"
+      "  int fine = 1;\n"
+      "  out[0] = fine + undeclared_thing;\n"
+      "}\n");
+  ASSERT_NE(program, nullptr);
+  EXPECT_CL_ERROR(CL_BUILD_PROGRAM_FAILURE, buildWith(program, ""));
+  std::string log = buildLog(program, device_);
+  // A compiler-style diagnostic: <file>:3:<column>: on an error line.
+  EXPECT_TRUE(std::regex_search(log, std::regex("error.*:3:[0-9]+:|:3:[0-9]+: (fatal )?error")))
+      << "log lacks a line:column error on line 3:\n"
+      << log;
+  EXPECT_NE(log.find("undeclared_thing"), std::string::npos) << log;
+  cl_build_status status = CL_BUILD_NONE;
+  ASSERT_CL(clGetProgramBuildInfo(program, device_, CL_PROGRAM_BUILD_STATUS, sizeof status, &status,
+                                  nullptr));
+  EXPECT_EQ(status, CL_BUILD_ERROR);
+  cl_int err = CL_SUCCESS;
+  cl_kernel k = clCreateKernel(program, "k", &err);
+  EXPECT_EQ(k, nullptr);
+  EXPECT_CL_ERROR(CL_INVALID_PROGRAM_EXECUTABLE, err);
+}
+
+TEST_F(Build, FailedBuildCanBeRetriedWithAFixingDefine) {
+  cl_program program = source(
+      "#ifndef VALUE\n#error VALUE must be defined\n#endif\n"
+      "kernel void k(global int *out) { out[0] = VALUE; }\n");
+  ASSERT_NE(program, nullptr);
+  EXPECT_CL_ERROR(CL_BUILD_PROGRAM_FAILURE, buildWith(program, ""));
+  EXPECT_NE(buildLog(program, device_).find("VALUE must be defined"), std::string::npos);
+  ASSERT_CL(buildWith(program, "-D VALUE=17"));
+  EXPECT_EQ(runOnce(program), std::vector<int>{17});
+}
+
+TEST_F(Build, DefinesWithAndWithoutValues) {
+  cl_program program = build(
+      "kernel void k(global int *out) {\n"
+      "#ifdef FLAG\n  out[0] = A + B;\n#else\n  out[0] = -1;\n#endif\n}\n",
+      "-DFLAG -D A=40 -DB=2");
+  ASSERT_NE(program, nullptr);
+  EXPECT_EQ(runOnce(program), std::vector<int>{42});
+}
+
+TEST_F(Build, IncludeDirectory) {
+  std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("lockstep-include-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir / "sub");
+  std::ofstream(dir / "sub" / "answer.h") << "#define ANSWER (6 * 7)\n";
+  cl_program program =
+      build("#include \"sub/answer.h\"\nkernel void k(global int *out) { out[0] = ANSWER; }\n",
+            "-I " + dir.string());
+  std::filesystem::remove_all(dir);
+  ASSERT_NE(program, nullptr);
+  EXPECT_EQ(runOnce(program), std::vector<int>{42});
+}
+
+TEST_F(Build, LanguageVersionOption) {
+  const char *text = "kernel void k(global int *out) { out[0] = __OPENCL_C_VERSION__; }\n";
+  EXPECT_EQ(runOnce(build(text, "-cl-std=CL1.2")), std::vector<int>{120});
+  EXPECT_EQ(runOnce(build(text, "-cl-std=CL3.0")), std::vector<int>{300});
+  // Without -cl-std an OpenCL 3.0 device compiles OpenCL C 1.2.
+  EXPECT_EQ(runOnce(build(text, "")), std::vector<int>{120});
+}
+
+TEST_F(Build, UnknownLanguageVersionIsInvalidOptions) {
+  cl_program program = source("kernel void k(global int *out) { out[0] = 1; }\n");
+  ASSERT_NE(program, nullptr);
+  EXPECT_CL_ERROR(CL_INVALID_BUILD_OPTIONS, buildWith(program, "-cl-std=CL9.9"));
+  EXPECT_CL_ERROR(CL_INVALID_BUILD_OPTIONS, buildWith(program, "-cl-no-such-option"));
+}
+
+TEST_F(Build, FastRelaxedMathDefinesItsMacroAndStillComputes) {
+  const char *text =
+      "kernel void k(global int *out) {\n"
+      "#ifdef __FAST_RELAXED_MATH__\n  out[0] = 1;\n#else\n  out[0] = 0;\n#endif\n"
+      "  out[1] = (int)(sqrt(16.0f) * 10.0f + 0.5f);\n}\n";
+  EXPECT_EQ(runOnce(build(text, "-cl-fast-relaxed-math"), 2), (std::vector<int>{1, 40}));
+  EXPECT_EQ(runOnce(build(text, ""), 2), (std::vector<int>{0, 40}));
+  EXPECT_EQ(runOnce(build(text, "-cl-mad-enable -cl-no-signed-zeros -cl-finite-math-only"), 2)[1],
+            40);
+}
+
+TEST_F(Build, OptDisableStillRunsBarriersCorrectly) {
+  cl_kernel k = kernel(R"CLC(
+    kernel void k(global int *data, local int *tmp) {
+      uint lid = get_local_id(0), n = get_local_size(0);
+      tmp[lid] = data[get_global_id(0)];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      data[get_global_id(0)] = tmp[n - 1 - lid];
+    }
+  )CLC",
+                       "k", "-cl-opt-disable");
+  ASSERT_NE(k, nullptr);
+  std::vector<int> in(128);
+  for (int i = 0; i < 128; ++i) in[i] = i * i;
+  cl_mem m = bufferFrom(in);
+  ASSERT_TRUE(setArgs(k, m, LocalBytes{32 * 4}));
+  ASSERT_TRUE(run(k, {128}, {32}));
+  std::vector<int> out = read<int>(m, 128);
+  for (int i = 0; i < 128; ++i) ASSERT_EQ(out[i], in[i / 32 * 32 + 31 - i % 32]) << i;
+}
+
+const char *kWarns =
+    "#warning lockstep-test-warning\n"
+    "kernel void k(global int *out) { out[0] = 5; }\n";
+
+TEST_F(Build, WarningsAppearInTheLog) {
+  cl_program program = build(kWarns);
+  ASSERT_NE(program, nullptr);
+  EXPECT_NE(buildLog(program, device_).find("lockstep-test-warning"), std::string::npos)
+      << buildLog(program, device_);
+  EXPECT_EQ(runOnce(program), std::vector<int>{5});
+}
+
+TEST_F(Build, DashWSilencesWarnings) {
+  cl_program program = build(kWarns, "-w");
+  ASSERT_NE(program, nullptr);
+  EXPECT_EQ(buildLog(program, device_).find("lockstep-test-warning"), std::string::npos)
+      << buildLog(program, device_);
+  EXPECT_EQ(runOnce(program), std::vector<int>{5});
+}
+
+TEST_F(Build, WerrorTurnsAWarningIntoAFailure) {
+  cl_program program = source(kWarns);
+  ASSERT_NE(program, nullptr);
+  EXPECT_CL_ERROR(CL_BUILD_PROGRAM_FAILURE, buildWith(program, "-Werror"));
+  EXPECT_NE(buildLog(program, device_).find("lockstep-test-warning"), std::string::npos);
+}
+
+TEST_F(Build, OptionsAreReported) {
+  cl_program program = build("kernel void k(global int *out) { out[0] = X; }\n", "-DX=3 -w");
+  ASSERT_NE(program, nullptr);
+  size_t size = 0;
+  ASSERT_CL(clGetProgramBuildInfo(program, device_, CL_PROGRAM_BUILD_OPTIONS, 0, nullptr, &size));
+  std::string options(size, '\0');
+  ASSERT_CL(clGetProgramBuildInfo(program, device_, CL_PROGRAM_BUILD_OPTIONS, size, options.data(),
+                                  nullptr));
+  EXPECT_STREQ(options.c_str(), "-DX=3 -w");
+}
+
+// CL_PROGRAM_BINARIES -> clCreateProgramWithBinary -> the same results.
+TEST_F(Build, BinaryRoundTrip) {
+  const char *text = R"CLC(
+    kernel void k(global int *out, local int *tmp) {
+      uint lid = get_local_id(0);
+      tmp[lid] = (int)(lid * lid) + SHIFT;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      out[get_global_id(0)] = tmp[get_local_size(0) - 1 - lid];
+    }
+  )CLC";
+  cl_program original = build(text, "-DSHIFT=5");
+  ASSERT_NE(original, nullptr);
+  size_t size = 0;
+  ASSERT_CL(clGetProgramInfo(original, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr));
+  ASSERT_GT(size, 0u);
+  std::vector<unsigned char> binary(size);
+  unsigned char *pointers[] = {binary.data()};
+  ASSERT_CL(clGetProgramInfo(original, CL_PROGRAM_BINARIES, sizeof pointers, pointers, nullptr));
+
+  const unsigned char *constPointers[] = {binary.data()};
+  cl_int status = CL_INVALID_VALUE, err = CL_SUCCESS;
+  cl_program copy =
+      clCreateProgramWithBinary(context_, 1, &device_, &size, constPointers, &status, &err);
+  ASSERT_CL(err);
+  owned_.push_back(copy);
+  EXPECT_CL(status);
+  ASSERT_CL(buildWith(copy, ""));
+  cl_program_binary_type type = 0;
+  ASSERT_CL(
+      clGetProgramBuildInfo(copy, device_, CL_PROGRAM_BINARY_TYPE, sizeof type, &type, nullptr));
+  EXPECT_EQ(type, cl_program_binary_type(CL_PROGRAM_BINARY_TYPE_EXECUTABLE));
+  for (cl_program program : {original, copy}) {
+    cl_kernel k = kernelOf(program, "k");
+    ASSERT_NE(k, nullptr);
+    cl_mem out = buffer(CL_MEM_WRITE_ONLY, 64 * sizeof(int));
+    ASSERT_TRUE(setArgs(k, out, LocalBytes{16 * sizeof(int)}));
+    ASSERT_TRUE(run(k, {64}, {16}));
+    std::vector<int> got = read<int>(out, 64);
+    for (int i = 0; i < 64; ++i) ASSERT_EQ(got[i], (15 - i % 16) * (15 - i % 16) + 5) << i;
+  }
+}
+
+TEST_F(Build, CorruptBinaryIsRefused) {
+  std::vector<unsigned char> garbage(256);
+  for (size_t i = 0; i < garbage.size(); ++i) garbage[i] = static_cast<unsigned char>(i * 37 + 1);
+  const unsigned char *pointers[] = {garbage.data()};
+  size_t size = garbage.size();
+  cl_int status = CL_SUCCESS, err = CL_SUCCESS;
+  cl_program program =
+      clCreateProgramWithBinary(context_, 1, &device_, &size, pointers, &status, &err);
+  if (program) owned_.push_back(program);
+  EXPECT_CL_ERROR(CL_INVALID_BINARY, err);
+  EXPECT_CL_ERROR(CL_INVALID_BINARY, status);
+}
+
+// clCompileProgram with an embedded header, two objects, one clLinkProgram.
+TEST_F(Build, CompileTwoObjectsWithAHeaderAndLink) {
+  const char *headerText = "#define SCALE 3\nint helper(int x);\n";
+  cl_program header = source(headerText);
+  cl_program main = source(
+      "#include \"lib/defs.h\"\n"
+      "kernel void k(global int *data) {\n"
+      "  size_t i = get_global_id(0);\n"
+      "  data[i] = helper(data[i]) * SCALE;\n"
+      "}\n");
+  cl_program lib = source(
+      "#include \"lib/defs.h\"\n"
+      "int helper(int x) { return x + SCALE; }\n");
+  ASSERT_TRUE(header && main && lib);
+  const char *headerName = "lib/defs.h";
+  for (cl_program object : {main, lib}) {
+    cl_int err =
+        clCompileProgram(object, 1, &device_, "", 1, &header, &headerName, nullptr, nullptr);
+    ASSERT_EQ(err, CL_SUCCESS) << errorName(err) << "\n" << buildLog(object, device_);
+    cl_program_binary_type type = 0;
+    ASSERT_CL(clGetProgramBuildInfo(object, device_, CL_PROGRAM_BINARY_TYPE, sizeof type, &type,
+                                    nullptr));
+    EXPECT_EQ(type, cl_program_binary_type(CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT));
+  }
+  // A compiled object has no kernels to create yet.
+  cl_int err = CL_SUCCESS;
+  EXPECT_EQ(clCreateKernel(main, "k", &err), nullptr);
+  EXPECT_CL_ERROR(CL_INVALID_PROGRAM_EXECUTABLE, err);
+
+  cl_program objects[] = {main, lib};
+  cl_program linked = clLinkProgram(context_, 1, &device_, "", 2, objects, nullptr, nullptr, &err);
+  ASSERT_CL(err);
+  owned_.push_back(linked);
+  cl_kernel k = kernelOf(linked, "k");
+  ASSERT_NE(k, nullptr);
+  std::vector<int> data(100);
+  for (int i = 0; i < 100; ++i) data[i] = i - 50;
+  cl_mem m = bufferFrom(data);
+  ASSERT_TRUE(setArgs(k, m));
+  ASSERT_TRUE(run(k, {100}));
+  std::vector<int> out = read<int>(m, 100);
+  for (int i = 0; i < 100; ++i) ASSERT_EQ(out[i], (i - 50 + 3) * 3) << i;
+}
+
+TEST_F(Build, LinkingWithAnUndefinedFunctionFails) {
+  cl_program main =
+      source("int missing(int);\nkernel void k(global int *d) { d[0] = missing(d[0]); }\n");
+  ASSERT_NE(main, nullptr);
+  ASSERT_CL(clCompileProgram(main, 1, &device_, "", 0, nullptr, nullptr, nullptr, nullptr));
+  cl_int err = CL_SUCCESS;
+  cl_program linked = clLinkProgram(context_, 1, &device_, "", 1, &main, nullptr, nullptr, &err);
+  if (linked) owned_.push_back(linked);
+  EXPECT_CL_ERROR(CL_LINK_PROGRAM_FAILURE, err);
+  if (linked) {
+    EXPECT_NE(buildLog(linked, device_).find("missing"), std::string::npos);
+  }
+}
+
+TEST_F(Build, LibraryThenExecutable) {
+  cl_program lib = source("int twice(int x) { return 2 * x; }\n");
+  cl_program main = source("int twice(int);\nkernel void k(global int *d) { d[0] = twice(21); }\n");
+  ASSERT_TRUE(lib && main);
+  ASSERT_CL(clCompileProgram(lib, 1, &device_, "", 0, nullptr, nullptr, nullptr, nullptr));
+  ASSERT_CL(clCompileProgram(main, 1, &device_, "", 0, nullptr, nullptr, nullptr, nullptr));
+  cl_int err = CL_SUCCESS;
+  cl_program library =
+      clLinkProgram(context_, 1, &device_, "-create-library", 1, &lib, nullptr, nullptr, &err);
+  ASSERT_CL(err);
+  owned_.push_back(library);
+  cl_program_binary_type type = 0;
+  ASSERT_CL(
+      clGetProgramBuildInfo(library, device_, CL_PROGRAM_BINARY_TYPE, sizeof type, &type, nullptr));
+  EXPECT_EQ(type, cl_program_binary_type(CL_PROGRAM_BINARY_TYPE_LIBRARY));
+  cl_program inputs[] = {main, library};
+  cl_program exe = clLinkProgram(context_, 1, &device_, "", 2, inputs, nullptr, nullptr, &err);
+  ASSERT_CL(err);
+  owned_.push_back(exe);
+  EXPECT_EQ(runOnce(exe), std::vector<int>{42});
+}
+
+}  // namespace
+}  // namespace lockstep::test

@@ -1,0 +1,148 @@
+// OpenCL C language features the device reports, exercised end to end:
+// program-scope variables, the generic address space, __constant tables,
+// structs and vectors passed by value, and narrow and wide integer types.
+#include "ClTest.h"
+
+namespace lockstep::test {
+namespace {
+
+class Language : public ClTest {
+ protected:
+  bool hasFeature(const char *name) {
+    size_t size = 0;
+    EXPECT_CL(clGetDeviceInfo(device_, CL_DEVICE_OPENCL_C_FEATURES, 0, nullptr, &size));
+    std::vector<cl_name_version> features(size / sizeof(cl_name_version));
+    EXPECT_CL(
+        clGetDeviceInfo(device_, CL_DEVICE_OPENCL_C_FEATURES, size, features.data(), nullptr));
+    for (const cl_name_version &feature : features)
+      if (std::string(feature.name) == name) return true;
+    return false;
+  }
+};
+
+// A program-scope global keeps its value from one launch to the next.
+TEST_F(Language, ProgramScopeGlobalVariablesPersistAcrossLaunches) {
+  if (!hasFeature("__opencl_c_program_scope_global_variables")) GTEST_SKIP();
+  cl_program program = build(R"CLC(
+    global int counter = 5;
+    global float table[4] = {1.5f, 2.5f, 3.5f, 4.5f};
+    kernel void bump(global int *out) {
+      if (get_global_id(0) == 0) counter += 10;
+    }
+    kernel void get(global int *out) {
+      out[0] = counter;
+      out[1] = (int)(table[1] * 2.0f);
+    }
+  )CLC",
+                             "-cl-std=CL3.0");
+  ASSERT_NE(program, nullptr);
+  size_t total = 0;
+  ASSERT_CL(clGetProgramBuildInfo(program, device_, CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE,
+                                  sizeof total, &total, nullptr));
+  EXPECT_GE(total, sizeof(int) + 4 * sizeof(float));
+  cl_kernel bump = kernelOf(program, "bump"), get = kernelOf(program, "get");
+  ASSERT_TRUE(bump && get);
+  cl_mem out = buffer(CL_MEM_READ_WRITE, 2 * sizeof(int));
+  ASSERT_TRUE(setArgs(bump, out));
+  ASSERT_TRUE(setArgs(get, out));
+  ASSERT_TRUE(run(bump, {64}));
+  ASSERT_TRUE(run(bump, {64}));
+  ASSERT_TRUE(run(get, {1}));
+  EXPECT_EQ(read<int>(out, 2), (std::vector<int>{25, 5}));
+}
+
+// One helper taking a generic pointer, called with global, local and private
+// memory.
+TEST_F(Language, GenericAddressSpace) {
+  if (!hasFeature("__opencl_c_generic_address_space")) GTEST_SKIP();
+  cl_kernel k = kernel(R"CLC(
+    int sum3(const int *p) { return p[0] + p[1] + p[2]; }
+    kernel void k(global const int *in, global int *out) {
+      local int shared[3];
+      int priv[3] = {100, 200, 300};
+      uint i = get_global_id(0);
+      if (get_local_id(0) == 0) { shared[0] = 1; shared[1] = 2; shared[2] = 3; }
+      barrier(CLK_LOCAL_MEM_FENCE);
+      out[i] = sum3(in + i) * 1000000 + sum3(shared) * 1000 + sum3(priv) / 100;
+    }
+  )CLC",
+                       "k", "-cl-std=CL3.0");
+  ASSERT_NE(k, nullptr);
+  std::vector<int> in = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+  cl_mem mi = bufferFrom(in), mo = buffer(CL_MEM_WRITE_ONLY, 8 * sizeof(int));
+  ASSERT_TRUE(setArgs(k, mi, mo));
+  ASSERT_TRUE(run(k, {8}, {4}));
+  std::vector<int> out = read<int>(mo, 8);
+  for (int i = 0; i < 8; ++i)
+    EXPECT_EQ(out[i], (in[i] + in[i + 1] + in[i + 2]) * 1000000 + 6000 + 6) << i;
+}
+
+// __constant program-scope tables, and a struct and vectors passed by value.
+TEST_F(Language, ConstantTablesStructAndVectorArguments) {
+  cl_kernel k = kernel(R"CLC(
+    constant int primes[8] = {2, 3, 5, 7, 11, 13, 17, 19};
+    typedef struct { int a; float b; char c; long d; } params_t;
+    kernel void k(global long *out, params_t p, float4 v, int3 w, uchar u, short s) {
+      uint i = get_global_id(0);
+      out[i] = primes[i % 8] * p.a + (long)(p.b * v.y) + p.c + p.d + w.z + u + s;
+    }
+  )CLC",
+                       "k");
+  ASSERT_NE(k, nullptr);
+  struct Params {
+    cl_int a;
+    cl_float b;
+    cl_char c;
+    cl_long d;
+  } params = {3, 2.5f, -7, 1LL << 40};
+  cl_float4 v = {{0.0f, 4.0f, 0.0f, 0.0f}};
+  cl_int3 w = {{0, 0, 1000}};
+  cl_uchar u = 200;
+  cl_short s = -30000;
+  cl_mem out = buffer(CL_MEM_WRITE_ONLY, 16 * sizeof(cl_long));
+  ASSERT_TRUE(setArgs(k, out, params, v, w, u, s));
+  ASSERT_TRUE(run(k, {16}));
+  const int primes[8] = {2, 3, 5, 7, 11, 13, 17, 19};
+  std::vector<cl_long> got = read<cl_long>(out, 16);
+  for (int i = 0; i < 16; ++i)
+    EXPECT_EQ(got[i], primes[i % 8] * 3 + 10 - 7 + (1LL << 40) + 1000 + 200 - 30000) << i;
+}
+
+// Wrap-around and widening of narrow and 64-bit integer arithmetic.
+TEST_F(Language, IntegerTypesWrapAndWiden) {
+  cl_kernel k = kernel(R"CLC(
+    kernel void k(global const uint *x, global ulong *out) {
+      uint i = get_global_id(0);
+      uint v = x[i];
+      uchar c = (uchar)v;
+      c += 200;                        /* wraps modulo 256 */
+      short s = (short)v;
+      s = (short)(s * 3);              /* wraps modulo 65536 */
+      ulong wide = (ulong)v * (ulong)v + 0x100000000ul;
+      long sh = ((long)(int)v) >> 3;   /* arithmetic shift */
+      out[4 * i + 0] = c;
+      out[4 * i + 1] = (ulong)(long)s;
+      out[4 * i + 2] = wide;
+      out[4 * i + 3] = (ulong)sh;
+    }
+  )CLC",
+                       "k");
+  ASSERT_NE(k, nullptr);
+  const size_t n = 512;
+  std::vector<cl_uint> x(n);
+  std::uniform_int_distribution<cl_uint> dist;
+  for (cl_uint &v : x) v = dist(rng_);
+  cl_mem mx = bufferFrom(x), mo = buffer(CL_MEM_WRITE_ONLY, 4 * n * sizeof(cl_ulong));
+  ASSERT_TRUE(setArgs(k, mx, mo));
+  ASSERT_TRUE(run(k, {n}));
+  std::vector<cl_ulong> out = read<cl_ulong>(mo, 4 * n);
+  for (size_t i = 0; i < n; ++i) {
+    cl_uint v = x[i];
+    cl_ulong want[4] = {cl_uchar(cl_uchar(v) + 200), cl_ulong(int64_t(int16_t(int16_t(v) * 3))),
+                        cl_ulong(v) * v + 0x100000000ull, cl_ulong(int64_t(int32_t(v)) >> 3)};
+    for (int f = 0; f < 4; ++f) ASSERT_EQ(out[4 * i + f], want[f]) << f << " of " << v;
+  }
+}
+
+}  // namespace
+}  // namespace lockstep::test

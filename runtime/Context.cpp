@@ -1,0 +1,31 @@
+#include "Context.h"
+
+#include <algorithm>
+
+_cl_context::_cl_context(std::vector<cl_device_id> devices,
+                         std::vector<cl_context_properties> properties, NotifyFn notify,
+                         void *notifyUserData)
+    : devices_(std::move(devices)),
+      properties_(std::move(properties)),
+      notify_(notify),
+      notifyUserData_(notifyUserData) {}
+
+_cl_context::~_cl_context() {
+  // "called in the reverse order they were registered", just before the
+  // context is destroyed.
+  for (auto it = destructorCallbacks_.rbegin(); it != destructorCallbacks_.rend(); ++it)
+    it->first(this, it->second);
+}
+
+bool _cl_context::hasDevice(cl_device_id device) const {
+  return std::find(devices_.begin(), devices_.end(), device) != devices_.end();
+}
+
+void _cl_context::notify(const char *message) const {
+  if (notify_) notify_(message, nullptr, 0, notifyUserData_);
+}
+
+void _cl_context::addDestructorCallback(DestructorFn fn, void *userData) {
+  std::lock_guard lock(mutex_);
+  destructorCallbacks_.emplace_back(fn, userData);
+}

@@ -1,0 +1,36 @@
+// A context: its devices, the properties it was created with, the error
+// notification and the destructor callbacks.
+#pragma once
+
+#include <mutex>
+#include <vector>
+
+#include "Object.h"
+
+struct _cl_context
+    : lockstep::runtime::Object<_cl_context, lockstep::runtime::Tag::Context,
+                                CL_INVALID_CONTEXT> {
+  using NotifyFn = void(CL_CALLBACK *)(const char *, const void *, size_t, void *);
+  using DestructorFn = void(CL_CALLBACK *)(cl_context, void *);
+
+  _cl_context(std::vector<cl_device_id> devices, std::vector<cl_context_properties> properties,
+              NotifyFn notify, void *notifyUserData);
+  ~_cl_context();
+
+  const std::vector<cl_device_id> &devices() const { return devices_; }
+  bool hasDevice(cl_device_id device) const;
+  // As given to clCreateContext (with its terminating 0), or empty.
+  const std::vector<cl_context_properties> &properties() const { return properties_; }
+
+  // Reports an error that happened asynchronously (pfn_notify), if given.
+  void notify(const char *message) const;
+  void addDestructorCallback(DestructorFn fn, void *userData);
+
+ private:
+  std::vector<cl_device_id> devices_;
+  std::vector<cl_context_properties> properties_;
+  NotifyFn notify_;
+  void *notifyUserData_;
+  std::mutex mutex_;
+  std::vector<std::pair<DestructorFn, void *>> destructorCallbacks_;
+};

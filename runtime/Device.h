@@ -1,0 +1,59 @@
+// The CPU device: what it reports (fixed when the platform is created, read
+// from the machine) and the oneTBB arena every command of the device runs in.
+#pragma once
+
+#include <oneapi/tbb/task_arena.h>
+
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "Object.h"
+
+struct _cl_device_id
+    : lockstep::runtime::Object<_cl_device_id, lockstep::runtime::Tag::Device,
+                                CL_INVALID_DEVICE> {
+  explicit _cl_device_id(cl_platform_id platform);
+  ~_cl_device_id();
+
+  cl_platform_id platform() const { return platform_; }
+
+  // Every command of the device runs as a task of this arena (all cores this
+  // process may use). Kernels run their work-groups with tbb::parallel_for
+  // from inside such a task, so they use the same arena.
+  tbb::task_arena &arena() { return *arena_; }
+
+  // Facts about the machine, read once.
+  std::string name;         // CPU model from /proc/cpuinfo
+  std::string vendor;       // CPU vendor from /proc/cpuinfo
+  cl_uint vendorId = 0;     // PCI vendor id of the CPU maker, 0 if unknown
+  cl_uint computeUnits = 1; // CPUs usable by this process (sched_getaffinity)
+  cl_uint maxClockMHz = 0;
+  cl_ulong globalMemSize = 0;
+  cl_ulong maxAllocSize = 0;
+  cl_ulong globalCacheSize = 0;
+  cl_uint globalCacheLineSize = 64;
+  std::array<cl_uint, 6> preferredVectorWidth{};  // char short int long float double
+  std::array<cl_uint, 6> nativeVectorWidth{};
+  cl_uint preferredHalfWidth = 0;  // no cl_khr_fp16
+
+  // Fixed limits of the implementation.
+  static constexpr size_t kMaxWorkGroupSize = 4096;
+  static constexpr cl_uint kMaxWorkItemDimensions = 3;
+  static constexpr cl_ulong kLocalMemSize = 64 * 1024;
+  static constexpr cl_uint kMemBaseAddrAlignBits = 1024;  // 128 bytes
+  static constexpr size_t kMemBaseAddrAlignBytes = kMemBaseAddrAlignBits / 8;
+  static constexpr size_t kPrintfBufferSize = 1024 * 1024;
+  static constexpr cl_ulong kMaxConstantBufferSize = 64 * 1024 * 1024;
+  static constexpr cl_uint kMaxConstantArgs = 64;
+  static constexpr size_t kMaxParameterSize = 4096;
+  static constexpr size_t kMaxGlobalVariableSize = 64 * 1024 * 1024;
+
+  // Root devices are never destroyed by the application: retain/release on
+  // them succeed and change nothing.
+
+ private:
+  cl_platform_id platform_;
+  std::unique_ptr<tbb::task_arena> arena_;
+};

@@ -1,0 +1,157 @@
+#include "Event.h"
+
+#include "Context.h"
+#include "Device.h"
+#include "Platform.h"
+#include "Queue.h"
+
+using namespace lockstep::runtime;
+
+_cl_event::_cl_event(cl_context context, cl_command_queue queue, cl_command_type type)
+    : context_(context),
+      queue_(queue),
+      type_(type),
+      profiling_(queue && queue->profiling()),
+      status_(queue ? CL_QUEUED : CL_SUBMITTED) {
+  context_->retainInternal();
+  if (queue_) queue_->retainInternal();
+}
+
+_cl_event::~_cl_event() { releaseOwners(); }
+
+void _cl_event::releaseOwners() {
+  if (!holdsOwners_) return;
+  holdsOwners_ = false;
+  if (queue_) queue_->releaseInternal();
+  context_->releaseInternal();
+}
+
+cl_int _cl_event::wait() {
+  std::unique_lock lock(mutex_);
+  completed_.wait(lock, [this] { return settled_; });
+  return status();
+}
+
+void _cl_event::setUserStatus(cl_int status) {
+  {
+    // Only the first call may set it (the status is CL_SUBMITTED until then).
+    std::lock_guard lock(mutex_);
+    check(status_.load(std::memory_order_relaxed) == CL_SUBMITTED, CL_INVALID_OPERATION);
+  }
+  timeEnded = nowNs();
+  finish(status);
+}
+
+void _cl_event::addCallback(cl_int callbackType, CallbackFn fn, void *userData) {
+  cl_int now;
+  {
+    std::lock_guard lock(mutex_);
+    now = status_.load(std::memory_order_relaxed);
+    // Statuses count down: CL_QUEUED 3 ... CL_COMPLETE 0, errors below.
+    if (now > callbackType) {
+      callbacks_.push_back({callbackType, fn, userData});
+      return;
+    }
+  }
+  fn(this, now < 0 ? now : callbackType, userData);
+}
+
+void _cl_event::addDependent(_cl_event *dependent, bool propagateFailure) {
+  {
+    std::lock_guard lock(mutex_);
+    if (!done()) {
+      // Counted before it is visible to finish(), so the count cannot reach
+      // zero early.
+      dependent->pending_.fetch_add(1, std::memory_order_relaxed);
+      dependents_.push_back({dependent, propagateFailure});
+      return;
+    }
+  }
+  if (propagateFailure && status() < 0)
+    dependent->dependencyFailed_.store(true, std::memory_order_relaxed);
+}
+
+void _cl_event::dependencyDone(bool failed, bool runHere) {
+  if (failed) dependencyFailed_.store(true, std::memory_order_relaxed);
+  if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) submit(runHere);
+}
+
+void _cl_event::setStatus(cl_int status) {
+  std::vector<Callback> due;
+  {
+    std::lock_guard lock(mutex_);
+    status_.store(status, std::memory_order_release);
+    for (size_t i = 0; i < callbacks_.size();) {
+      if (callbacks_[i].type == status) {
+        due.push_back(callbacks_[i]);
+        callbacks_.erase(callbacks_.begin() + i);
+      } else {
+        ++i;
+      }
+    }
+  }
+  for (const Callback &callback : due) callback.fn(this, status, callback.userData);
+}
+
+void _cl_event::submit(bool runHere) {
+  timeSubmitted = nowNs();
+  if (dependencyFailed_.load(std::memory_order_relaxed)) {
+    timeStarted = timeEnded = timeSubmitted;
+    work_ = nullptr;
+    finish(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    return;
+  }
+  setStatus(CL_SUBMITTED);
+  if (!work_ || runHere) {
+    // Markers and barriers have nothing to run: no task to pay for.
+    run();
+    return;
+  }
+  queue_->device()->arena().enqueue([this] { run(); });
+}
+
+void _cl_event::run() {
+  timeStarted = nowNs();
+  setStatus(CL_RUNNING);
+  cl_int result = CL_SUCCESS;
+  if (work_) {
+    try {
+      result = work_();
+    } catch (...) {
+      result = errorOf(std::current_exception());
+    }
+    work_ = nullptr;  // releases what the command captured, before completion
+  }
+  timeEnded = nowNs();
+  finish(result == CL_SUCCESS ? CL_COMPLETE : result);
+}
+
+void _cl_event::finish(cl_int status) {
+  std::vector<Dependent> dependents;
+  std::vector<Callback> callbacks;
+  {
+    std::lock_guard lock(mutex_);
+    status_.store(status, std::memory_order_release);
+    dependents.swap(dependents_);
+    callbacks.swap(callbacks_);
+  }
+  // Callbacks of states this event skipped (a user event never runs; a
+  // failed command never completes) are called too: with the error if it
+  // failed, else as the state they asked for.
+  for (const Callback &callback : callbacks)
+    callback.fn(this, status < 0 ? status : callback.type, callback.userData);
+  for (const Dependent &dependent : dependents)
+    dependent.event->dependencyDone(dependent.propagateFailure && status < 0);
+  if (queue_) {
+    queue_->commandDone(this);
+    // Before waking the waiters: once they return, the application's
+    // references alone decide when the queue and the context go.
+    releaseOwners();
+  }
+  {
+    std::lock_guard lock(mutex_);
+    settled_ = true;
+  }
+  completed_.notify_all();
+  if (queue_) releaseInternal();  // the scheduler's reference (Queue::enqueue); may delete this
+}

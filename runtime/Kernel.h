@@ -1,0 +1,107 @@
+// A kernel: one kernel of a built program and the argument values set so
+// far. A launch takes a snapshot of the arguments (ArgumentSnapshot), so
+// clSetKernelArg after an enqueue does not change what the command runs.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "Memory.h"
+#include "Object.h"
+#include "Program.h"
+#include "lockstep/compiler/Compiler.h"
+
+namespace lockstep::runtime {
+
+// An argument block: 128-byte aligned, the strictest alignment of an
+// OpenCL C type (double16), so every slot is aligned as the kernel expects.
+class ArgumentBlock {
+ public:
+  static constexpr size_t kAlignment = 128;
+
+  explicit ArgumentBlock(size_t size);
+  ArgumentBlock(const ArgumentBlock &other);
+  ArgumentBlock(ArgumentBlock &&) noexcept = default;
+  ArgumentBlock &operator=(const ArgumentBlock &) = delete;
+
+  std::byte *data() { return data_.get(); }
+  const std::byte *data() const { return data_.get(); }
+  size_t size() const { return size_; }
+
+ private:
+  struct Free {
+    void operator()(std::byte *p) const { ::operator delete (p, std::align_val_t{kAlignment}); }
+  };
+  std::unique_ptr<std::byte, Free> data_;
+  size_t size_;
+};
+
+// The arguments of one launch, owned by its command: the block with buffer
+// addresses and __local offsets filled in, and the buffers it must keep alive.
+struct ArgumentSnapshot {
+  ArgumentBlock block;
+  std::vector<Ref<_cl_mem>> buffers;
+  uint64_t localMemorySize = 0;  // static __local + the __local arguments
+};
+
+}  // namespace lockstep::runtime
+
+struct _cl_kernel
+    : lockstep::runtime::Object<_cl_kernel, lockstep::runtime::Tag::Kernel, CL_INVALID_KERNEL> {
+  _cl_kernel(cl_program program, const _cl_program::ExecutableInfo &executable,
+             const lockstep::compiler::KernelDescription &description);
+  // clCloneKernel: the same kernel with a copy of the arguments set so far.
+  explicit _cl_kernel(const _cl_kernel &source, int /*clone tag*/);
+  ~_cl_kernel();
+
+  // The application released the kernel: it no longer counts as attached to
+  // its program (which may then be rebuilt), though a pending launch may
+  // still hold it.
+  void onLastExternalRelease() { program_->detachKernel(); }
+
+  cl_program program() const { return program_.get(); }
+  cl_context context() const { return program_->context(); }
+  const lockstep::compiler::KernelDescription &description() const { return *description_; }
+  const lockstep::compiler::KernelArgument &argument(cl_uint index) const;
+  // Whether the program was built for uniform work-groups only.
+  bool uniformWorkGroups() const { return uniformWorkGroups_; }
+
+  // clSetKernelArg, validated against the argument's kind.
+  void setArgument(cl_uint index, size_t size, const void *value);
+  bool allArgumentsSet() const;
+  // CL_KERNEL_WORK_GROUP_SIZE: the required size if the kernel has one, else
+  // the device's maximum.
+  size_t maxWorkGroupSize() const;
+  // CL_KERNEL_LOCAL_MEM_SIZE: static __local and the __local arguments set.
+  uint64_t localMemorySize() const;
+  // A launch's copy of the arguments: CL_INVALID_KERNEL_ARGS if one was never
+  // set.
+  lockstep::runtime::ArgumentSnapshot snapshot() const;
+
+ private:
+  // What clSetKernelArg recorded beyond the bytes in the block.
+  struct ArgumentState {
+    bool set = false;
+    // Global/ConstantPointer (null: a null pointer). Held so that a buffer
+    // released after clSetKernelArg cannot dangle in a later launch.
+    lockstep::runtime::Ref<_cl_mem> buffer;
+    uint64_t localSize = 0;  // LocalPointer
+  };
+
+  void setBuffer(cl_uint index, size_t size, const void *value);
+  void setLocal(cl_uint index, size_t size, const void *value);
+  void setValue(cl_uint index, size_t size, const void *value);
+  // Lays the __local arguments out after the static __local variables, each
+  // 128-byte aligned; writes their offsets into `block` if given.
+  uint64_t layOutLocalMemory(std::byte *block) const;
+
+  lockstep::runtime::Ref<_cl_program> program_;
+  std::shared_ptr<const lockstep::compiler::Executable> executable_;
+  const lockstep::compiler::KernelDescription *description_;
+  bool uniformWorkGroups_ = true;
+  mutable std::mutex mutex_;  // clSetKernelArg vs. a concurrent enqueue
+  lockstep::runtime::ArgumentBlock arguments_;
+  std::vector<ArgumentState> states_;
+};

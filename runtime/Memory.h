@@ -1,0 +1,66 @@
+// A buffer (or sub-buffer): host memory the device reads and writes directly.
+#pragma once
+
+#include <atomic>
+#include <mutex>
+#include <vector>
+
+#include "Object.h"
+
+struct _cl_mem
+    : lockstep::runtime::Object<_cl_mem, lockstep::runtime::Tag::Memory, CL_INVALID_MEM_OBJECT> {
+  using DestructorFn = void(CL_CALLBACK *)(cl_mem, void *);
+
+  // A buffer: allocates (or, with CL_MEM_USE_HOST_PTR, adopts) its storage;
+  // flags are validated by the caller.
+  _cl_mem(cl_context context, cl_mem_flags flags, size_t size, void *hostPtr,
+          std::vector<cl_mem_properties> properties);
+  // A sub-buffer of `parent` (a buffer, not a sub-buffer).
+  _cl_mem(_cl_mem *parent, cl_mem_flags flags, size_t origin, size_t size);
+  ~_cl_mem();
+
+  cl_context context() const { return context_; }
+  cl_mem_object_type type() const { return CL_MEM_OBJECT_BUFFER; }
+  cl_mem_flags flags() const { return flags_; }
+  size_t size() const { return size_; }
+  // Where kernels and copies read and write this buffer (a sub-buffer: the
+  // parent's storage + offset). Never changes during the object's life.
+  char *address() const { return data_; }
+  void *hostPtr() const { return hostPtr_; }  // CL_MEM_HOST_PTR
+  _cl_mem *parent() const { return parent_; }   // CL_MEM_ASSOCIATED_MEMOBJECT
+  size_t offset() const { return offset_; }     // CL_MEM_OFFSET
+  const std::vector<cl_mem_properties> &properties() const { return properties_; }
+
+  // Map bookkeeping; maps are zero copy. mapCount (CL_MEM_MAP_COUNT) follows
+  // the map/unmap commands as they run; the pointer list is updated at
+  // enqueue time, so clEnqueueUnmapMemObject can validate its pointer.
+  std::atomic<cl_uint> mapCount{0};
+  void addMapping(void *pointer);
+  bool removeMapping(void *pointer);  // false if `pointer` is not mapped
+
+  void addDestructorCallback(DestructorFn fn, void *userData);
+
+  // Host-access checks of the enqueue functions (CL_INVALID_OPERATION).
+  bool hostCanRead() const { return !(flags_ & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)); }
+  bool hostCanWrite() const { return !(flags_ & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)); }
+
+ private:
+  cl_context context_;
+  cl_mem_flags flags_;
+  size_t size_;
+  char *data_ = nullptr;
+  void *hostPtr_ = nullptr;
+  _cl_mem *parent_ = nullptr;  // internal reference
+  size_t offset_ = 0;
+  bool ownsData_ = false;
+  std::vector<cl_mem_properties> properties_;
+  std::mutex mutex_;
+  std::vector<std::pair<DestructorFn, void *>> destructorCallbacks_;
+  std::vector<void *> mappings_;  // one entry per outstanding map
+};
+
+namespace lockstep::runtime {
+// The host address of a buffer argument (R2's kernel launch): the buffer's
+// storage, which lives while a Ref<_cl_mem> to it is held.
+inline void *hostAddress(cl_mem mem) { return mem->address(); }
+}  // namespace lockstep::runtime

@@ -1,0 +1,61 @@
+#include "Platform.h"
+
+#include <time.h>
+
+#include <algorithm>
+
+#include "Device.h"
+
+_cl_platform_id::_cl_platform_id()
+    // cl_khr_icd: the loader requires it. cl_khr_extended_versioning: every
+    // *_WITH_VERSION / *_NUMERIC_VERSION query is answered.
+    : extensions_("cl_khr_icd cl_khr_extended_versioning") {
+  timespec resolution{};
+  if (clock_getres(CLOCK_MONOTONIC, &resolution) == 0)
+    hostTimerResolution_ = cl_ulong(resolution.tv_sec) * 1000000000u + resolution.tv_nsec;
+  device_ = new _cl_device_id(this);
+}
+
+_cl_platform_id &_cl_platform_id::instance() {
+  // Never destroyed: the application may call into the library from its
+  // own static destructors, after ours would have run.
+  static _cl_platform_id *platform = new _cl_platform_id();
+  return *platform;
+}
+
+namespace lockstep::runtime {
+
+cl_ulong nowNs() noexcept {
+  timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return cl_ulong(now.tv_sec) * 1000000000u + cl_ulong(now.tv_nsec);
+}
+
+_cl_platform_id *platformOrDefault(cl_platform_id platform) {
+  if (platform == nullptr) return &_cl_platform_id::instance();
+  return checked(platform);
+}
+
+}  // namespace lockstep::runtime
+
+namespace lockstep::runtime {
+
+std::string_view version() { return LOCKSTEP_VERSION; }
+
+std::vector<cl_name_version> nameVersions(std::string_view names, cl_version version) {
+  std::vector<cl_name_version> result;
+  while (!names.empty()) {
+    size_t start = names.find_first_not_of(' ');
+    if (start == std::string_view::npos) break;
+    size_t end = std::min(names.find(' ', start), names.size());
+    std::string_view name = names.substr(start, end - start);
+    cl_name_version entry{};
+    entry.version = version;
+    name.copy(entry.name, std::min(name.size(), size_t(CL_NAME_VERSION_MAX_NAME_SIZE - 1)));
+    result.push_back(entry);
+    names.remove_prefix(end);
+  }
+  return result;
+}
+
+}  // namespace lockstep::runtime

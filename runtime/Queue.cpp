@@ -1,0 +1,142 @@
+#include "Queue.h"
+
+#include "Context.h"
+#include "Device.h"
+#include "Platform.h"
+
+using namespace lockstep::runtime;
+
+_cl_command_queue::_cl_command_queue(cl_context context, cl_device_id device,
+                                     cl_command_queue_properties properties,
+                                     std::vector<cl_queue_properties> propertiesArray)
+    : context_(context),
+      device_(device),
+      properties_(properties),
+      propertiesArray_(std::move(propertiesArray)) {
+  context_->retainInternal();
+}
+
+_cl_command_queue::~_cl_command_queue() {
+  // Every command holds the queue, so none is pending here.
+  context_->releaseInternal();
+}
+
+void _cl_command_queue::validateWaitList(cl_uint numEvents, const cl_event *waitList) const {
+  // "CL_INVALID_EVENT_WAIT_LIST if event_wait_list is NULL and
+  // num_events_in_wait_list > 0, or event_wait_list is not NULL and
+  // num_events_in_wait_list is 0, or if event objects in event_wait_list are
+  // not valid events."
+  check((numEvents == 0) == (waitList == nullptr), CL_INVALID_EVENT_WAIT_LIST);
+  for (cl_uint i = 0; i < numEvents; ++i) {
+    check(isValid(waitList[i]), CL_INVALID_EVENT_WAIT_LIST);
+    // "CL_INVALID_CONTEXT if context associated with command_queue and events
+    // in event_wait_list are not the same."
+    check(waitList[i]->context() == context_, CL_INVALID_CONTEXT);
+  }
+}
+
+void _cl_command_queue::orderAfterEarlier(_cl_event *event, bool waitsForAll,
+                                          _cl_event **previous,
+                                          std::vector<_cl_event *> &earlier) {
+  auto take = [&](_cl_event *e) {
+    e->retainInternal();
+    earlier.push_back(e);
+  };
+  std::lock_guard lock(mutex_);
+  if (!outOfOrder()) {
+    // In order: after the previous command, which covers all earlier ones.
+    // last_'s reference moves to the caller.
+    *previous = std::exchange(last_, event);
+  } else {
+    if (barrier_) take(barrier_);
+    if (waitsForAll)
+      for (_cl_event *e : outstanding_) take(e);
+    if (event->commandType() == CL_COMMAND_BARRIER) {
+      if (barrier_) barrier_->releaseInternal();
+      event->retainInternal();
+      barrier_ = event;
+    }
+    event->queueSlot = outstanding_.size();
+    outstanding_.push_back(event);
+  }
+  event->retainInternal();  // held by last_ or outstanding_
+}
+
+void _cl_command_queue::enqueue(cl_command_type type, cl_uint numEvents, const cl_event *waitList,
+                                cl_event *eventOut, Command work, bool blocking,
+                                bool runHereIfBlocking) {
+  validateWaitList(numEvents, waitList);
+  // References: the application's (dropped below if it asked for no event)
+  // and the scheduler's (dropped by finish()).
+  auto *event = new _cl_event(context_, this, type);
+  event->timeQueued = nowNs();
+  event->prepare(std::move(work));
+  event->retainInternal();
+
+  for (cl_uint i = 0; i < numEvents; ++i) waitList[i]->addDependent(event, true);
+  // "If event_wait_list is NULL, then this particular command waits until
+  // all previous enqueued commands to command_queue have completed."
+  bool waitsForAll =
+      numEvents == 0 && (type == CL_COMMAND_MARKER || type == CL_COMMAND_BARRIER);
+  _cl_event *previous = nullptr;
+  std::vector<_cl_event *> earlier;  // stays empty (no allocation) in order
+  orderAfterEarlier(event, waitsForAll, &previous, earlier);
+  // Queue order, not a wait list: an earlier failure does not fail this.
+  if (previous) {
+    previous->addDependent(event, false);
+    previous->releaseInternal();
+  }
+  for (_cl_event *e : earlier) {
+    e->addDependent(event, false);
+    e->releaseInternal();
+  }
+  // The enqueuer's guard: may start it now. A blocking caller whose command
+  // is ready runs it itself (it would only wait); never used for kernels,
+  // which must run in the device's arena.
+  event->dependencyDone(false, blocking && runHereIfBlocking);
+
+  if (blocking && event->wait() < 0) {
+    event->release();
+    fail(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+  }
+  if (eventOut)
+    *eventOut = event;
+  else
+    event->release();
+}
+
+void _cl_command_queue::finish() {
+  std::vector<_cl_event *> pending;
+  {
+    std::lock_guard lock(mutex_);
+    // In order, the newest command completes after all the others.
+    if (last_) pending.push_back(last_);
+    if (outOfOrder()) pending = outstanding_;
+    for (_cl_event *e : pending) e->retainInternal();
+  }
+  for (_cl_event *e : pending) {
+    e->wait();
+    e->releaseInternal();
+  }
+}
+
+void _cl_command_queue::commandDone(_cl_event *event) {
+  {
+    std::lock_guard lock(mutex_);
+    if (!outOfOrder()) {
+      if (last_ != event) return;  // a newer command took its place already
+      last_ = nullptr;
+    } else {
+      // Swap-remove: O(1) however many commands are outstanding.
+      _cl_event *moved = outstanding_.back();
+      outstanding_[event->queueSlot] = moved;
+      moved->queueSlot = event->queueSlot;
+      outstanding_.pop_back();
+      if (barrier_ == event) {
+        barrier_ = nullptr;
+        event->releaseInternal();  // not the last reference: the scheduler holds one
+      }
+    }
+  }
+  event->releaseInternal();
+}

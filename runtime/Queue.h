@@ -1,0 +1,69 @@
+// A command-queue. Enqueuing returns at once: the command runs on the
+// device's arena when its wait list is complete and, in order, the previous
+// command; out of order, the last barrier (and, for a marker or barrier with
+// no wait list, every command enqueued before it).
+#pragma once
+
+#include <mutex>
+#include <span>
+#include <vector>
+
+#include "Event.h"
+#include "Object.h"
+
+struct _cl_command_queue
+    : lockstep::runtime::Object<_cl_command_queue, lockstep::runtime::Tag::Queue,
+                                CL_INVALID_COMMAND_QUEUE> {
+  _cl_command_queue(cl_context context, cl_device_id device,
+                    cl_command_queue_properties properties,
+                    std::vector<cl_queue_properties> propertiesArray);
+  ~_cl_command_queue();
+
+  cl_context context() const { return context_; }
+  cl_device_id device() const { return device_; }
+  cl_command_queue_properties properties() const { return properties_; }
+  bool profiling() const { return properties_ & CL_QUEUE_PROFILING_ENABLE; }
+  bool outOfOrder() const { return properties_ & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE; }
+  // As given to clCreateCommandQueueWithProperties (terminated), or empty.
+  const std::vector<cl_queue_properties> &propertiesArray() const { return propertiesArray_; }
+
+  // The spec's checks of (num_events_in_wait_list, event_wait_list):
+  // CL_INVALID_EVENT_WAIT_LIST if the count and the pointer disagree or an
+  // event is invalid; CL_INVALID_CONTEXT if an event is of another context.
+  void validateWaitList(cl_uint numEvents, const cl_event *waitList) const;
+
+  // Enqueues `work` as a command of `type`, after validating the wait list.
+  // If `eventOut` is non-null it receives the command's event (the
+  // application's reference). If `blocking`, returns only when the command
+  // is done, throwing CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if it
+  // failed (then no event is returned). `work` may be empty (markers).
+  // `runHereIfBlocking`: a blocking command that is ready at once may run on
+  // the caller's thread (host copies; not kernels, which need the arena).
+  void enqueue(cl_command_type type, cl_uint numEvents, const cl_event *waitList,
+               cl_event *eventOut, lockstep::runtime::Command work, bool blocking = false,
+               bool runHereIfBlocking = false);
+
+  void flush() {}  // commands are submitted as soon as they are ready
+  void finish();   // waits for every command enqueued so far
+
+  // Called by an event of this queue when it is done.
+  void commandDone(_cl_event *event);
+  void onLastExternalRelease() {}
+
+ private:
+  // The commands `event` must wait for besides its wait list (in order: the
+  // previous one; out of order: `earlier`), each with an internal reference
+  // for the caller to drop; records `event`.
+  void orderAfterEarlier(_cl_event *event, bool waitsForAll, _cl_event **previous,
+                         std::vector<_cl_event *> &earlier);
+
+  cl_context context_;
+  cl_device_id device_;
+  cl_command_queue_properties properties_;
+  std::vector<cl_queue_properties> propertiesArray_;
+  std::mutex mutex_;
+  // Internal references, each dropped when its command is done.
+  _cl_event *last_ = nullptr;            // in order: the newest command
+  _cl_event *barrier_ = nullptr;         // out of order: the newest barrier
+  std::vector<_cl_event *> outstanding_;  // out of order: every command not done
+};

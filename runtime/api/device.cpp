@@ -1,0 +1,448 @@
+// Device discovery and queries, sub-devices (not offered) and timers.
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "Device.h"
+#include "Platform.h"
+#include "api/entry_points.h"
+#include "lockstep/compiler/Compiler.h"
+
+using namespace lockstep::runtime;
+using lockstep::compiler::Compiler;
+
+namespace lockstep::api {
+
+namespace {
+
+constexpr cl_device_fp_config kFpConfig = CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST |
+                                          CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF | CL_FP_FMA;
+constexpr cl_device_atomic_capabilities kAtomicOrdersAndScopes =
+    CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+    CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |
+    CL_DEVICE_ATOMIC_SCOPE_DEVICE | CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES;
+
+bool fp64() { return Compiler::instance().languageSupport().fp64; }
+
+// CL_DEVICE_EXTENSIONS: what the kernel language offers (the compiler's
+// list) and the API-level extensions fully implemented here.
+std::string deviceExtensions() {
+  std::string list;
+  for (const std::string &name : Compiler::instance().languageSupport().extensions)
+    list += name + " ";
+  list += "cl_khr_extended_versioning";
+  return list;
+}
+
+std::string deviceVersion() { return "OpenCL 3.0 Lockstep " + std::string(version()); }
+
+std::vector<cl_name_version> openclCVersions() {
+  std::vector<cl_name_version> list;
+  for (cl_version v : {CL_MAKE_VERSION(1, 0, 0), CL_MAKE_VERSION(1, 1, 0),
+                       CL_MAKE_VERSION(1, 2, 0), CL_MAKE_VERSION(3, 0, 0)}) {
+    cl_name_version entry{};
+    entry.version = v;
+    std::strcpy(entry.name, "OpenCL C");  // one name with a space: not nameVersions()
+    list.push_back(entry);
+  }
+  return list;
+}
+
+std::vector<cl_name_version> openclCFeatures() {
+  std::string names;
+  for (const std::string &name : Compiler::instance().languageSupport().features)
+    names += name + " ";
+  return nameVersions(names, CL_MAKE_VERSION(3, 0, 0));
+}
+
+bool matchesType(cl_device_type type) {
+  return type == CL_DEVICE_TYPE_ALL || (type & (CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_DEFAULT));
+}
+
+}  // namespace
+
+cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_device_type device_type,
+                                  cl_uint num_entries, cl_device_id *devices,
+                                  cl_uint *num_devices) {
+  return guarded([&] {
+    _cl_platform_id *p = platformOrDefault(platform);
+    constexpr cl_device_type kKnownTypes = CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU |
+                                           CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR |
+                                           CL_DEVICE_TYPE_CUSTOM;
+    check(device_type == CL_DEVICE_TYPE_ALL || (device_type && !(device_type & ~kKnownTypes)),
+          CL_INVALID_DEVICE_TYPE);
+    check(!(num_entries == 0 && devices != nullptr), CL_INVALID_VALUE);
+    check(devices != nullptr || num_devices != nullptr, CL_INVALID_VALUE);
+    check(matchesType(device_type), CL_DEVICE_NOT_FOUND);
+    cl_uint count = 0;
+    for (cl_device_id device : p->devices()) {
+      if (devices && count < num_entries) devices[count] = device;
+      ++count;
+    }
+    if (num_devices) *num_devices = count;
+  });
+}
+
+namespace {
+
+// Identity, versions and the language. False if not one of these queries.
+bool identityInfo(cl_device_id d, cl_device_info param, const InfoWriter &out) {
+  switch (param) {
+    case CL_DEVICE_TYPE:
+      out.value<cl_device_type>(CL_DEVICE_TYPE_CPU);
+      return true;
+    case CL_DEVICE_VENDOR_ID:
+      out.value<cl_uint>(d->vendorId);
+      return true;
+    case CL_DEVICE_NAME:
+      out.string(d->name);
+      return true;
+    case CL_DEVICE_VENDOR:
+      out.string(d->vendor);
+      return true;
+    case CL_DRIVER_VERSION:
+      out.string(version());
+      return true;
+    case CL_DEVICE_PROFILE:
+      out.string("FULL_PROFILE");
+      return true;
+    case CL_DEVICE_VERSION:
+      out.string(deviceVersion());
+      return true;
+    case CL_DEVICE_NUMERIC_VERSION:
+      out.value<cl_version>(CL_MAKE_VERSION(3, 0, 0));
+      return true;
+    case CL_DEVICE_OPENCL_C_VERSION:
+      out.string("OpenCL C 1.2 ");
+      return true;
+    case CL_DEVICE_OPENCL_C_NUMERIC_VERSION_KHR:
+      out.value<cl_version>(CL_MAKE_VERSION(1, 2, 0));
+      return true;
+    case CL_DEVICE_OPENCL_C_ALL_VERSIONS:
+      out.array<cl_name_version>(openclCVersions());
+      return true;
+    case CL_DEVICE_OPENCL_C_FEATURES:
+      out.array<cl_name_version>(openclCFeatures());
+      return true;
+    case CL_DEVICE_EXTENSIONS:
+      out.string(deviceExtensions());
+      return true;
+    case CL_DEVICE_EXTENSIONS_WITH_VERSION:
+      out.array<cl_name_version>(nameVersions(deviceExtensions(), CL_MAKE_VERSION(1, 0, 0)));
+      return true;
+    case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED:
+      // No conformance submission has been made.
+      out.string("v0000-01-01-00");
+      return true;
+    case CL_DEVICE_PLATFORM:
+      out.value<cl_platform_id>(d->platform());
+      return true;
+    case CL_DEVICE_AVAILABLE:
+    case CL_DEVICE_COMPILER_AVAILABLE:
+    case CL_DEVICE_LINKER_AVAILABLE:
+    case CL_DEVICE_ENDIAN_LITTLE:
+    case CL_DEVICE_HOST_UNIFIED_MEMORY:
+    case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
+      out.value<cl_bool>(CL_TRUE);
+      return true;
+    case CL_DEVICE_ERROR_CORRECTION_SUPPORT:
+      out.value<cl_bool>(CL_FALSE);
+      return true;
+    case CL_DEVICE_BUILT_IN_KERNELS:
+    case CL_DEVICE_IL_VERSION:
+      out.string("");
+      return true;
+    case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:
+    case CL_DEVICE_ILS_WITH_VERSION:
+      out.array<cl_name_version>({});
+      return true;
+  }
+  return false;
+}
+
+// Compute: work-groups, vector widths, floating point, atomics.
+bool computeInfo(cl_device_id d, cl_device_info param, const InfoWriter &out) {
+  const bool doubles = fp64();
+  switch (param) {
+    case CL_DEVICE_MAX_COMPUTE_UNITS:
+      out.value<cl_uint>(d->computeUnits);
+      return true;
+    case CL_DEVICE_MAX_CLOCK_FREQUENCY:
+      out.value<cl_uint>(d->maxClockMHz);
+      return true;
+    case CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS:
+      out.value<cl_uint>(_cl_device_id::kMaxWorkItemDimensions);
+      return true;
+    case CL_DEVICE_MAX_WORK_ITEM_SIZES: {
+      const size_t sizes[3] = {_cl_device_id::kMaxWorkGroupSize, _cl_device_id::kMaxWorkGroupSize,
+                               _cl_device_id::kMaxWorkGroupSize};
+      out.array<size_t>(sizes);
+      return true;
+    }
+    case CL_DEVICE_MAX_WORK_GROUP_SIZE:
+      out.value<size_t>(_cl_device_id::kMaxWorkGroupSize);
+      return true;
+    case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+      out.value<size_t>(d->preferredVectorWidth[4]);  // floats per vector register
+      return true;
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR:
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT:
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT:
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG:
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT:
+      out.value<cl_uint>(d->preferredVectorWidth[param - CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR]);
+      return true;
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
+      out.value<cl_uint>(doubles ? d->preferredVectorWidth[5] : 0);
+      return true;
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR:
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT:
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_INT:
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG:
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT:
+      out.value<cl_uint>(d->nativeVectorWidth[param - CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR]);
+      return true;
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE:
+      out.value<cl_uint>(doubles ? d->nativeVectorWidth[5] : 0);
+      return true;
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
+      out.value<cl_uint>(0);  // no cl_khr_fp16
+      return true;
+    case CL_DEVICE_SINGLE_FP_CONFIG:
+      out.value<cl_device_fp_config>(kFpConfig);
+      return true;
+    case CL_DEVICE_DOUBLE_FP_CONFIG:
+      out.value<cl_device_fp_config>(doubles ? kFpConfig : 0);
+      return true;
+    case CL_DEVICE_HALF_FP_CONFIG:
+      out.value<cl_device_fp_config>(0);
+      return true;
+    case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
+      out.value<cl_device_atomic_capabilities>(kAtomicOrdersAndScopes);
+      return true;
+    case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
+      out.value<cl_device_atomic_capabilities>(kAtomicOrdersAndScopes |
+                                               CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM);
+      return true;
+    case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
+    case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
+      out.value<cl_bool>(CL_TRUE);
+      return true;
+    case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
+    case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
+    case CL_DEVICE_PIPE_SUPPORT:
+      out.value<cl_bool>(CL_FALSE);
+      return true;
+    case CL_DEVICE_MAX_NUM_SUB_GROUPS:
+      out.value<cl_uint>(0);
+      return true;
+    case CL_DEVICE_EXECUTION_CAPABILITIES:
+      out.value<cl_device_exec_capabilities>(CL_EXEC_KERNEL);
+      return true;
+    case CL_DEVICE_PROFILING_TIMER_RESOLUTION:
+      out.value<size_t>(d->platform()->hostTimerResolution());
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
+}  // namespace lockstep::api
+
+namespace lockstep::api {
+namespace {
+
+// Memory: sizes, caches, alignment, arguments; images and pipes (absent).
+bool memoryInfo(cl_device_id d, cl_device_info param, const InfoWriter &out) {
+  switch (param) {
+    case CL_DEVICE_ADDRESS_BITS:
+      out.value<cl_uint>(64);
+      return true;
+    case CL_DEVICE_GLOBAL_MEM_SIZE:
+      out.value<cl_ulong>(d->globalMemSize);
+      return true;
+    case CL_DEVICE_MAX_MEM_ALLOC_SIZE:
+      out.value<cl_ulong>(d->maxAllocSize);
+      return true;
+    case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:
+      out.value<cl_device_mem_cache_type>(CL_READ_WRITE_CACHE);
+      return true;
+    case CL_DEVICE_GLOBAL_MEM_CACHE_SIZE:
+      out.value<cl_ulong>(d->globalCacheSize);
+      return true;
+    case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE:
+      out.value<cl_uint>(d->globalCacheLineSize);
+      return true;
+    case CL_DEVICE_LOCAL_MEM_TYPE:
+      out.value<cl_device_local_mem_type>(CL_LOCAL);
+      return true;
+    case CL_DEVICE_LOCAL_MEM_SIZE:
+      out.value<cl_ulong>(_cl_device_id::kLocalMemSize);
+      return true;
+    case CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE:
+      out.value<cl_ulong>(std::min(_cl_device_id::kMaxConstantBufferSize, d->maxAllocSize));
+      return true;
+    case CL_DEVICE_MAX_CONSTANT_ARGS:
+      out.value<cl_uint>(_cl_device_id::kMaxConstantArgs);
+      return true;
+    case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
+    case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
+      out.value<size_t>(_cl_device_id::kMaxGlobalVariableSize);
+      return true;
+    case CL_DEVICE_MAX_PARAMETER_SIZE:
+      out.value<size_t>(_cl_device_id::kMaxParameterSize);
+      return true;
+    case CL_DEVICE_MEM_BASE_ADDR_ALIGN:
+      out.value<cl_uint>(_cl_device_id::kMemBaseAddrAlignBits);
+      return true;
+    case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE:
+      out.value<cl_uint>(_cl_device_id::kMemBaseAddrAlignBytes);
+      return true;
+    case CL_DEVICE_PRINTF_BUFFER_SIZE:
+      out.value<size_t>(_cl_device_id::kPrintfBufferSize);
+      return true;
+    case CL_DEVICE_SVM_CAPABILITIES:
+      out.value<cl_device_svm_capabilities>(0);
+      return true;
+    case CL_DEVICE_IMAGE_SUPPORT:
+      out.value<cl_bool>(CL_FALSE);
+      return true;
+    case CL_DEVICE_MAX_READ_IMAGE_ARGS:
+    case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
+    case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
+    case CL_DEVICE_MAX_SAMPLERS:
+    case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
+    case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
+    case CL_DEVICE_MAX_PIPE_ARGS:
+    case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
+    case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
+    case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
+    case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
+    case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
+      out.value<cl_uint>(0);
+      return true;
+    case CL_DEVICE_IMAGE2D_MAX_WIDTH:
+    case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
+    case CL_DEVICE_IMAGE3D_MAX_WIDTH:
+    case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
+    case CL_DEVICE_IMAGE3D_MAX_DEPTH:
+    case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
+    case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
+      out.value<size_t>(0);
+      return true;
+  }
+  return false;
+}
+
+// Queues, device-side enqueue (absent) and partitioning (none).
+bool queueAndPartitionInfo(cl_device_id d, cl_device_info param, const InfoWriter &out) {
+  switch (param) {
+    case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES:  // == CL_DEVICE_QUEUE_PROPERTIES
+      out.value<cl_command_queue_properties>(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE |
+                                             CL_QUEUE_PROFILING_ENABLE);
+      return true;
+    case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
+      out.value<cl_command_queue_properties>(0);
+      return true;
+    case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:
+    case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
+    case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
+    case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
+    case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
+      out.value<cl_uint>(0);
+      return true;
+    case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
+      out.value<cl_device_device_enqueue_capabilities>(0);
+      return true;
+    case CL_DEVICE_PARTITION_PROPERTIES: {
+      // "If the device cannot be partitioned ... a value of 0 will be returned."
+      const cl_device_partition_property none[1] = {0};
+      out.array<cl_device_partition_property>(none);
+      return true;
+    }
+    case CL_DEVICE_PARTITION_AFFINITY_DOMAIN:
+      out.value<cl_device_affinity_domain>(0);
+      return true;
+    case CL_DEVICE_PARTITION_TYPE:
+      // A root device: "may return a param_value_size_ret of 0".
+      out.array<cl_device_partition_property>({});
+      return true;
+    case CL_DEVICE_PARENT_DEVICE:
+      out.value<cl_device_id>(nullptr);
+      return true;
+    case CL_DEVICE_REFERENCE_COUNT:
+      out.value<cl_uint>(1);  // root devices are not reference counted
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
+                                   size_t param_value_size, void *param_value,
+                                   size_t *param_value_size_ret) {
+  return guarded([&] {
+    checked(device);
+    InfoWriter out(param_value_size, param_value, param_value_size_ret);
+    if (identityInfo(device, param_name, out) || computeInfo(device, param_name, out) ||
+        memoryInfo(device, param_name, out) || queueAndPartitionInfo(device, param_name, out))
+      return;
+    fail(CL_INVALID_VALUE);
+  });
+}
+
+cl_int CL_API_CALL clCreateSubDevices(cl_device_id in_device,
+                                      const cl_device_partition_property *properties,
+                                      cl_uint num_devices, cl_device_id *out_devices,
+                                      cl_uint *num_devices_ret) {
+  return guarded([&] {
+    checked(in_device);
+    // The device reports no partition type, so every request names one it
+    // does not support: "CL_INVALID_VALUE if values specified in properties
+    // are not valid or if values specified in properties are valid but not
+    // supported by the device."
+    fail(CL_INVALID_VALUE);
+  });
+}
+
+cl_int CL_API_CALL clCreateSubDevicesEXT(cl_device_id in_device,
+                                         const cl_device_partition_property_ext *properties,
+                                         cl_uint num_entries, cl_device_id *out_devices,
+                                         cl_uint *num_devices) {
+  return guarded([&] {
+    checked(in_device);
+    fail(CL_INVALID_VALUE);
+  });
+}
+
+// Root devices: retain and release succeed and change nothing.
+cl_int CL_API_CALL clRetainDevice(cl_device_id device) {
+  return guarded([&] { checked(device); });
+}
+cl_int CL_API_CALL clReleaseDevice(cl_device_id device) {
+  return guarded([&] { checked(device); });
+}
+cl_int CL_API_CALL clRetainDeviceEXT(cl_device_id device) { return api::clRetainDevice(device); }
+cl_int CL_API_CALL clReleaseDeviceEXT(cl_device_id device) { return api::clReleaseDevice(device); }
+
+cl_int CL_API_CALL clGetDeviceAndHostTimer(cl_device_id device, cl_ulong *device_timestamp,
+                                           cl_ulong *host_timestamp) {
+  return guarded([&] {
+    checked(device);
+    check(device_timestamp != nullptr && host_timestamp != nullptr, CL_INVALID_VALUE);
+    // The device is this CPU: one clock serves both, read once.
+    *device_timestamp = *host_timestamp = nowNs();
+  });
+}
+
+cl_int CL_API_CALL clGetHostTimer(cl_device_id device, cl_ulong *host_timestamp) {
+  return guarded([&] {
+    checked(device);
+    check(host_timestamp != nullptr, CL_INVALID_VALUE);
+    *host_timestamp = nowNs();
+  });
+}
+
+}  // namespace lockstep::api

@@ -1,0 +1,85 @@
+// The one list of Lockstep's cl* entry points. icd/Dispatch.cpp fills the
+// cl_icd_dispatch table from it (a missing definition is a link error), and
+// clGetExtensionFunctionAddress* answers from LOCKSTEP_EXTENSION_FUNCTIONS.
+//
+// Each entry point is declared here as lockstep::api::<clName> with exactly
+// the type of its dispatch-table slot (cl_api_<clName> from CL/cl_icd.h) and
+// defined in runtime/api/<object>.cpp inside `namespace lockstep::api`.
+// Every body runs in guarded()/guardedCreate() (runtime/Object.h). Call another
+// entry point qualified (api::clRetainX(x)): argument-dependent lookup also
+// finds the global ::clRetainX of CL/cl.h, and the call is ambiguous.
+#pragma once
+
+#include <CL/cl_icd.h>
+
+#include <type_traits>
+
+// Owned by R1: platform, device, context, queue, event, memory, and every
+// optional feature Lockstep does not offer (images, samplers, pipes, SVM,
+// GL/EGL sharing, device fission, native kernels, sub-groups KHR).
+#define LOCKSTEP_R1_ENTRY_POINTS(X)                                                           \
+  X(clGetPlatformIDs) X(clGetPlatformInfo) X(clGetDeviceIDs) X(clGetDeviceInfo)               \
+  X(clCreateSubDevices) X(clRetainDevice) X(clReleaseDevice) X(clGetDeviceAndHostTimer)      \
+  X(clGetHostTimer) X(clUnloadCompiler) X(clUnloadPlatformCompiler)                           \
+  X(clGetExtensionFunctionAddress) X(clGetExtensionFunctionAddressForPlatform)                \
+  X(clCreateContext) X(clCreateContextFromType) X(clRetainContext) X(clReleaseContext)        \
+  X(clGetContextInfo) X(clSetContextDestructorCallback)                                       \
+  X(clCreateCommandQueue) X(clCreateCommandQueueWithProperties) X(clRetainCommandQueue)       \
+  X(clReleaseCommandQueue) X(clGetCommandQueueInfo) X(clSetCommandQueueProperty) X(clFlush)   \
+  X(clFinish) X(clSetDefaultDeviceCommandQueue)                                               \
+  X(clCreateBuffer) X(clCreateBufferWithProperties) X(clCreateSubBuffer)                      \
+  X(clRetainMemObject) X(clReleaseMemObject) X(clGetMemObjectInfo)                            \
+  X(clSetMemObjectDestructorCallback) X(clEnqueueReadBuffer) X(clEnqueueWriteBuffer)          \
+  X(clEnqueueCopyBuffer) X(clEnqueueReadBufferRect) X(clEnqueueWriteBufferRect)               \
+  X(clEnqueueCopyBufferRect) X(clEnqueueFillBuffer) X(clEnqueueMapBuffer)                     \
+  X(clEnqueueUnmapMemObject) X(clEnqueueMigrateMemObjects)                                    \
+  X(clCreateImage2D) X(clCreateImage3D) X(clCreateImage) X(clCreateImageWithProperties)       \
+  X(clGetSupportedImageFormats) X(clGetImageInfo) X(clEnqueueReadImage)                       \
+  X(clEnqueueWriteImage) X(clEnqueueCopyImage) X(clEnqueueCopyImageToBuffer)                  \
+  X(clEnqueueCopyBufferToImage) X(clEnqueueMapImage) X(clEnqueueFillImage)                    \
+  X(clCreateSampler) X(clCreateSamplerWithProperties) X(clRetainSampler)                      \
+  X(clReleaseSampler) X(clGetSamplerInfo) X(clCreatePipe) X(clGetPipeInfo)                    \
+  X(clSVMAlloc) X(clSVMFree) X(clEnqueueSVMFree) X(clEnqueueSVMMemcpy)                        \
+  X(clEnqueueSVMMemFill) X(clEnqueueSVMMap) X(clEnqueueSVMUnmap) X(clEnqueueSVMMigrateMem)    \
+  X(clWaitForEvents) X(clGetEventInfo) X(clRetainEvent) X(clReleaseEvent)                     \
+  X(clGetEventProfilingInfo) X(clSetEventCallback) X(clCreateUserEvent)                       \
+  X(clSetUserEventStatus) X(clEnqueueMarker) X(clEnqueueWaitForEvents) X(clEnqueueBarrier)    \
+  X(clEnqueueMarkerWithWaitList) X(clEnqueueBarrierWithWaitList) X(clEnqueueNativeKernel)     \
+  X(clCreateFromGLBuffer) X(clCreateFromGLTexture) X(clCreateFromGLTexture2D)                 \
+  X(clCreateFromGLTexture3D) X(clCreateFromGLRenderbuffer) X(clGetGLObjectInfo)               \
+  X(clGetGLTextureInfo) X(clEnqueueAcquireGLObjects) X(clEnqueueReleaseGLObjects)             \
+  X(clGetGLContextInfoKHR) X(clCreateEventFromGLsyncKHR)                                      \
+  X(clCreateSubDevicesEXT) X(clRetainDeviceEXT) X(clReleaseDeviceEXT)                         \
+  X(clCreateFromEGLImageKHR) X(clEnqueueAcquireEGLObjectsKHR)                                 \
+  X(clEnqueueReleaseEGLObjectsKHR) X(clCreateEventFromEGLSyncKHR)                             \
+  X(clGetKernelSubGroupInfoKHR)
+
+// Owned by R2 (runtime/api/program.cpp, runtime/api/kernel.cpp): programs,
+// kernels and kernel launches.
+#define LOCKSTEP_R2_ENTRY_POINTS(X)                                                           \
+  X(clCreateProgramWithSource) X(clCreateProgramWithBinary)                                   \
+  X(clCreateProgramWithBuiltInKernels) X(clCreateProgramWithIL) X(clRetainProgram)            \
+  X(clReleaseProgram) X(clBuildProgram) X(clCompileProgram) X(clLinkProgram)                  \
+  X(clGetProgramInfo) X(clGetProgramBuildInfo) X(clSetProgramReleaseCallback)                 \
+  X(clSetProgramSpecializationConstant)                                                       \
+  X(clCreateKernel) X(clCreateKernelsInProgram) X(clCloneKernel) X(clRetainKernel)            \
+  X(clReleaseKernel) X(clSetKernelArg) X(clSetKernelArgSVMPointer) X(clSetKernelExecInfo)     \
+  X(clGetKernelInfo) X(clGetKernelWorkGroupInfo) X(clGetKernelArgInfo)                        \
+  X(clGetKernelSubGroupInfo) X(clEnqueueNDRangeKernel) X(clEnqueueTask)
+
+#define LOCKSTEP_ENTRY_POINTS(X) LOCKSTEP_R1_ENTRY_POINTS(X) LOCKSTEP_R2_ENTRY_POINTS(X)
+
+// What clGetExtensionFunctionAddress* return: the functions of the API-level
+// extensions in CL_PLATFORM_EXTENSIONS (not core functions, per the spec).
+#define LOCKSTEP_EXTENSION_FUNCTIONS(X) X(clIcdGetPlatformIDsKHR)
+
+namespace lockstep::api {
+
+#define LOCKSTEP_DECLARE_ENTRY_POINT(name) extern std::remove_pointer_t<cl_api_##name> name;
+LOCKSTEP_ENTRY_POINTS(LOCKSTEP_DECLARE_ENTRY_POINT)
+#undef LOCKSTEP_DECLARE_ENTRY_POINT
+
+cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint numEntries, cl_platform_id *platforms,
+                                          cl_uint *numPlatforms);
+
+}  // namespace lockstep::api

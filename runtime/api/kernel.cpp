@@ -1,0 +1,280 @@
+// Kernel entry points: creation, arguments, queries and launches. Each
+// validates its arguments in the order the OpenCL 3.0 API specification
+// lists its errors; the spec's clause is quoted above the check.
+#include "Kernel.h"
+
+#include <vector>
+
+#include "Context.h"
+#include "Device.h"
+#include "Program.h"
+#include "Queue.h"
+#include "api/entry_points.h"
+#include "exec/NDRangeCommand.h"
+
+namespace lockstep::api {
+
+using namespace runtime;
+
+namespace {
+
+// The program executable kernels come from: "CL_INVALID_PROGRAM_EXECUTABLE
+// if there is no successfully built executable for program."
+_cl_program::ExecutableInfo executableOf(_cl_program *program) {
+  _cl_program::ExecutableInfo info = program->anyExecutable();
+  check(info.executable != nullptr, CL_INVALID_PROGRAM_EXECUTABLE);
+  return info;
+}
+
+// A device argument of a kernel query: "CL_INVALID_DEVICE if device is not
+// in the list of devices associated with kernel or if device is NULL but
+// there is more than one device associated with kernel."
+void checkKernelDevice(const _cl_kernel &kernel, cl_device_id device) {
+  const std::vector<cl_device_id> &devices = kernel.program()->devices();
+  if (device == nullptr)
+    check(devices.size() == 1, CL_INVALID_DEVICE);
+  else
+    check(kernel.program()->hasDevice(device), CL_INVALID_DEVICE);
+}
+
+cl_int enqueueKernel(cl_command_type type, cl_command_queue command_queue, cl_kernel kernel,
+                     cl_uint work_dim, const size_t *global_work_offset,
+                     const size_t *global_work_size, const size_t *local_work_size,
+                     cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                     cl_event *event) {
+  return guarded([&] {
+    _cl_command_queue *queue = checked(command_queue);
+    _cl_kernel *k = checked(kernel);
+    // "CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built
+    // program executable available for device associated with
+    // command_queue."
+    check(k->program()->hasDevice(queue->device()), CL_INVALID_PROGRAM_EXECUTABLE);
+    // "CL_INVALID_CONTEXT if context associated with command_queue and
+    // kernel are not the same".
+    check(queue->context() == k->context(), CL_INVALID_CONTEXT);
+    // "CL_INVALID_KERNEL_ARGS if the kernel argument values have not been
+    // specified."
+    check(k->allArgumentsSet(), CL_INVALID_KERNEL_ARGS);
+    NDRange range = resolveNDRange(*k, queue->device(), work_dim, global_work_offset,
+                                   global_work_size, local_work_size);
+    // The snapshot is taken now: clSetKernelArg after this call does not
+    // change what the command runs.
+    Command command = makeNDRangeCommand(k, queue->device(), range);
+    queue->enqueue(type, num_events_in_wait_list, event_wait_list, event, std::move(command));
+  });
+}
+
+}  // namespace
+
+cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char *kernel_name,
+                                     cl_int *errcode_ret) {
+  return guardedCreate(errcode_ret, [&]() -> cl_kernel {
+    _cl_program *p = checked(program);
+    _cl_program::ExecutableInfo executable = executableOf(p);
+    // "CL_INVALID_VALUE if kernel_name is NULL."
+    check(kernel_name != nullptr, CL_INVALID_VALUE);
+    // "CL_INVALID_KERNEL_NAME if kernel_name is not found in program."
+    const compiler::KernelDescription *description = executable.executable->find(kernel_name);
+    check(description != nullptr, CL_INVALID_KERNEL_NAME);
+    return new _cl_kernel(p, executable, *description);
+  });
+}
+
+cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kernels,
+                                            cl_kernel *kernels, cl_uint *num_kernels_ret) {
+  return guarded([&] {
+    _cl_program *p = checked(program);
+    _cl_program::ExecutableInfo executable = executableOf(p);
+    const std::vector<compiler::KernelDescription> &all = executable.executable->kernels();
+    // "CL_INVALID_VALUE if kernels is not NULL and num_kernels is less than
+    // the number of kernels in program."
+    check(kernels == nullptr || num_kernels >= all.size(), CL_INVALID_VALUE);
+    if (kernels) {
+      // All or nothing: if one creation fails the others are released.
+      std::vector<Ref<_cl_kernel>> created;
+      for (const compiler::KernelDescription &description : all)
+        created.push_back(Ref<_cl_kernel>::adopt(new _cl_kernel(p, executable, description)));
+      for (size_t i = 0; i < created.size(); ++i) kernels[i] = created[i].detach();
+    }
+    if (num_kernels_ret) *num_kernels_ret = static_cast<cl_uint>(all.size());
+  });
+}
+
+cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel, cl_int *errcode_ret) {
+  return guardedCreate(errcode_ret,
+                       [&]() -> cl_kernel { return new _cl_kernel(*checked(source_kernel), 0); });
+}
+
+cl_int CL_API_CALL clRetainKernel(cl_kernel kernel) {
+  return guarded([&] { checked(kernel)->retain(); });
+}
+
+cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
+  return guarded([&] { checked(kernel)->release(); });
+}
+
+cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
+                                  const void *arg_value) {
+  return guarded([&] { checked(kernel)->setArgument(arg_index, arg_size, arg_value); });
+}
+
+cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index,
+                                            const void *arg_value) {
+  return guarded([&] {
+    checked(kernel);
+    // "CL_INVALID_OPERATION if no devices in the context associated with
+    // kernel support SVM": CL_DEVICE_SVM_CAPABILITIES is 0.
+    fail(CL_INVALID_OPERATION);
+  });
+}
+
+cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,
+                                       size_t param_value_size, const void *param_value) {
+  return guarded([&] {
+    checked(kernel);
+    switch (param_name) {
+      case CL_KERNEL_EXEC_INFO_SVM_PTRS:
+      case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
+        // "CL_INVALID_VALUE if ... param_value is NULL".
+        check(param_value != nullptr, CL_INVALID_VALUE);
+        // "CL_INVALID_OPERATION if no devices in the context associated with
+        // kernel support SVM."
+        fail(CL_INVALID_OPERATION);
+      default:
+        // "CL_INVALID_VALUE if param_name is not valid".
+        fail(CL_INVALID_VALUE);
+    }
+  });
+}
+
+cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name,
+                                   size_t param_value_size, void *param_value,
+                                   size_t *param_value_size_ret) {
+  return guarded([&] {
+    _cl_kernel *k = checked(kernel);
+    InfoWriter out(param_value_size, param_value, param_value_size_ret);
+    const compiler::KernelDescription &description = k->description();
+    switch (param_name) {
+      case CL_KERNEL_FUNCTION_NAME:
+        return out.string(description.name);
+      case CL_KERNEL_NUM_ARGS:
+        return out.value<cl_uint>(static_cast<cl_uint>(description.arguments.size()));
+      case CL_KERNEL_REFERENCE_COUNT:
+        return out.value<cl_uint>(k->referenceCount());
+      case CL_KERNEL_CONTEXT:
+        return out.value(k->context());
+      case CL_KERNEL_PROGRAM:
+        return out.value(k->program());
+      case CL_KERNEL_ATTRIBUTES:
+        return out.string(description.attributes);
+      default:
+        fail(CL_INVALID_VALUE);
+    }
+  });
+}
+
+cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_index,
+                                      cl_kernel_arg_info param_name, size_t param_value_size,
+                                      void *param_value, size_t *param_value_size_ret) {
+  return guarded([&] {
+    _cl_kernel *k = checked(kernel);
+    const compiler::KernelArgument &arg = k->argument(arg_index);  // CL_INVALID_ARG_INDEX
+    InfoWriter out(param_value_size, param_value, param_value_size_ret);
+    auto available = [&] {
+      // "CL_KERNEL_ARG_INFO_NOT_AVAILABLE if the argument information is not
+      // available for kernel": the compiler records it unless the binary
+      // came without it.
+      check(!arg.typeName.empty(), CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
+    };
+    switch (param_name) {
+      case CL_KERNEL_ARG_ADDRESS_QUALIFIER:
+        available();
+        return out.value<cl_kernel_arg_address_qualifier>(arg.addressQualifier);
+      case CL_KERNEL_ARG_ACCESS_QUALIFIER:
+        available();
+        return out.value<cl_kernel_arg_access_qualifier>(arg.accessQualifier);
+      case CL_KERNEL_ARG_TYPE_NAME:
+        available();
+        return out.string(arg.typeName);
+      case CL_KERNEL_ARG_TYPE_QUALIFIER:
+        available();
+        return out.value<cl_kernel_arg_type_qualifier>(arg.typeQualifier);
+      case CL_KERNEL_ARG_NAME:
+        available();
+        return out.string(arg.name);
+      default:
+        fail(CL_INVALID_VALUE);
+    }
+  });
+}
+
+cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
+                                            cl_kernel_work_group_info param_name,
+                                            size_t param_value_size, void *param_value,
+                                            size_t *param_value_size_ret) {
+  return guarded([&] {
+    _cl_kernel *k = checked(kernel);
+    checkKernelDevice(*k, device);
+    InfoWriter out(param_value_size, param_value, param_value_size_ret);
+    const compiler::KernelDescription &description = k->description();
+    switch (param_name) {
+      case CL_KERNEL_GLOBAL_WORK_SIZE:
+        // "CL_INVALID_VALUE if param_name is CL_KERNEL_GLOBAL_WORK_SIZE and
+        // device is not a custom device and kernel is not a built-in kernel."
+        fail(CL_INVALID_VALUE);
+      case CL_KERNEL_WORK_GROUP_SIZE:
+        return out.value<size_t>(k->maxWorkGroupSize());
+      case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
+        const uint32_t *required = description.requiredWorkGroupSize;
+        size_t sizes[3] = {required[0], required[1], required[2]};
+        return out.value(sizes);
+      }
+      case CL_KERNEL_LOCAL_MEM_SIZE:
+        return out.value<cl_ulong>(k->localMemorySize());
+      case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+        return out.value<size_t>(description.preferredWorkGroupSizeMultiple);
+      case CL_KERNEL_PRIVATE_MEM_SIZE:
+        return out.value<cl_ulong>(description.privateMemorySize);
+      default:
+        fail(CL_INVALID_VALUE);
+    }
+  });
+}
+
+cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,
+                                           cl_kernel_sub_group_info param_name,
+                                           size_t input_value_size, const void *input_value,
+                                           size_t param_value_size, void *param_value,
+                                           size_t *param_value_size_ret) {
+  return guarded([&] {
+    _cl_kernel *k = checked(kernel);
+    checkKernelDevice(*k, device);
+    // "CL_INVALID_OPERATION if device does not support subgroups":
+    // CL_DEVICE_MAX_NUM_SUB_GROUPS is 0.
+    fail(CL_INVALID_OPERATION);
+  });
+}
+
+cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel,
+                                          cl_uint work_dim, const size_t *global_work_offset,
+                                          const size_t *global_work_size,
+                                          const size_t *local_work_size,
+                                          cl_uint num_events_in_wait_list,
+                                          const cl_event *event_wait_list, cl_event *event) {
+  return enqueueKernel(CL_COMMAND_NDRANGE_KERNEL, command_queue, kernel, work_dim,
+                       global_work_offset, global_work_size, local_work_size,
+                       num_events_in_wait_list, event_wait_list, event);
+}
+
+cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
+                                 cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                 cl_event *event) {
+  // "equivalent to calling clEnqueueNDRangeKernel with work_dim set to 1,
+  // global_work_offset set to NULL, global_work_size[0] set to 1, and
+  // local_work_size[0] set to 1."
+  const size_t one = 1;
+  return enqueueKernel(CL_COMMAND_TASK, command_queue, kernel, 1, nullptr, &one, &one,
+                       num_events_in_wait_list, event_wait_list, event);
+}
+
+}  // namespace lockstep::api

@@ -1,0 +1,149 @@
+// Command-queues.
+#include "Context.h"
+#include "Device.h"
+#include "Queue.h"
+#include "api/entry_points.h"
+
+using namespace lockstep::runtime;
+
+namespace lockstep::api {
+
+namespace {
+
+constexpr cl_command_queue_properties kKnownQueueFlags =
+    CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_ON_DEVICE |
+    CL_QUEUE_ON_DEVICE_DEFAULT;
+// Host queues, in order or not, with or without profiling.
+constexpr cl_command_queue_properties kSupportedQueueFlags =
+    CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
+
+void checkContextDevice(cl_context context, cl_device_id device) {
+  checked(context);
+  // "CL_INVALID_DEVICE if device is not a valid device or is not associated
+  // with context."
+  check(isValid(device) && context->hasDevice(device), CL_INVALID_DEVICE);
+}
+
+// Checks the queue flags: CL_INVALID_VALUE for unknown bits or combinations,
+// CL_INVALID_QUEUE_PROPERTIES for valid ones the device does not support.
+void checkQueueFlags(cl_command_queue_properties flags) {
+  check(!(flags & ~kKnownQueueFlags), CL_INVALID_VALUE);
+  check(!(flags & CL_QUEUE_ON_DEVICE_DEFAULT) || (flags & CL_QUEUE_ON_DEVICE), CL_INVALID_VALUE);
+  check(!(flags & CL_QUEUE_ON_DEVICE) || (flags & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE),
+        CL_INVALID_VALUE);
+  check(!(flags & ~kSupportedQueueFlags), CL_INVALID_QUEUE_PROPERTIES);
+}
+
+}  // namespace
+
+cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
+    cl_context context, cl_device_id device, const cl_queue_properties *properties,
+    cl_int *errcode_ret) {
+  return guardedCreate(errcode_ret, [&] {
+    checkContextDevice(context, device);
+    cl_command_queue_properties flags = 0;
+    std::vector<cl_queue_properties> copy;
+    bool seenFlags = false, seenSize = false;
+    for (const cl_queue_properties *p = properties; p && *p != 0; p += 2) {
+      if (p[0] == CL_QUEUE_PROPERTIES && !seenFlags) {
+        seenFlags = true;
+        flags = p[1];
+      } else if (p[0] == CL_QUEUE_SIZE && !seenSize) {
+        seenSize = true;  // only meaningful for device queues: checked below
+      } else {
+        fail(CL_INVALID_VALUE);  // unknown or repeated
+      }
+      copy.insert(copy.end(), p, p + 2);
+    }
+    if (properties) copy.push_back(0);
+    checkQueueFlags(flags);
+    check(!seenSize, CL_INVALID_VALUE);  // a size without CL_QUEUE_ON_DEVICE
+    return new _cl_command_queue(context, device, flags, std::move(copy));
+  });
+}
+
+cl_command_queue CL_API_CALL clCreateCommandQueue(cl_context context, cl_device_id device,
+                                                  cl_command_queue_properties properties,
+                                                  cl_int *errcode_ret) {
+  return guardedCreate(errcode_ret, [&] {
+    checkContextDevice(context, device);
+    // The 1.x entry point knows only these two flags.
+    check(!(properties &
+            ~(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE)),
+          CL_INVALID_VALUE);
+    checkQueueFlags(properties);
+    return new _cl_command_queue(context, device, properties, {});
+  });
+}
+
+cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue command_queue) {
+  return guarded([&] { checked(command_queue)->retain(); });
+}
+
+cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue command_queue) {
+  // The implicit flush the spec asks for is a no-op: commands never wait
+  // for a flush. Pending commands keep the queue alive until they are done.
+  return guarded([&] { checked(command_queue)->release(); });
+}
+
+cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue command_queue,
+                                         cl_command_queue_info param_name,
+                                         size_t param_value_size, void *param_value,
+                                         size_t *param_value_size_ret) {
+  return guarded([&] {
+    cl_command_queue q = checked(command_queue);
+    InfoWriter out(param_value_size, param_value, param_value_size_ret);
+    switch (param_name) {
+      case CL_QUEUE_CONTEXT:
+        return out.value<cl_context>(q->context());
+      case CL_QUEUE_DEVICE:
+        return out.value<cl_device_id>(q->device());
+      case CL_QUEUE_REFERENCE_COUNT:
+        return out.value<cl_uint>(q->referenceCount());
+      case CL_QUEUE_PROPERTIES:
+        return out.value<cl_command_queue_properties>(q->properties());
+      case CL_QUEUE_PROPERTIES_ARRAY:
+        return out.array<cl_queue_properties>(q->propertiesArray());
+      case CL_QUEUE_SIZE:
+        // "CL_INVALID_COMMAND_QUEUE ... if command_queue is not a valid
+        // command-queue for param_name": only device queues have a size.
+        fail(CL_INVALID_COMMAND_QUEUE);
+      case CL_QUEUE_DEVICE_DEFAULT:
+        return out.value<cl_command_queue>(nullptr);  // no device queues
+      default:
+        fail(CL_INVALID_VALUE);
+    }
+  });
+}
+
+cl_int CL_API_CALL clSetCommandQueueProperty(cl_command_queue command_queue,
+                                             cl_command_queue_properties properties,
+                                             cl_bool enable,
+                                             cl_command_queue_properties *old_properties) {
+  // Removed from OpenCL 1.1 on: the properties of a queue are fixed when it
+  // is created.
+  return guarded([&] {
+    checked(command_queue);
+    fail(CL_INVALID_OPERATION);
+  });
+}
+
+cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device,
+                                                  cl_command_queue command_queue) {
+  return guarded([&] {
+    checkContextDevice(context, device);
+    // "CL_INVALID_OPERATION if device does not support a replaceable default
+    // on-device queue."
+    fail(CL_INVALID_OPERATION);
+  });
+}
+
+cl_int CL_API_CALL clFlush(cl_command_queue command_queue) {
+  return guarded([&] { checked(command_queue)->flush(); });
+}
+
+cl_int CL_API_CALL clFinish(cl_command_queue command_queue) {
+  return guarded([&] { checked(command_queue)->finish(); });
+}
+
+}  // namespace lockstep::api

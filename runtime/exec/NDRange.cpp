@@ -1,0 +1,78 @@
+#include "exec/NDRange.h"
+
+#include <algorithm>
+
+namespace lockstep::runtime {
+
+namespace {
+
+// x-sizes that are multiples of this vectorize without a scalar tail for
+// every vector width up to 16 lanes (AVX-512 with 32-bit elements).
+constexpr uint64_t kVectorMultiple = 16;
+// Beyond this many work-items a group gains nothing from being larger, while
+// its per-work-item context scratch stops fitting the caches.
+constexpr uint64_t kPreferredMaxGroupItems = 1024;
+// Groups per core that let the TBB scheduler balance uneven groups.
+constexpr uint64_t kGroupsPerCore = 4;
+
+uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+uint64_t largestDivisorAtMost(uint64_t value, uint64_t limit, uint64_t step) {
+  for (uint64_t d = limit / step * step; d >= step; d -= step)
+    if (value % d == 0) return d;
+  return 0;
+}
+
+// The local size of one dimension: at most `limit` work-items.
+uint64_t chooseDimension(uint64_t global, uint64_t limit, bool preferVectorMultiple,
+                         bool uniformRequired) {
+  limit = std::max<uint64_t>(limit, 1);
+  if (global <= limit) return global;
+  if (preferVectorMultiple) {
+    uint64_t vectorDivisor = largestDivisorAtMost(global, limit, kVectorMultiple);
+    if (vectorDivisor * 2 > limit) return vectorDivisor;
+  }
+  uint64_t divisor = largestDivisorAtMost(global, limit, 1);
+  if (uniformRequired || divisor * 2 > limit) return divisor;
+  // No divisor fits well (a prime-ish size): fill the budget and let the last
+  // group be a smaller remainder group (OpenCL 2.0 non-uniform work-groups).
+  if (preferVectorMultiple && limit >= kVectorMultiple)
+    return limit / kVectorMultiple * kVectorMultiple;
+  return limit;
+}
+
+}  // namespace
+
+NDRange NDRange::make(uint32_t workDim, const Dims &globalOffset, const Dims &globalSize,
+                      const Dims &localSize) {
+  NDRange range;
+  range.workDim = workDim;
+  for (uint32_t d = 0; d < workDim; ++d) {
+    range.globalOffset[d] = globalOffset[d];
+    range.globalSize[d] = globalSize[d];
+    range.localSize[d] = localSize[d];
+    range.numGroups[d] = localSize[d] ? ceilDiv(globalSize[d], localSize[d]) : 0;
+  }
+  return range;
+}
+
+Dims chooseLocalSize(uint32_t workDim, const Dims &globalSize, const LocalSizeLimits &limits) {
+  uint64_t totalItems = 1;
+  for (uint32_t d = 0; d < workDim; ++d) totalItems *= globalSize[d];
+  // An empty range runs no group; any valid size will do.
+  if (totalItems == 0) return {1, 1, 1};
+  uint64_t targetGroups = kGroupsPerCore * std::max(limits.computeUnits, 1u);
+  uint64_t budget = std::max(kVectorMultiple, totalItems / targetGroups);
+  budget =
+      std::min({budget, kPreferredMaxGroupItems, std::max<uint64_t>(limits.maxWorkGroupSize, 1)});
+
+  Dims local{1, 1, 1};
+  for (uint32_t d = 0; d < workDim; ++d) {
+    uint64_t limit = std::min(budget, limits.maxWorkItemSizes[d]);
+    local[d] = chooseDimension(globalSize[d], limit, d == 0, limits.uniformRequired);
+    budget = std::max<uint64_t>(budget / local[d], 1);
+  }
+  return local;
+}
+
+}  // namespace lockstep::runtime

@@ -1,0 +1,140 @@
+#include "exec/NDRangeCommand.h"
+
+#include <limits>
+#include <memory>
+
+#include "Device.h"
+#include "exec/WorkGroupLauncher.h"
+
+namespace lockstep::runtime {
+
+namespace {
+
+// The validated local size of an explicit local_work_size.
+Dims checkLocalSize(const _cl_kernel &kernel, cl_uint workDim, const Dims &global,
+                    const size_t *localWorkSize) {
+  const compiler::KernelDescription &description = kernel.description();
+  Dims local{1, 1, 1};
+  for (cl_uint d = 0; d < workDim; ++d) {
+    local[d] = localWorkSize[d];
+    check(local[d] != 0, CL_INVALID_WORK_GROUP_SIZE);
+  }
+  // "CL_INVALID_WORK_GROUP_SIZE if local_work_size is specified and does not
+  // match the required work-group size for kernel in the program source."
+  if (description.requiredWorkGroupSize[0] != 0) {
+    for (int d = 0; d < 3; ++d)
+      check(local[d] == description.requiredWorkGroupSize[d], CL_INVALID_WORK_GROUP_SIZE);
+  }
+  // "... if local_work_size is specified and the total number of work-items
+  // in the work-group ... is greater than the value specified by
+  // CL_KERNEL_WORK_GROUP_SIZE". Dimension by dimension, so the product
+  // cannot overflow.
+  uint64_t items = 1;
+  for (int d = 0; d < 3; ++d) {
+    check(local[d] <= kernel.maxWorkGroupSize() / items, CL_INVALID_WORK_GROUP_SIZE);
+    items *= local[d];
+  }
+  // "... if the work-group size must be uniform and ... the global_work_size
+  // is not evenly divisible by the local_work_size."
+  if (kernel.uniformWorkGroups()) {
+    for (cl_uint d = 0; d < workDim; ++d)
+      check(global[d] % local[d] == 0, CL_INVALID_WORK_GROUP_SIZE);
+  }
+  // "CL_INVALID_WORK_ITEM_SIZE if the number of work-items specified in any
+  // of local_work_size[0], ... is greater than the corresponding values
+  // specified by CL_DEVICE_MAX_WORK_ITEM_SIZES".
+  for (cl_uint d = 0; d < workDim; ++d)
+    check(local[d] <= _cl_device_id::kMaxWorkGroupSize, CL_INVALID_WORK_ITEM_SIZE);
+  return local;
+}
+
+// The local size for a NULL local_work_size.
+Dims localSizeForNull(const _cl_kernel &kernel, cl_device_id device, cl_uint workDim,
+                      const Dims &global) {
+  const uint32_t *required = kernel.description().requiredWorkGroupSize;
+  if (required[0] == 0) {
+    LocalSizeLimits limits;
+    limits.maxWorkGroupSize = kernel.maxWorkGroupSize();
+    limits.maxWorkItemSizes = {_cl_device_id::kMaxWorkGroupSize, _cl_device_id::kMaxWorkGroupSize,
+                               _cl_device_id::kMaxWorkGroupSize};
+    limits.computeUnits = device->computeUnits;
+    limits.uniformRequired = kernel.uniformWorkGroups();
+    return chooseLocalSize(workDim, global, limits);
+  }
+  // The kernel fixes its work-group size; the dimensions past work_dim are
+  // 1 in the NDRange, so the requirement must be 1 there too.
+  Dims local{required[0], required[1], required[2]};
+  for (cl_uint d = workDim; d < 3; ++d) check(local[d] == 1, CL_INVALID_WORK_GROUP_SIZE);
+  if (kernel.uniformWorkGroups()) {
+    for (cl_uint d = 0; d < workDim; ++d)
+      check(global[d] % local[d] == 0, CL_INVALID_WORK_GROUP_SIZE);
+  }
+  return local;
+}
+
+}  // namespace
+
+NDRange resolveNDRange(const _cl_kernel &kernel, cl_device_id device, cl_uint workDim,
+                       const size_t *globalWorkOffset, const size_t *globalWorkSize,
+                       const size_t *localWorkSize) {
+  // "CL_INVALID_WORK_DIMENSION if work_dim is not a valid value (i.e. a value
+  // between 1 and CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS)."
+  check(workDim >= 1 && workDim <= _cl_device_id::kMaxWorkItemDimensions,
+        CL_INVALID_WORK_DIMENSION);
+  // OpenCL 2.1 and later: "If global_work_size is NULL, or the value in any
+  // passed dimension is 0 then the kernel command will trivially succeed".
+  Dims offset{0, 0, 0}, global{0, 0, 0};
+  for (cl_uint d = 0; d < workDim; ++d) {
+    global[d] = globalWorkSize ? globalWorkSize[d] : 0;
+    offset[d] = globalWorkOffset ? globalWorkOffset[d] : 0;
+    // "CL_INVALID_GLOBAL_OFFSET if the value specified in global_work_size +
+    // the corresponding values in global_work_offset for any dimensions is
+    // greater than the maximum value representable by size_t on the device."
+    check(global[d] <= std::numeric_limits<size_t>::max() - offset[d], CL_INVALID_GLOBAL_OFFSET);
+  }
+  Dims local = localWorkSize ? checkLocalSize(kernel, workDim, global, localWorkSize)
+                             : localSizeForNull(kernel, device, workDim, global);
+  NDRange range = NDRange::make(workDim, offset, global, local);
+  if (range.empty()) range.numGroups = {0, 0, 0};
+  return range;
+}
+
+namespace {
+
+// What a launch owns while it is pending: the kernel (and so its program and
+// executable), the argument snapshot and the buffers it names.
+struct PendingLaunch {
+  Ref<_cl_kernel> kernel;
+  ArgumentSnapshot arguments;
+  WorkGroupLaunch launch;
+};
+
+}  // namespace
+
+Command makeNDRangeCommand(cl_kernel kernel, cl_device_id device, const NDRange &range) {
+  ArgumentSnapshot arguments = kernel->snapshot();
+  // "CL_OUT_OF_RESOURCES if there is a failure to queue the execution
+  // instance of kernel ... because of insufficient resources needed to
+  // execute the kernel ... such as registers or local memory."
+  check(arguments.localMemorySize <= _cl_device_id::kLocalMemSize, CL_OUT_OF_RESOURCES);
+  if (range.groupCount() == 0) return [] { return CL_SUCCESS; };
+
+  const compiler::KernelDescription &description = kernel->description();
+  auto pending = std::make_shared<PendingLaunch>(
+      PendingLaunch{Ref<_cl_kernel>(kernel), std::move(arguments), {}});
+  WorkGroupLaunch &launch = pending->launch;
+  launch.function = description.function;
+  launch.arguments = pending->arguments.block.data();
+  launch.range = range;
+  launch.localMemorySize = pending->arguments.localMemorySize;
+  launch.contextBytesPerWorkItem = description.contextBytesPerWorkItem;
+  // The root device lives as long as the platform, so its arena outlives
+  // every command.
+  tbb::task_arena *arena = &device->arena();
+  return [pending, arena]() -> cl_int {
+    runWorkGroups(pending->launch, *arena);
+    return CL_SUCCESS;
+  };
+}
+
+}  // namespace lockstep::runtime

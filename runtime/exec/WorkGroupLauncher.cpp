@@ -1,0 +1,145 @@
+#include "exec/WorkGroupLauncher.h"
+
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/parallel_for.h>
+#include <pthread.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <memory>
+#include <new>
+
+namespace lockstep::runtime {
+
+namespace {
+
+using compiler::GroupInfo;
+
+// A buffer that only grows, so a thread allocates for its first launches and
+// then never again on the hot path.
+template <size_t Alignment>
+class GrowOnlyBuffer {
+ public:
+  void *reserve(size_t bytes) {
+    if (bytes > capacity_ || !data_) {
+      // Grow geometrically so a sequence of slightly larger launches does
+      // not reallocate each time.
+      size_t capacity = std::max({bytes, capacity_ * 2, size_t{4096}});
+      data_.reset(static_cast<std::byte *>(::operator new (capacity, std::align_val_t{Alignment})));
+      capacity_ = capacity;
+    }
+    return data_.get();
+  }
+
+ private:
+  struct Free {
+    void operator()(std::byte *p) const { ::operator delete (p, std::align_val_t{Alignment}); }
+  };
+  std::unique_ptr<std::byte, Free> data_;
+  size_t capacity_ = 0;
+};
+
+// What one thread lends the work-groups it runs: __local memory, work-item
+// context scratch, and the bounds of its stack (for to_private and friends).
+// A group never yields to the scheduler, so a thread runs one group at a time
+// and one set of buffers per thread suffices.
+struct ThreadScratch {
+  GrowOnlyBuffer<128> localMemory;   // GroupAbi: __local is 128-byte aligned
+  GrowOnlyBuffer<64> contextMemory;  // GroupAbi: context is 64-byte aligned
+  const void *stackLow = nullptr;
+  const void *stackHigh = nullptr;
+
+  ThreadScratch() {
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0) return;
+    void *base = nullptr;
+    size_t size = 0;
+    if (pthread_attr_getstack(&attr, &base, &size) == 0) {
+      stackLow = base;
+      stackHigh = static_cast<const std::byte *>(base) + size;
+    }
+    pthread_attr_destroy(&attr);
+  }
+
+  static ThreadScratch &current() {
+    thread_local ThreadScratch scratch;
+    return scratch;
+  }
+};
+
+// Work-items per parallel_for task below which the task overhead shows.
+constexpr uint64_t kMinWorkItemsPerTask = 4096;
+// Tasks per thread that let the scheduler balance uneven groups.
+constexpr uint64_t kTasksPerThread = 8;
+
+uint64_t grainSize(const NDRange &range, unsigned concurrency) {
+  uint64_t groups = range.groupCount();
+  uint64_t grain = std::max<uint64_t>(1, kMinWorkItemsPerTask / range.workItemsPerGroup());
+  uint64_t balanced = std::max<uint64_t>(1, groups / (uint64_t{concurrency} * kTasksPerThread));
+  return std::min(grain, balanced);
+}
+
+// Runs groups [begin, end) of the flattened group ids (x fastest) on the
+// calling thread.
+void runGroupRange(const WorkGroupLaunch &launch, uint64_t begin, uint64_t end) {
+  const NDRange &range = launch.range;
+  ThreadScratch &scratch = ThreadScratch::current();
+  uint64_t contextBytes = launch.contextBytesPerWorkItem * range.workItemsPerGroup();
+
+  GroupInfo info{};
+  info.workDim = range.workDim;
+  info.localMemory = scratch.localMemory.reserve(launch.localMemorySize);
+  info.localMemorySize = launch.localMemorySize;
+  info.contextMemory = scratch.contextMemory.reserve(contextBytes);
+  info.contextMemorySize = contextBytes;
+  info.stackLow = scratch.stackLow;
+  info.stackHigh = scratch.stackHigh;
+  for (int d = 0; d < 3; ++d) {
+    info.enqueuedLocalSize[d] = range.localSize[d];
+    info.numGroups[d] = range.numGroups[d];
+    info.globalSize[d] = range.globalSize[d];
+    info.globalOffset[d] = range.globalOffset[d];
+  }
+  uint64_t planeGroups = range.numGroups[0] * range.numGroups[1];
+  info.groupId[2] = begin / planeGroups;
+  info.groupId[1] = begin % planeGroups / range.numGroups[0];
+  info.groupId[0] = begin % range.numGroups[0];
+
+  void *localMemory = const_cast<void *>(info.localMemory);
+  void *contextMemory = const_cast<void *>(info.contextMemory);
+  for (uint64_t group = begin; group < end; ++group) {
+    // A remainder group (the last one of a dimension that the enqueued local
+    // size does not divide) is smaller.
+    for (int d = 0; d < 3; ++d)
+      info.localSize[d] =
+          std::min(range.localSize[d], range.globalSize[d] - info.groupId[d] * range.localSize[d]);
+    launch.function(launch.arguments, &info, localMemory, contextMemory);
+    if (++info.groupId[0] == range.numGroups[0]) {
+      info.groupId[0] = 0;
+      if (++info.groupId[1] == range.numGroups[1]) {
+        info.groupId[1] = 0;
+        ++info.groupId[2];
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void runWorkGroups(const WorkGroupLaunch &launch, tbb::task_arena &arena) {
+  uint64_t groups = launch.range.groupCount();
+  if (groups == 0) return;
+  if (groups == 1) {
+    runGroupRange(launch, 0, 1);
+    return;
+  }
+  arena.execute([&] {
+    uint64_t grain = grainSize(launch.range, static_cast<unsigned>(arena.max_concurrency()));
+    tbb::parallel_for(tbb::blocked_range<uint64_t>(0, groups, grain),
+                      [&](const tbb::blocked_range<uint64_t> &chunk) {
+                        runGroupRange(launch, chunk.begin(), chunk.end());
+                      });
+  });
+}
+
+}  // namespace lockstep::runtime

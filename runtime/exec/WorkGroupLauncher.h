@@ -1,0 +1,28 @@
+// Runs every work-group of one NDRange launch: one call of the kernel's
+// work-group function per group, the groups spread over the device's cores by
+// one tbb::parallel_for inside the device's task arena.
+#pragma once
+
+#include <oneapi/tbb/task_arena.h>
+
+#include <cstdint>
+
+#include "exec/NDRange.h"
+#include "lockstep/compiler/GroupAbi.h"
+
+namespace lockstep::runtime {
+
+// Everything a launch needs, all of it owned by the command that runs it.
+struct WorkGroupLaunch {
+  compiler::WorkGroupFunction function = nullptr;
+  const void *arguments = nullptr;  // the argument block, __local slots already hold offsets
+  NDRange range;
+  uint64_t localMemorySize = 0;          // static __local + every __local argument
+  uint64_t contextBytesPerWorkItem = 0;  // scratch for values live across barriers
+};
+
+// Runs the launch to completion on `arena` (the calling thread joins in). A
+// launch of one group runs inline on the calling thread.
+void runWorkGroups(const WorkGroupLaunch &launch, tbb::task_arena &arena);
+
+}  // namespace lockstep::runtime
