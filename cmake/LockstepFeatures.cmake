@@ -11,6 +11,7 @@ set(LOCKSTEP_OPENCL_C_EXTENSIONS
   cl_khr_int64_base_atomics
   cl_khr_int64_extended_atomics
   cl_khr_fp64
+  cl_khr_subgroups
 )
 set(LOCKSTEP_OPENCL_C_FEATURES
   __opencl_c_int64
@@ -21,6 +22,8 @@ set(LOCKSTEP_OPENCL_C_FEATURES
   __opencl_c_atomic_scope_all_devices
   __opencl_c_generic_address_space
   __opencl_c_program_scope_global_variables
+  __opencl_c_work_group_collective_functions
+  __opencl_c_subgroups
 )
 # -cl-ext=-all,+a,+b,... for clang
 set(_ext "-all")

@@ -22,7 +22,7 @@ LOCKSTEP_EXPORT void *CL_API_CALL clGetExtensionFunctionAddress(const char *func
   return lockstep::api::clGetExtensionFunctionAddress(func_name);
 }
 
-LOCKSTEP_EXPORT void *CL_API_CALL clGetExtensionFunctionAddressForPlatform(
-    cl_platform_id platform, const char *func_name) {
+LOCKSTEP_EXPORT void *CL_API_CALL clGetExtensionFunctionAddressForPlatform(cl_platform_id platform,
+                                                                           const char *func_name) {
   return lockstep::api::clGetExtensionFunctionAddressForPlatform(platform, func_name);
 }

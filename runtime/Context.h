@@ -8,8 +8,7 @@
 #include "Object.h"
 
 struct _cl_context
-    : lockstep::runtime::Object<_cl_context, lockstep::runtime::Tag::Context,
-                                CL_INVALID_CONTEXT> {
+    : lockstep::runtime::Object<_cl_context, lockstep::runtime::Tag::Context, CL_INVALID_CONTEXT> {
   using NotifyFn = void(CL_CALLBACK *)(const char *, const void *, size_t, void *);
   using DestructorFn = void(CL_CALLBACK *)(cl_context, void *);
 

@@ -1,11 +1,11 @@
 #include "Device.h"
 
+#include <oneapi/tbb/global_control.h>
 #include <sched.h>
 #include <sys/sysinfo.h>
 
 #include <algorithm>
 #include <fstream>
-#include <oneapi/tbb/global_control.h>
 #include <string>
 
 namespace {
@@ -108,7 +108,7 @@ _cl_device_id::_cl_device_id(cl_platform_id platform) : platform_(platform) {
   }
   computeUnits = usableCpus();
   maxClockMHz = ::maxClockMHz();
-  struct sysinfo info{};
+  struct sysinfo info {};
   if (sysinfo(&info) == 0) globalMemSize = cl_ulong(info.totalram) * info.mem_unit;
   constexpr cl_ulong kMinMaxAlloc = 128ull << 20;
   maxAllocSize = std::max(globalMemSize / 4, kMinMaxAlloc);

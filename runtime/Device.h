@@ -12,8 +12,7 @@
 #include "Object.h"
 
 struct _cl_device_id
-    : lockstep::runtime::Object<_cl_device_id, lockstep::runtime::Tag::Device,
-                                CL_INVALID_DEVICE> {
+    : lockstep::runtime::Object<_cl_device_id, lockstep::runtime::Tag::Device, CL_INVALID_DEVICE> {
   explicit _cl_device_id(cl_platform_id platform);
   ~_cl_device_id();
 
@@ -25,10 +24,10 @@ struct _cl_device_id
   tbb::task_arena &arena() { return *arena_; }
 
   // Facts about the machine, read once.
-  std::string name;         // CPU model from /proc/cpuinfo
-  std::string vendor;       // CPU vendor from /proc/cpuinfo
-  cl_uint vendorId = 0;     // PCI vendor id of the CPU maker, 0 if unknown
-  cl_uint computeUnits = 1; // CPUs usable by this process (sched_getaffinity)
+  std::string name;          // CPU model from /proc/cpuinfo
+  std::string vendor;        // CPU vendor from /proc/cpuinfo
+  cl_uint vendorId = 0;      // PCI vendor id of the CPU maker, 0 if unknown
+  cl_uint computeUnits = 1;  // CPUs usable by this process (sched_getaffinity)
   cl_uint maxClockMHz = 0;
   cl_ulong globalMemSize = 0;
   cl_ulong maxAllocSize = 0;
@@ -36,7 +35,6 @@ struct _cl_device_id
   cl_uint globalCacheLineSize = 64;
   std::array<cl_uint, 6> preferredVectorWidth{};  // char short int long float double
   std::array<cl_uint, 6> nativeVectorWidth{};
-  cl_uint preferredHalfWidth = 0;  // no cl_khr_fp16
 
   // Fixed limits of the implementation.
   static constexpr size_t kMaxWorkGroupSize = 4096;

@@ -1,5 +1,7 @@
 #include "Event.h"
 
+#include <string>
+
 #include "Context.h"
 #include "Device.h"
 #include "Platform.h"
@@ -33,12 +35,14 @@ cl_int _cl_event::wait() {
 }
 
 void _cl_event::setUserStatus(cl_int status) {
+  timeEnded = nowNs();
   {
-    // Only the first call may set it (the status is CL_SUBMITTED until then).
+    // Only the first call may set it (the status is CL_SUBMITTED until then);
+    // storing it here, under the lock, makes a concurrent second call fail.
     std::lock_guard lock(mutex_);
     check(status_.load(std::memory_order_relaxed) == CL_SUBMITTED, CL_INVALID_OPERATION);
+    status_.store(status, std::memory_order_release);
   }
-  timeEnded = nowNs();
   finish(status);
 }
 
@@ -121,6 +125,11 @@ void _cl_event::run() {
       result = errorOf(std::current_exception());
     }
     work_ = nullptr;  // releases what the command captured, before completion
+  }
+  if (result != CL_SUCCESS) {
+    // Asynchronous errors are what pfn_notify of clCreateContext is for.
+    std::string message = "Lockstep: a command failed with error " + std::to_string(result);
+    context_->notify(message.c_str());
   }
   timeEnded = nowNs();
   finish(result == CL_SUCCESS ? CL_COMPLETE : result);

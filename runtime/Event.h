@@ -90,7 +90,7 @@ struct _cl_event
   bool profiling_;
   bool holdsOwners_ = true;  // the internal references to queue_ and context_
   std::atomic<cl_int> status_;
-  std::atomic<cl_uint> pending_{1};     // dependencies + the enqueuer's guard
+  std::atomic<cl_uint> pending_{1};  // dependencies + the enqueuer's guard
   std::atomic<bool> dependencyFailed_{false};
   lockstep::runtime::Command work_;
   std::mutex mutex_;

@@ -109,7 +109,7 @@ void _cl_kernel::setBuffer(cl_uint index, size_t size, const void *value) {
     check(runtime::isValid(mem) && mem->context() == context(), CL_INVALID_MEM_OBJECT);
   }
   std::lock_guard lock(mutex_);
-  states_[index].buffer = runtime::Ref<_cl_mem>(mem);
+  states_[index].buffer = mem;
   states_[index].set = true;
 }
 
@@ -180,9 +180,16 @@ runtime::ArgumentSnapshot _cl_kernel::snapshot() const {
     check(state.set, CL_INVALID_KERNEL_ARGS);
     const compiler::KernelArgument &arg = description_->arguments[i];
     if (arg.kind != ArgKind::GlobalPointer && arg.kind != ArgKind::ConstantPointer) continue;
-    void *address = state.buffer ? runtime::hostAddress(state.buffer.get()) : nullptr;
+    void *address = nullptr;
+    if (state.buffer) {
+      // A buffer the application released since clSetKernelArg is no valid
+      // argument value any more.
+      check(runtime::isValid(state.buffer) && state.buffer->referenceCount() != 0,
+            CL_INVALID_KERNEL_ARGS);
+      address = runtime::hostAddress(state.buffer);
+      snapshot.buffers.emplace_back(state.buffer);
+    }
     std::memcpy(snapshot.block.data() + arg.offset, &address, sizeof address);
-    if (state.buffer) snapshot.buffers.push_back(state.buffer);
   }
   snapshot.localMemorySize = layOutLocalMemory(snapshot.block.data());
   return snapshot;

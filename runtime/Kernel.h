@@ -77,16 +77,18 @@ struct _cl_kernel
   // CL_KERNEL_LOCAL_MEM_SIZE: static __local and the __local arguments set.
   uint64_t localMemorySize() const;
   // A launch's copy of the arguments: CL_INVALID_KERNEL_ARGS if one was never
-  // set.
+  // set or a buffer set has been released since.
   lockstep::runtime::ArgumentSnapshot snapshot() const;
 
  private:
   // What clSetKernelArg recorded beyond the bytes in the block.
   struct ArgumentState {
     bool set = false;
-    // Global/ConstantPointer (null: a null pointer). Held so that a buffer
-    // released after clSetKernelArg cannot dangle in a later launch.
-    lockstep::runtime::Ref<_cl_mem> buffer;
+    // Global/ConstantPointer (null: a null pointer). Not retained: the
+    // spec lets the application release a buffer once it is set (its
+    // destructor callback must then run), and using it in a later launch is
+    // the application's error, caught by the tag check where possible.
+    cl_mem buffer = nullptr;
     uint64_t localSize = 0;  // LocalPointer
   };
 

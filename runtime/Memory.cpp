@@ -37,7 +37,8 @@ _cl_mem::_cl_mem(_cl_mem *parent, cl_mem_flags flags, size_t origin, size_t size
       offset_(origin) {
   // CL_MEM_HOST_PTR of a sub-buffer: host_ptr + origin when the parent has
   // CL_MEM_USE_HOST_PTR.
-  if (parent->flags_ & CL_MEM_USE_HOST_PTR) hostPtr_ = static_cast<char *>(parent->hostPtr_) + origin;
+  if (parent->flags_ & CL_MEM_USE_HOST_PTR)
+    hostPtr_ = static_cast<char *>(parent->hostPtr_) + origin;
   parent_->retainInternal();
   context_->retainInternal();
 }

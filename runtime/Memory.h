@@ -26,9 +26,9 @@ struct _cl_mem
   // Where kernels and copies read and write this buffer (a sub-buffer: the
   // parent's storage + offset). Never changes during the object's life.
   char *address() const { return data_; }
-  void *hostPtr() const { return hostPtr_; }  // CL_MEM_HOST_PTR
-  _cl_mem *parent() const { return parent_; }   // CL_MEM_ASSOCIATED_MEMOBJECT
-  size_t offset() const { return offset_; }     // CL_MEM_OFFSET
+  void *hostPtr() const { return hostPtr_; }   // CL_MEM_HOST_PTR
+  _cl_mem *parent() const { return parent_; }  // CL_MEM_ASSOCIATED_MEMOBJECT
+  size_t offset() const { return offset_; }    // CL_MEM_OFFSET
   const std::vector<cl_mem_properties> &properties() const { return properties_; }
 
   // Map bookkeeping; maps are zero copy. mapCount (CL_MEM_MAP_COUNT) follows

@@ -35,8 +35,7 @@ void _cl_command_queue::validateWaitList(cl_uint numEvents, const cl_event *wait
   }
 }
 
-void _cl_command_queue::orderAfterEarlier(_cl_event *event, bool waitsForAll,
-                                          _cl_event **previous,
+void _cl_command_queue::orderAfterEarlier(_cl_event *event, bool waitsForAll, _cl_event **previous,
                                           std::vector<_cl_event *> &earlier) {
   auto take = [&](_cl_event *e) {
     e->retainInternal();
@@ -76,8 +75,7 @@ void _cl_command_queue::enqueue(cl_command_type type, cl_uint numEvents, const c
   for (cl_uint i = 0; i < numEvents; ++i) waitList[i]->addDependent(event, true);
   // "If event_wait_list is NULL, then this particular command waits until
   // all previous enqueued commands to command_queue have completed."
-  bool waitsForAll =
-      numEvents == 0 && (type == CL_COMMAND_MARKER || type == CL_COMMAND_BARRIER);
+  bool waitsForAll = numEvents == 0 && (type == CL_COMMAND_MARKER || type == CL_COMMAND_BARRIER);
   _cl_event *previous = nullptr;
   std::vector<_cl_event *> earlier;  // stays empty (no allocation) in order
   orderAfterEarlier(event, waitsForAll, &previous, earlier);

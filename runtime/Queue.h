@@ -14,8 +14,7 @@
 struct _cl_command_queue
     : lockstep::runtime::Object<_cl_command_queue, lockstep::runtime::Tag::Queue,
                                 CL_INVALID_COMMAND_QUEUE> {
-  _cl_command_queue(cl_context context, cl_device_id device,
-                    cl_command_queue_properties properties,
+  _cl_command_queue(cl_context context, cl_device_id device, cl_command_queue_properties properties,
                     std::vector<cl_queue_properties> propertiesArray);
   ~_cl_command_queue();
 
@@ -48,7 +47,6 @@ struct _cl_command_queue
 
   // Called by an event of this queue when it is done.
   void commandDone(_cl_event *event);
-  void onLastExternalRelease() {}
 
  private:
   // The commands `event` must wait for besides its wait list (in order: the
@@ -63,7 +61,7 @@ struct _cl_command_queue
   std::vector<cl_queue_properties> propertiesArray_;
   std::mutex mutex_;
   // Internal references, each dropped when its command is done.
-  _cl_event *last_ = nullptr;            // in order: the newest command
-  _cl_event *barrier_ = nullptr;         // out of order: the newest barrier
+  _cl_event *last_ = nullptr;             // in order: the newest command
+  _cl_event *barrier_ = nullptr;          // out of order: the newest barrier
   std::vector<_cl_event *> outstanding_;  // out of order: every command not done
 };

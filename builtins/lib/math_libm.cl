@@ -18,7 +18,6 @@ LS_LIBM_UNARY(expm1)
 LS_LIBM_UNARY(log1p)
 LS_LIBM_UNARY(tgamma)
 LS_LIBM_BINARY(atan2)
-LS_LIBM_BINARY(hypot)
 // fmod and remainder are exact by definition; fmod becomes LLVM's frem.
 LS_LIBM_BINARY(fmod)
 LS_LIBM_BINARY(remainder)

@@ -117,7 +117,8 @@ Result makeExecutable(std::unique_ptr<Module> M, std::unique_ptr<LLVMContext> co
     kernel.staticLocalMemorySize = functionAttrNumber(*F, kStaticLocalBytesAttr);
     kernel.privateMemorySize = functionAttrNumber(*F, kPrivateBytesAttr);
     kernel.barrierCount = functionAttrNumber(*F, kBarrierCountAttr);
-    kernel.preferredWorkGroupSizeMultiple = 16;
+    kernel.subGroupSize = functionAttrNumber(*F, kSubGroupSizeAttr);
+    kernel.preferredWorkGroupSizeMultiple = kernel.subGroupSize;
   }
   std::unique_ptr<JitProgram> code = jitModule(std::move(M), std::move(context), result.log);
   if (!code) {

@@ -16,6 +16,8 @@
 #include <llvm/Support/Path.h>
 #include <llvm/Support/VirtualFileSystem.h>
 
+#include <cstdlib>
+
 #include "Internal.h"
 
 using namespace llvm;
@@ -61,10 +63,37 @@ bool contains(std::span<const std::string_view> list, std::string_view word) {
   return std::find(list.begin(), list.end(), word) != list.end();
 }
 
+// Clang's opencl-c-base.h declares every extension present for SPIR targets
+// in OpenCL C 2.0+; these are the ones Lockstep does not implement, taken
+// back so that a kernel's #ifdef sees the truth.
+constexpr const char *kAbsentExtensionMacros[] = {
+    "cl_khr_subgroup_extended_types", "cl_khr_subgroup_non_uniform_vote", "cl_khr_subgroup_ballot",
+    "cl_khr_subgroup_non_uniform_arithmetic", "cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative",
+    "cl_khr_subgroup_clustered_reduce", "cl_khr_subgroup_rotate", "cl_khr_extended_bit_ops",
+    "cl_khr_integer_dot_product", "__opencl_c_integer_dot_product_input_4x8bit",
+    "__opencl_c_integer_dot_product_input_4x8bit_packed", "cl_ext_float_atomics",
+    "__opencl_c_ext_fp64_global_atomic_add", "__opencl_c_ext_fp64_local_atomic_add",
+    "__opencl_c_ext_fp64_global_atomic_min_max", "__opencl_c_ext_fp64_local_atomic_min_max",
+    "__opencl_c_ext_fp32_global_atomic_add", "__opencl_c_ext_fp32_local_atomic_add",
+    "__opencl_c_ext_fp32_global_atomic_min_max", "__opencl_c_ext_fp32_local_atomic_min_max",
+    "__opencl_c_ext_image_raw10_raw12", "cl_khr_kernel_clock", "__opencl_c_kernel_clock_scope_device",
+    "__opencl_c_kernel_clock_scope_work_group", "__opencl_c_kernel_clock_scope_sub_group",
+    "__opencl_c_read_write_images"};
+constexpr const char *kAbsentExtensionsHeader = "__lockstep_absent_extensions.h";
+
+std::string absentExtensionsHeader() {
+  std::string text;
+  for (const char *name : kAbsentExtensionMacros) text += std::string("#undef ") + name + "\n";
+  return text;
+}
+
 }  // namespace
 
 std::optional<FrontendOptions> parseOptions(std::string_view text, bool forLink, std::string &error) {
   FrontendOptions options;
+  const char *check = std::getenv("LOCKSTEP_CHECK_BARRIERS");
+  options.checkBarriers = check && *check && std::string_view(check) != "0";
+  if (options.checkBarriers && !forLink) options.clangArgs.push_back("-debug-info-kind=line-tables-only");
   std::vector<std::string> words = splitOptions(text);
   for (size_t i = 0; i < words.size(); ++i) {
     const std::string &word = words[i];
@@ -140,6 +169,7 @@ std::unique_ptr<Module> compileSource(LLVMContext &context, std::string_view sou
   memory->setCurrentWorkingDirectory(cwd);
   const char *inputName = "program.cl";
   memory->addFile(inputName, 0, MemoryBuffer::getMemBufferCopy(StringRef(source.data(), source.size())));
+  memory->addFile(kAbsentExtensionsHeader, 0, MemoryBuffer::getMemBufferCopy(absentExtensionsHeader()));
   for (const Header &header : headers)
     memory->addFile(header.name, 0, MemoryBuffer::getMemBufferCopy(header.source));
   auto files = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(vfs::getRealFileSystem());
@@ -157,6 +187,7 @@ std::unique_ptr<Module> compileSource(LLVMContext &context, std::string_view sou
                                    "-D__LOCKSTEP__=1"};
   if (options.optDisable) args.insert(args.end(), {"-O0", "-disable-O0-optnone"});
   else args.insert(args.end(), {"-O2", "-disable-llvm-passes"});
+  args.insert(args.end(), {"-include", kAbsentExtensionsHeader});
   args.insert(args.end(), options.clangArgs.begin(), options.clangArgs.end());
   args.push_back(inputName);
   std::vector<const char *> argv;

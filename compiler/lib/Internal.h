@@ -35,6 +35,25 @@ inline constexpr const char *kContextBytesAttr = "lockstep-context-bytes";
 inline constexpr const char *kStaticLocalBytesAttr = "lockstep-static-local-bytes";
 inline constexpr const char *kPrivateBytesAttr = "lockstep-private-bytes";
 inline constexpr const char *kBarrierCountAttr = "lockstep-barriers";
+// Work-group functions: the sub-group size chosen for the SIMD width, and
+// whether barrier checking (LOCKSTEP_CHECK_BARRIERS) was on for the build.
+inline constexpr const char *kSubGroupSizeAttr = "lockstep-sub-group-size";
+inline constexpr const char *kCheckBarriersAttr = "lockstep-check-barriers";
+// Called by checked kernels when work-items disagree about a barrier
+// (BarrierCheck.cpp).
+inline constexpr const char *kDivergenceSymbol = "__lockstep_report_divergence";
+void reportBarrierDivergence(const char *what, const GroupInfo *group, uint64_t workItem);
+unsigned hostSubGroupSize();
+
+// Work-group and sub-group collective functions, by mangled name.
+struct CollectiveOp {
+  enum Kind : uint8_t { All, Any, Broadcast, Reduce, ScanExclusive, ScanInclusive } kind;
+  enum Arith : uint8_t { None, Add, Min, Max } arith = None;
+  bool subGroup = false;
+  bool isSigned = false;
+};
+std::optional<CollectiveOp> parseCollective(llvm::StringRef mangled);
+
 // Work-group function argument order (GroupAbi.h).
 enum WorkGroupParam : unsigned { kArgBlockParam = 0, kGroupInfoParam = 1, kLocalMemoryParam = 2, kContextParam = 3 };
 
@@ -100,6 +119,7 @@ struct FrontendOptions {
   bool optDisable = false;
   bool uniformWorkGroupSize = false;
   bool createLibrary = false;          // link only
+  bool checkBarriers = false;          // LOCKSTEP_CHECK_BARRIERS
 };
 
 // Parses clBuildProgram/clCompileProgram/clLinkProgram options; nullopt and a

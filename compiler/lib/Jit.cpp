@@ -39,7 +39,10 @@ JITTargetMachineBuilder hostMachineBuilder() {
 LLJIT &processJit() {
   static std::unique_ptr<LLJIT> jit = [] {
     Expected<std::unique_ptr<LLJIT>> created =
-        LLJITBuilder().setJITTargetMachineBuilder(hostMachineBuilder()).create();
+        LLJITBuilder()
+            .setJITTargetMachineBuilder(hostMachineBuilder())
+            .setSupportConcurrentCompilation(true)  // programs build on several threads at once
+            .create();
     if (!created) report_fatal_error(created.takeError());
     // Errors reach the build log through lookups; don't print them.
     (*created)->getExecutionSession().setErrorReporter([](Error error) { consumeError(std::move(error)); });
@@ -70,13 +73,22 @@ class Program final : public JitProgram {
 
 }  // namespace
 
+// One per thread: a TargetMachine caches subtargets without locking, and
+// programs are built on several threads at once.
 TargetMachine &hostTargetMachine() {
-  static std::unique_ptr<TargetMachine> machine = [] {
+  thread_local std::unique_ptr<TargetMachine> machine = [] {
     Expected<std::unique_ptr<TargetMachine>> created = hostMachineBuilder().createTargetMachine();
     if (!created) report_fatal_error(created.takeError());
     return std::move(*created);
   }();
   return *machine;
+}
+
+unsigned hostSubGroupSize() {
+  StringRef features = hostTargetMachine().getTargetFeatureString();
+  if (features.contains("+avx512f")) return 16;
+  if (features.contains("+avx")) return 8;
+  return 4;
 }
 
 std::unique_ptr<JitProgram> jitModule(std::unique_ptr<Module> M, std::unique_ptr<LLVMContext> context,
@@ -88,6 +100,9 @@ std::unique_ptr<JitProgram> jitModule(std::unique_ptr<Module> M, std::unique_ptr
     log += "internal error: " + toString(dylib.takeError()) + "\n";
     return nullptr;
   }
+  auto math = DynamicLibrarySearchGenerator::Load("libm.so.6", jit.getDataLayout().getGlobalPrefix());
+  if (math) dylib->addGenerator(std::move(*math));
+  else consumeError(math.takeError());
   auto symbols = DynamicLibrarySearchGenerator::GetForCurrentProcess(jit.getDataLayout().getGlobalPrefix());
   if (!symbols) {
     log += "internal error: " + toString(symbols.takeError()) + "\n";
@@ -98,6 +113,8 @@ std::unique_ptr<JitProgram> jitModule(std::unique_ptr<Module> M, std::unique_ptr
   // so they are given to the JIT by address.
   SymbolMap own;
   own[jit.mangleAndIntern(kPrintfSymbol)] = {ExecutorAddr::fromPtr(&formatPrintf), JITSymbolFlags::Exported};
+  own[jit.mangleAndIntern(kDivergenceSymbol)] = {ExecutorAddr::fromPtr(&reportBarrierDivergence),
+                                                 JITSymbolFlags::Exported};
   if (Error error = dylib->define(absoluteSymbols(std::move(own)))) {
     log += "internal error: " + toString(std::move(error)) + "\n";
     return nullptr;

@@ -156,7 +156,8 @@ SetVector<Function *> functionsToInline(Module &M) {
     return name.starts_with("_Z12get_") || name.starts_with("_Z13get_") || name.starts_with("_Z14get_") ||
            name.starts_with("_Z15get_") || name.starts_with("_Z17get_") || name.starts_with("_Z19get_") ||
            name.starts_with("_Z20get_") || name.starts_with("_Z23get_") || name.contains("barrier") ||
-           name.starts_with("__lockstep_is_") || name == kLocalIdPlaceholder;
+           name.starts_with("__lockstep_is_") || name == kLocalIdPlaceholder ||
+           name.contains("work_group_") || name.contains("sub_group");
   };
   for (Function &F : M) {
     if (F.isDeclaration()) continue;
@@ -204,6 +205,8 @@ Function *createWrapper(Function &kernel, const KernelDescription &description) 
   Function *wrapper = Function::Create(type, GlobalValue::ExternalLinkage,
                                        workGroupFunctionName(kernel.getName()), M);
   wrapper->addFnAttr(kKernelNameAttr, kernel.getName());
+  wrapper->addFnAttr(kSubGroupSizeAttr, std::to_string(hostSubGroupSize()));
+  if (M.getModuleFlag(kCheckBarriersAttr)) wrapper->addFnAttr(kCheckBarriersAttr);
   wrapper->addFnAttr(Attribute::NoUnwind);
   for (unsigned i = 0; i < 4; ++i) {
     wrapper->addParamAttr(i, Attribute::NoAlias);

@@ -77,6 +77,16 @@ struct Analyses {
 };
 
 
+// Kernels call libm (through the builtins and LLVM's math intrinsics); make
+// it visible to symbol lookups even when the host program doesn't link it.
+void loadMathLibrary() {
+  static const bool loaded = [] {
+    sys::DynamicLibrary::LoadLibraryPermanently(nullptr);
+    return !sys::DynamicLibrary::LoadLibraryPermanently("libm.so.6");
+  }();
+  (void)loaded;
+}
+
 // A call of a function that neither the program, the builtins, the
 // work-group passes nor the process define is a link error, reported with
 // the function's source name.
@@ -90,7 +100,7 @@ bool checkUndefined(const Module &M, std::string &log) {
     if (is_contained(provided, name) || name.contains("barrier") || name.starts_with("_Z12get_") ||
         name.starts_with("_Z13get_") || name.starts_with("_Z14get_") || name.starts_with("_Z15get_") ||
         name.starts_with("_Z17get_") || name.starts_with("_Z19get_") || name.starts_with("_Z20get_") ||
-        name.starts_with("_Z23get_"))
+        name.starts_with("_Z23get_") || name.contains("work_group_") || name.contains("sub_group"))
       continue;
     if (sys::DynamicLibrary::SearchForAddressOfSymbol(name.str())) continue;
     log += "error: undefined function '" + demangle(name) + "' (" + name.str() + ")\n";
@@ -102,8 +112,14 @@ bool checkUndefined(const Module &M, std::string &log) {
 }  // namespace
 
 bool finalizeModule(Module &M, const FrontendOptions &options, std::string &log) {
+  loadMathLibrary();
   if (!linkBuiltins(M, log) || !checkUndefined(M, log)) return false;
+  // -fno-builtin keeps Clang from treating OpenCL names as C library ones; the
+  // attribute it leaves would stop the inliner from merging builtins into the
+  // work-group functions.
+  for (Function &F : M) F.removeFnAttr("no-builtins");
   TargetMachine &machine = hostTargetMachine();
+  if (options.checkBarriers) M.addModuleFlag(Module::Warning, kCheckBarriersAttr, 1);
   {
     PassBuilder builder(&machine);
     registerLockstepPasses(builder);

@@ -25,6 +25,7 @@
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SetVector.h>
 #include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/ADT/StringExtras.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/BasicBlock.h>
 #include <llvm/IR/CFG.h>
@@ -53,12 +54,16 @@ namespace {
 
 constexpr unsigned kGlobalMemFence = 2, kImageMemFence = 4;
 
+bool isSubGroupBarrier(StringRef name) {
+  return name == "_Z17sub_group_barrierj" || name == "_Z17sub_group_barrierj12memory_scope";
+}
+
 bool isBarrierCall(const Instruction &I) {
   auto *call = dyn_cast<CallInst>(&I);
   if (!call || !call->getCalledFunction()) return false;
   StringRef name = call->getCalledFunction()->getName();
   return name == "_Z7barrierj" || name == "_Z18work_group_barrierj" ||
-         name == "_Z18work_group_barrierj12memory_scope";
+         name == "_Z18work_group_barrierj12memory_scope" || isSubGroupBarrier(name);
 }
 
 bool isLocalIdPlaceholder(const Instruction &I) {
@@ -77,6 +82,15 @@ struct Exit {
 };
 using ExitSet = std::set<Exit>;
 
+// A collective call, cut out of the code: operands in `in` (and `ids`),
+// results in `out`, both per work-item in the context.
+struct Collective {
+  CollectiveOp op;
+  Type *type = nullptr;
+  AllocaInst *in = nullptr, *out = nullptr;
+  SmallVector<AllocaInst *, 3> ids;  // broadcast source ids
+};
+
 class WorkGroupLoops {
  public:
   explicit WorkGroupLoops(Function &F)
@@ -85,6 +99,9 @@ class WorkGroupLoops {
 
  private:
   // Structure.
+  void prepareCollectives();
+  void emitCombine(IRBuilder<> &builder, const Collective &collective);
+  void emitDivergenceCheck(IRBuilder<> &builder, BasicBlock *decision, unsigned slot);
   void splitAtBarriers();
   void unifyReturns();
   ExitSet exitsFrom(BasicBlock *start, SmallVectorImpl<BasicBlock *> *blocks = nullptr) const;
@@ -112,7 +129,15 @@ class WorkGroupLoops {
   BasicBlock *prologue = nullptr;
   BasicBlock *bodyEntry = nullptr;
   BasicBlock *returnBlock = nullptr;
+  // Cuts: barrier blocks map to their barrier call; blocks of collectives
+  // (a barrier that also exchanges data) map to nullptr and are in
+  // collectiveAt.
   DenseMap<BasicBlock *, CallInst *> barrierBlocks;
+  SmallVector<Collective, 4> collectives;
+  DenseMap<const BasicBlock *, unsigned> collectiveAt;
+  unsigned subGroupSize = 16;
+  bool checking = false;
+  std::string kernelName;
   SmallSetVector<BasicBlock *, 8> decisions;
 
   // Allocas of the prologue and what the regions need of them.
@@ -141,6 +166,72 @@ class WorkGroupLoops {
 
 // ---- structure -----------------------------------------------------------------
 
+} // namespace
+
+std::optional<CollectiveOp> parseCollective(StringRef mangled) {
+  if (!mangled.consume_front("_Z")) return std::nullopt;
+  unsigned length = 0;
+  if (mangled.consumeInteger(10, length) || mangled.size() <= length) return std::nullopt;
+  StringRef name = mangled.take_front(length), parameters = mangled.drop_front(length);
+  CollectiveOp op;
+  if (name.consume_front("sub_group_")) op.subGroup = true;
+  else if (!name.consume_front("work_group_")) return std::nullopt;
+  if (name == "all") op.kind = CollectiveOp::All;
+  else if (name == "any") op.kind = CollectiveOp::Any;
+  else if (name == "broadcast") op.kind = CollectiveOp::Broadcast;
+  else {
+    if (name.consume_front("reduce_")) op.kind = CollectiveOp::Reduce;
+    else if (name.consume_front("scan_exclusive_")) op.kind = CollectiveOp::ScanExclusive;
+    else if (name.consume_front("scan_inclusive_")) op.kind = CollectiveOp::ScanInclusive;
+    else return std::nullopt;
+    if (name == "add") op.arith = CollectiveOp::Add;
+    else if (name == "min") op.arith = CollectiveOp::Min;
+    else if (name == "max") op.arith = CollectiveOp::Max;
+    else return std::nullopt;
+  }
+  op.isSigned = parameters.starts_with("i") || parameters.starts_with("l") ||
+                parameters.starts_with("c") || parameters.starts_with("s");
+  return op;
+}
+
+namespace {
+
+// A collective is a barrier that exchanges data: each work-item's operand is
+// stored before the cut, the code between the loop nests combines them
+// (emitCombine) and each work-item's result is loaded after the cut.
+void WorkGroupLoops::prepareCollectives() {
+  SmallVector<std::pair<CallInst *, CollectiveOp>, 4> calls;
+  for (BasicBlock &BB : F)
+    if (&BB != prologue)
+      for (Instruction &I : BB)
+        if (auto *call = dyn_cast<CallInst>(&I); call && call->getCalledFunction())
+          if (auto op = parseCollective(call->getCalledFunction()->getName()))
+            calls.push_back({call, *op});
+  IRBuilder<> allocas(prologue->getTerminator());
+  for (auto [call, op] : calls) {
+    Collective collective;
+    collective.op = op;
+    collective.type = call->getType();
+    collective.in = allocas.CreateAlloca(call->getArgOperand(0)->getType(), nullptr, "collective.in");
+    collective.out = allocas.CreateAlloca(call->getType(), nullptr, "collective.out");
+    IRBuilder<> before(call);
+    before.CreateStore(call->getArgOperand(0), collective.in);
+    for (unsigned i = 1; i < call->arg_size(); ++i) {
+      Value *id = call->getArgOperand(i);
+      collective.ids.push_back(allocas.CreateAlloca(id->getType(), nullptr, "collective.id"));
+      before.CreateStore(id, collective.ids.back());
+    }
+    BasicBlock *cut = call->getParent()->splitBasicBlock(call, "collective");
+    BasicBlock *after = cut->splitBasicBlock(call->getNextNode(), "after.collective");
+    IRBuilder<> at(&*after->getFirstInsertionPt());
+    call->replaceAllUsesWith(at.CreateLoad(call->getType(), collective.out, "collective.result"));
+    call->eraseFromParent();
+    barrierBlocks[cut] = nullptr;
+    collectiveAt[cut] = collectives.size();
+    collectives.push_back(std::move(collective));
+  }
+}
+
 void WorkGroupLoops::splitAtBarriers() {
   SmallVector<CallInst *, 8> calls;
   for (BasicBlock &BB : F)
@@ -148,6 +239,7 @@ void WorkGroupLoops::splitAtBarriers() {
       for (Instruction &I : BB)
         if (isBarrierCall(I)) calls.push_back(cast<CallInst>(&I));
   for (CallInst *call : calls) {
+    if (barrierBlocks.count(call->getParent())) continue;
     BasicBlock *block = call->getParent()->splitBasicBlock(call, "barrier");
     block->splitBasicBlock(call->getNextNode(), "after.barrier");
     barrierBlocks[block] = call;
@@ -446,7 +538,14 @@ Value *WorkGroupLoops::contextAddress(IRBuilder<> &builder, unsigned slotIndex, 
 
 BitVector WorkGroupLoops::liveAfter(const Exit &exit) const {
   BitVector live(allocas.size());
-  if (exit.kind == Exit::Barrier) live = liveIn.lookup(exit.block->getSingleSuccessor());
+  if (exit.kind == Exit::Barrier) {
+    live = liveIn.lookup(exit.block->getSingleSuccessor());
+    if (auto it = collectiveAt.find(exit.block); it != collectiveAt.end()) {
+      const Collective &collective = collectives[it->second];
+      live.set(allocaIndex.lookup(collective.in));
+      for (AllocaInst *id : collective.ids) live.set(allocaIndex.lookup(id));
+    }
+  }
   if (exit.kind == Exit::Decision)
     for (BasicBlock *successor : successors(exit.block)) live |= liveIn.lookup(successor);
   return live;
@@ -461,6 +560,157 @@ BasicBlock *WorkGroupLoops::regionFor(BasicBlock *entry) {
   return it->second;
 }
 
+// for (i = begin; i < end; ++i) body(i); the builder ends after the loop.
+template <typename Body>
+void emitCountedLoop(IRBuilder<> &builder, Value *begin, Value *end, Body body) {
+  Function *F = builder.GetInsertBlock()->getParent();
+  LLVMContext &context = builder.getContext();
+  BasicBlock *before = builder.GetInsertBlock();
+  BasicBlock *header = BasicBlock::Create(context, "combine.loop", F);
+  BasicBlock *done = BasicBlock::Create(context, "combine.done", F);
+  builder.CreateCondBr(builder.CreateICmpULT(begin, end), header, done);
+  builder.SetInsertPoint(header);
+  PHINode *i = builder.CreatePHI(builder.getInt64Ty(), 2, "i");
+  i->addIncoming(begin, before);
+  body(builder, static_cast<Value *>(i));
+  Value *next = builder.CreateAdd(i, builder.getInt64(1));
+  i->addIncoming(next, builder.GetInsertBlock());
+  builder.CreateCondBr(builder.CreateICmpULT(next, end), header, done);
+  builder.SetInsertPoint(done);
+}
+
+Value *identity(IRBuilder<> &builder, Type *type, const CollectiveOp &op) {
+  if (op.kind == CollectiveOp::All) return builder.getInt32(1);
+  if (op.kind == CollectiveOp::Any) return builder.getInt32(0);
+  bool fp = type->isFloatingPointTy();
+  switch (op.arith) {
+    case CollectiveOp::Min:
+      if (fp) return ConstantFP::getInfinity(type, false);
+      return ConstantInt::get(type, op.isSigned ? APInt::getSignedMaxValue(type->getIntegerBitWidth())
+                                                : APInt::getMaxValue(type->getIntegerBitWidth()));
+    case CollectiveOp::Max:
+      if (fp) return ConstantFP::getInfinity(type, true);
+      return ConstantInt::get(type, op.isSigned ? APInt::getSignedMinValue(type->getIntegerBitWidth())
+                                                : APInt::getMinValue(type->getIntegerBitWidth()));
+    default:
+      return Constant::getNullValue(type);
+  }
+}
+
+Value *combine(IRBuilder<> &builder, const CollectiveOp &op, Value *acc, Value *value) {
+  if (op.kind == CollectiveOp::All)
+    return builder.CreateZExt(builder.CreateAnd(builder.CreateICmpNE(acc, builder.getInt32(0)),
+                                                builder.CreateICmpNE(value, builder.getInt32(0))),
+                              builder.getInt32Ty());
+  if (op.kind == CollectiveOp::Any)
+    return builder.CreateZExt(builder.CreateOr(builder.CreateICmpNE(acc, builder.getInt32(0)),
+                                               builder.CreateICmpNE(value, builder.getInt32(0))),
+                              builder.getInt32Ty());
+  bool fp = acc->getType()->isFloatingPointTy();
+  switch (op.arith) {
+    case CollectiveOp::Min:
+      if (fp) return builder.CreateMinNum(acc, value);
+      return builder.CreateBinaryIntrinsic(op.isSigned ? Intrinsic::smin : Intrinsic::umin, acc, value);
+    case CollectiveOp::Max:
+      if (fp) return builder.CreateMaxNum(acc, value);
+      return builder.CreateBinaryIntrinsic(op.isSigned ? Intrinsic::smax : Intrinsic::umax, acc, value);
+    default:
+      return fp ? builder.CreateFAdd(acc, value) : builder.CreateAdd(acc, value);
+  }
+}
+
+// Between the loop nests: combine every work-item's operand, per segment
+// (the whole group, or each sub-group of consecutive linear ids), in
+// linear-id order, and give each work-item its result.
+void WorkGroupLoops::emitCombine(IRBuilder<> &builder, const Collective &collective) {
+  const CollectiveOp &op = collective.op;
+  unsigned inSlot = allocaSlot.lookup(collective.in), outSlot = allocaSlot.lookup(collective.out);
+  Type *inType = collective.in->getAllocatedType();
+  Value *segmentSize = op.subGroup ? builder.getInt64(subGroupSize) : workItemCount;
+  IRBuilder<> entry(prologue->getTerminator());
+  AllocaInst *accumulator = entry.CreateAlloca(collective.type, nullptr, "combine.acc");
+  Value *count = workItemCount;
+  Value *one = builder.getInt64(1);
+  Value *segments = builder.CreateUDiv(builder.CreateAdd(count, builder.CreateSub(segmentSize, one)), segmentSize);
+  emitCountedLoop(builder, builder.getInt64(0), segments, [&](IRBuilder<> &b, Value *segment) {
+    Value *first = b.CreateMul(segment, segmentSize);
+    Value *end = b.CreateBinaryIntrinsic(Intrinsic::umin, b.CreateAdd(first, segmentSize), count);
+    auto in = [&](IRBuilder<> &at, Value *i) { return at.CreateLoad(inType, contextAddress(at, inSlot, i)); };
+    auto out = [&](IRBuilder<> &at, Value *i, Value *v) { at.CreateStore(v, contextAddress(at, outSlot, i)); };
+    if (op.kind == CollectiveOp::Broadcast) {
+      auto id = [&](unsigned d, Value *at) {
+        unsigned slot = allocaSlot.lookup(collective.ids[d]);
+        return b.CreateZExtOrTrunc(b.CreateLoad(slots[slot].type, contextAddress(b, slot, at)), b.getInt64Ty());
+      };
+      Value *source;
+      if (op.subGroup) {
+        source = b.CreateAdd(first, id(0, first));
+      } else {
+        source = id(collective.ids.size() - 1, first);
+        for (int d = int(collective.ids.size()) - 2; d >= 0; --d)
+          source = b.CreateAdd(b.CreateMul(source, localSize[d]), id(d, first));
+      }
+      source = b.CreateBinaryIntrinsic(Intrinsic::umin, source, b.CreateSub(end, one));
+      Value *value = in(b, source);
+      emitCountedLoop(b, first, end, [&](IRBuilder<> &l, Value *i) { out(l, i, value); });
+      return;
+    }
+    b.CreateStore(identity(b, collective.type, op), accumulator);
+    emitCountedLoop(b, first, end, [&](IRBuilder<> &l, Value *i) {
+      Value *acc = l.CreateLoad(collective.type, accumulator);
+      Value *next = combine(l, op, acc, in(l, i));
+      l.CreateStore(next, accumulator);
+      if (op.kind == CollectiveOp::ScanExclusive) out(l, i, acc);
+      if (op.kind == CollectiveOp::ScanInclusive) out(l, i, next);
+    });
+    if (op.kind == CollectiveOp::ScanExclusive || op.kind == CollectiveOp::ScanInclusive) return;
+    Value *result = b.CreateLoad(collective.type, accumulator);
+    emitCountedLoop(b, first, end, [&](IRBuilder<> &l, Value *i) { out(l, i, result); });
+  });
+}
+
+std::string describeLocation(const Instruction *I) {
+  const DebugLoc &location = I->getDebugLoc();
+  if (!location) return "an unknown line (build with LOCKSTEP_CHECK_BARRIERS set for line numbers)";
+  return (location->getFilename() + ":" + Twine(location.getLine()) + ":" + Twine(location.getCol())).str();
+}
+
+// LOCKSTEP_CHECK_BARRIERS: every work-item must agree with work-item 0 on a
+// decision that leads to a barrier; if one doesn't, report it and stop the
+// group instead of running on with garbage.
+void WorkGroupLoops::emitDivergenceCheck(IRBuilder<> &builder, BasicBlock *decision, unsigned slot) {
+  std::string what = "in kernel '" + kernelName + "', the branch at " +
+                     describeLocation(decision->getTerminator()) + " decides whether work-items reach ";
+  std::vector<std::string> barriers;
+  for (BasicBlock *successor : successors(decision))
+    for (const Exit &exit : exitsFrom(successor))
+      if (exit.kind == Exit::Barrier)
+        if (CallInst *call = barrierBlocks.lookup(exit.block)) barriers.push_back(describeLocation(call));
+  sort(barriers);
+  barriers.erase(std::unique(barriers.begin(), barriers.end()), barriers.end());
+  what += barriers.empty() ? "a collective function" : "the barrier at " + join(barriers, ", the barrier at ");
+  Module &M = *F.getParent();
+  FunctionCallee report = M.getOrInsertFunction(
+      kDivergenceSymbol, FunctionType::get(builder.getVoidTy(),
+                                           {builder.getPtrTy(), builder.getPtrTy(), builder.getInt64Ty()}, false));
+  Value *text = builder.CreateGlobalStringPtr(what, "barrier.check");
+  Type *type = slots[slot].type;
+  Value *first = builder.CreateLoad(type, slots[slot].base);
+  BasicBlock *fail = BasicBlock::Create(context, "barrier.divergence", &F);
+  emitCountedLoop(builder, builder.getInt64(1), workItemCount, [&](IRBuilder<> &b, Value *i) {
+    Value *value = b.CreateLoad(type, contextAddress(b, slot, i));
+    BasicBlock *same = BasicBlock::Create(context, "barrier.agree", &F);
+    BasicBlock *differ = BasicBlock::Create(context, "barrier.disagree", &F);
+    b.CreateCondBr(b.CreateICmpEQ(value, first), same, differ);
+    b.SetInsertPoint(differ);
+    b.CreateCall(report, {text, F.getArg(kGroupInfoParam), i});
+    b.CreateBr(fail);
+    b.SetInsertPoint(same);
+  });
+  IRBuilder<> stop(fail);
+  stop.CreateRetVoid();
+}
+
 void WorkGroupLoops::emitControl(IRBuilder<> &builder, const std::optional<Exit> &exit) {
   if (!exit) {  // the region never ends (it loops forever or traps)
     builder.CreateUnreachable();
@@ -471,6 +721,11 @@ void WorkGroupLoops::emitControl(IRBuilder<> &builder, const std::optional<Exit>
       builder.CreateRetVoid();
       return;
     case Exit::Barrier: {
+      if (auto it = collectiveAt.find(exit->block); it != collectiveAt.end()) {
+        emitCombine(builder, collectives[it->second]);
+        builder.CreateBr(regionFor(exit->block->getSingleSuccessor()));
+        return;
+      }
       CallInst *call = barrierBlocks.lookup(exit->block);
       auto *flags = dyn_cast<ConstantInt>(call->getArgOperand(0));
       bool global = !flags || (flags->getZExtValue() & (kGlobalMemFence | kImageMemFence));
@@ -487,6 +742,7 @@ void WorkGroupLoops::emitControl(IRBuilder<> &builder, const std::optional<Exit>
     case Exit::Decision: {
       Instruction *terminator = exit->block->getTerminator();
       unsigned slot = decisionSlot.lookup(exit->block);
+      if (checking) emitDivergenceCheck(builder, exit->block, slot);
       Value *value = builder.CreateLoad(slots[slot].type, slots[slot].base, "uniform.condition");
       if (auto *branch = dyn_cast<BranchInst>(terminator)) {
         builder.CreateCondBr(builder.CreateICmpNE(value, builder.getInt32(0)),
@@ -681,6 +937,10 @@ void WorkGroupLoops::run() {
   for (BasicBlock &BB : F)
     if (&BB != prologue) original.insert(&BB);
 
+  subGroupSize = std::max<uint64_t>(functionAttrNumber(F, kSubGroupSizeAttr), 1);
+  checking = F.hasFnAttribute(kCheckBarriersAttr);
+  kernelName = F.getFnAttribute(kKernelNameAttr).getValueAsString().str();
+  prepareCollectives();
   splitAtBarriers();
   unifyReturns();
   for (BasicBlock &BB : F) original.insert(&BB);
@@ -691,6 +951,11 @@ void WorkGroupLoops::run() {
   analyzeAllocas();
   if (!barrierBlocks.empty()) computeLiveness();
   else for (unsigned i = 0; i < allocas.size(); ++i) shared[i] = !promotable[i] && !resident[i];
+  for (const Collective &collective : collectives) {
+    copied.set(allocaIndex.lookup(collective.in));
+    copied.set(allocaIndex.lookup(collective.out));
+    for (AllocaInst *id : collective.ids) copied.set(allocaIndex.lookup(id));
+  }
   layOutContext();
 
   prologue->getTerminator()->eraseFromParent();
@@ -708,7 +973,7 @@ void WorkGroupLoops::run() {
       if (!isa<AllocaInst>(getUnderlyingObject(marker->getArgOperand(1)))) marker->eraseFromParent();
 
   F.addFnAttr(kContextBytesAttr, std::to_string(contextBytes));
-  F.addFnAttr(kBarrierCountAttr, std::to_string(barrierBlocks.size()));
+  F.addFnAttr(kBarrierCountAttr, std::to_string(barrierBlocks.size() - collectives.size()));
   uint64_t privateBytes = 0;
   for (unsigned i = 0; i < allocas.size(); ++i)
     if (shared[i]) privateBytes += allocas[i]->getAllocationSize(layout)->getFixedValue();

@@ -7,6 +7,7 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 
@@ -44,7 +45,8 @@ namespace {
 
 enum class Query {
   None, WorkDim, GlobalSize, GlobalId, LocalSize, EnqueuedLocalSize, LocalId, NumGroups, GroupId,
-  GlobalOffset, GlobalLinearId, LocalLinearId, IsLocalPointer, IsPrivatePointer
+  GlobalOffset, GlobalLinearId, LocalLinearId, IsLocalPointer, IsPrivatePointer,
+  SubGroupId, SubGroupLocalId, SubGroupSize, MaxSubGroupSize, NumSubGroups, EnqueuedNumSubGroups
 };
 
 Query classify(StringRef name) {
@@ -62,6 +64,12 @@ Query classify(StringRef name) {
       .Case("_Z19get_local_linear_idv", Query::LocalLinearId)
       .Case("__lockstep_is_local_pointer", Query::IsLocalPointer)
       .Case("__lockstep_is_private_pointer", Query::IsPrivatePointer)
+      .Case("_Z16get_sub_group_idv", Query::SubGroupId)
+      .Case("_Z22get_sub_group_local_idv", Query::SubGroupLocalId)
+      .Case("_Z18get_sub_group_sizev", Query::SubGroupSize)
+      .Case("_Z22get_max_sub_group_sizev", Query::MaxSubGroupSize)
+      .Case("_Z18get_num_sub_groupsv", Query::NumSubGroups)
+      .Case("_Z27get_enqueued_num_sub_groupsv", Query::EnqueuedNumSubGroups)
       .Default(Query::None);
 }
 
@@ -77,6 +85,7 @@ class Lowering {
     localIdFunction->setDoesNotAccessMemory();
     localIdFunction->setDoesNotThrow();
     localIdFunction->setWillReturn();
+    subGroupSize = std::max<uint64_t>(functionAttrNumber(F, kSubGroupSizeAttr), 1);
   }
 
   void run() {
@@ -135,6 +144,22 @@ class Lowering {
     return builder.CreateCall(localIdFunction, {builder.CreateZExtOrTrunc(dim, builder.getInt32Ty())});
   }
 
+  Value *localLinearId(IRBuilder<> &builder) {
+    Value *id = localId(builder, builder.getInt32(2));
+    id = builder.CreateAdd(builder.CreateMul(id, uniform(kLocalSize, 1)), localId(builder, builder.getInt32(1)));
+    return builder.CreateAdd(builder.CreateMul(id, uniform(kLocalSize, 0)), localId(builder, builder.getInt32(0)));
+  }
+
+  // Work-items in the group (kLocalSize) or in a full group (kEnqueuedLocalSize).
+  Value *count(unsigned field) {
+    Value *&slot = cache[200 + field];
+    if (!slot) {
+      IRBuilder<> at(prologue);
+      slot = at.CreateMul(at.CreateMul(uniform(field, 0), uniform(field, 1)), uniform(field, 2));
+    }
+    return slot;
+  }
+
   Value *inRange(IRBuilder<> &builder, Value *pointer, unsigned baseField, unsigned sizeField) {
     Value *address = builder.CreatePtrToInt(pointer, builder.getInt64Ty());
     Value *base = builder.CreatePtrToInt(uniform(baseField, 0), builder.getInt64Ty());
@@ -164,11 +189,25 @@ class Lowering {
                                       globalBase(builder, d), base);
         return builder.CreateAdd(base, localId(builder, dim));
       }
-      case Query::LocalLinearId: {
-        Value *id = localId(builder, builder.getInt32(2));
-        id = builder.CreateAdd(builder.CreateMul(id, uniform(kLocalSize, 1)), localId(builder, builder.getInt32(1)));
-        return builder.CreateAdd(builder.CreateMul(id, uniform(kLocalSize, 0)), localId(builder, builder.getInt32(0)));
+      case Query::LocalLinearId: return localLinearId(builder);
+      case Query::SubGroupId: return builder.CreateUDiv(localLinearId(builder), builder.getInt64(subGroupSize));
+      case Query::SubGroupLocalId:
+        return builder.CreateURem(localLinearId(builder), builder.getInt64(subGroupSize));
+      case Query::SubGroupSize: {
+        // The last sub-group of a group whose size isn't a multiple is smaller.
+        Value *first = builder.CreateMul(builder.CreateUDiv(localLinearId(builder), builder.getInt64(subGroupSize)),
+                                         builder.getInt64(subGroupSize));
+        return builder.CreateBinaryIntrinsic(Intrinsic::umin, builder.getInt64(subGroupSize),
+                                             builder.CreateSub(count(kLocalSize), first));
       }
+      case Query::MaxSubGroupSize:
+        return builder.CreateBinaryIntrinsic(Intrinsic::umin, builder.getInt64(subGroupSize), count(kEnqueuedLocalSize));
+      case Query::NumSubGroups:
+        return builder.CreateUDiv(builder.CreateAdd(count(kLocalSize), builder.getInt64(subGroupSize - 1)),
+                                  builder.getInt64(subGroupSize));
+      case Query::EnqueuedNumSubGroups:
+        return builder.CreateUDiv(builder.CreateAdd(count(kEnqueuedLocalSize), builder.getInt64(subGroupSize - 1)),
+                                  builder.getInt64(subGroupSize));
       case Query::GlobalLinearId: {
         auto relative = [&](unsigned d) {
           return builder.CreateAdd(builder.CreateMul(uniform(kGroupId, d), uniform(kEnqueuedLocalSize, d)),
@@ -195,6 +234,7 @@ class Lowering {
   Instruction *prologue;
   Value *groupInfo;
   Function *localIdFunction;
+  uint64_t subGroupSize = 1;
   DenseMap<unsigned, Value *> cache;
 };
 

@@ -35,7 +35,7 @@ T deviceInfo(cl_device_id device, cl_device_info param) {
   return value;
 }
 
-// Distance in units in the last place between two floats of the same sign.
+// Distance in units in the last place between two values (0 for two NaNs).
 int64_t ulpDistance(float a, float b);
 int64_t ulpDistance(double a, double b);
 

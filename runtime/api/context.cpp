@@ -1,7 +1,8 @@
 // Contexts.
+#include "Context.h"
+
 #include <algorithm>
 
-#include "Context.h"
 #include "Device.h"
 #include "Platform.h"
 #include "api/entry_points.h"
@@ -41,15 +42,15 @@ std::vector<cl_context_properties> contextProperties(const cl_context_properties
 }
 
 cl_context makeContext(std::vector<cl_device_id> devices,
-                       std::vector<cl_context_properties> properties,
-                       _cl_context::NotifyFn notify, void *userData) {
+                       std::vector<cl_context_properties> properties, _cl_context::NotifyFn notify,
+                       void *userData) {
   return new _cl_context(std::move(devices), std::move(properties), notify, userData);
 }
 
 }  // namespace
 
-cl_context CL_API_CALL clCreateContext(const cl_context_properties *properties,
-                                       cl_uint num_devices, const cl_device_id *devices,
+cl_context CL_API_CALL clCreateContext(const cl_context_properties *properties, cl_uint num_devices,
+                                       const cl_device_id *devices,
                                        void(CL_CALLBACK *pfn_notify)(const char *, const void *,
                                                                      size_t, void *),
                                        void *user_data, cl_int *errcode_ret) {
@@ -61,28 +62,27 @@ cl_context CL_API_CALL clCreateContext(const cl_context_properties *properties,
     for (cl_uint i = 0; i < num_devices; ++i) {
       checked(devices[i]);
       // "Duplicate devices specified in devices are ignored."
-      if (std::find(list.begin(), list.end(), devices[i]) == list.end())
-        list.push_back(devices[i]);
+      if (std::find(list.begin(), list.end(), devices[i]) == list.end()) list.push_back(devices[i]);
     }
     return makeContext(std::move(list), std::move(props), pfn_notify, user_data);
   });
 }
 
-cl_context CL_API_CALL clCreateContextFromType(
-    const cl_context_properties *properties, cl_device_type device_type,
-    void(CL_CALLBACK *pfn_notify)(const char *, const void *, size_t, void *), void *user_data,
-    cl_int *errcode_ret) {
+cl_context CL_API_CALL
+clCreateContextFromType(const cl_context_properties *properties, cl_device_type device_type,
+                        void(CL_CALLBACK *pfn_notify)(const char *, const void *, size_t, void *),
+                        void *user_data, cl_int *errcode_ret) {
   return guardedCreate(errcode_ret, [&] {
     auto props = contextProperties(properties);
     check(pfn_notify != nullptr || user_data == nullptr, CL_INVALID_VALUE);
     // The device types and their errors are clGetDeviceIDs'.
     cl_uint count = 0;
-    cl_int error = api::clGetDeviceIDs(&_cl_platform_id::instance(), device_type, 0, nullptr,
-                                       &count);
+    cl_int error =
+        api::clGetDeviceIDs(&_cl_platform_id::instance(), device_type, 0, nullptr, &count);
     check(error == CL_SUCCESS, error);
     std::vector<cl_device_id> list(count);
-    error = api::clGetDeviceIDs(&_cl_platform_id::instance(), device_type, count, list.data(),
-                                nullptr);
+    error =
+        api::clGetDeviceIDs(&_cl_platform_id::instance(), device_type, count, list.data(), nullptr);
     check(error == CL_SUCCESS, error);
     return makeContext(std::move(list), std::move(props), pfn_notify, user_data);
   });
@@ -118,8 +118,7 @@ cl_int CL_API_CALL clGetContextInfo(cl_context context, cl_context_info param_na
 }
 
 cl_int CL_API_CALL clSetContextDestructorCallback(cl_context context,
-                                                  void(CL_CALLBACK *pfn_notify)(cl_context,
-                                                                                void *),
+                                                  void(CL_CALLBACK *pfn_notify)(cl_context, void *),
                                                   void *user_data) {
   return guarded([&] {
     checked(context);

@@ -1,9 +1,10 @@
 // Device discovery and queries, sub-devices (not offered) and timers.
+#include "Device.h"
+
 #include <algorithm>
 #include <cstring>
 #include <string>
 
-#include "Device.h"
 #include "Platform.h"
 #include "api/entry_points.h"
 #include "lockstep/compiler/Compiler.h"
@@ -38,8 +39,8 @@ std::string deviceVersion() { return "OpenCL 3.0 Lockstep " + std::string(versio
 
 std::vector<cl_name_version> openclCVersions() {
   std::vector<cl_name_version> list;
-  for (cl_version v : {CL_MAKE_VERSION(1, 0, 0), CL_MAKE_VERSION(1, 1, 0),
-                       CL_MAKE_VERSION(1, 2, 0), CL_MAKE_VERSION(3, 0, 0)}) {
+  for (cl_version v : {CL_MAKE_VERSION(1, 0, 0), CL_MAKE_VERSION(1, 1, 0), CL_MAKE_VERSION(1, 2, 0),
+                       CL_MAKE_VERSION(3, 0, 0)}) {
     cl_name_version entry{};
     entry.version = v;
     std::strcpy(entry.name, "OpenCL C");  // one name with a space: not nameVersions()

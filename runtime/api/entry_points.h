@@ -14,6 +14,7 @@
 
 #include <type_traits>
 
+// clang-format off
 // Owned by R1: platform, device, context, queue, event, memory, and every
 // optional feature Lockstep does not offer (images, samplers, pipes, SVM,
 // GL/EGL sharing, device fission, native kernels, sub-groups KHR).
@@ -72,6 +73,7 @@
 // What clGetExtensionFunctionAddress* return: the functions of the API-level
 // extensions in CL_PLATFORM_EXTENSIONS (not core functions, per the spec).
 #define LOCKSTEP_EXTENSION_FUNCTIONS(X) X(clIcdGetPlatformIDsKHR)
+// clang-format on
 
 namespace lockstep::api {
 

@@ -1,6 +1,7 @@
 // Events, user events, markers and barriers.
-#include "Context.h"
 #include "Event.h"
+
+#include "Context.h"
 #include "Queue.h"
 #include "api/entry_points.h"
 
@@ -21,9 +22,8 @@ cl_int CL_API_CALL clWaitForEvents(cl_uint num_events, const cl_event *event_lis
   });
 }
 
-cl_int CL_API_CALL clGetEventInfo(cl_event event, cl_event_info param_name,
-                                  size_t param_value_size, void *param_value,
-                                  size_t *param_value_size_ret) {
+cl_int CL_API_CALL clGetEventInfo(cl_event event, cl_event_info param_name, size_t param_value_size,
+                                  void *param_value, size_t *param_value_size_ret) {
   return guarded([&] {
     checked(event);
     InfoWriter out(param_value_size, param_value, param_value_size_ret);
@@ -61,8 +61,7 @@ cl_int CL_API_CALL clGetEventProfilingInfo(cl_event event, cl_profiling_info par
     // is not set for the command-queue, if the execution status of the
     // command identified by event is not CL_COMPLETE or if event is a user
     // event object."
-    check(event->profiling() && event->status() == CL_COMPLETE,
-          CL_PROFILING_INFO_NOT_AVAILABLE);
+    check(event->profiling() && event->status() == CL_COMPLETE, CL_PROFILING_INFO_NOT_AVAILABLE);
     InfoWriter out(param_value_size, param_value, param_value_size_ret);
     switch (param_name) {
       case CL_PROFILING_COMMAND_QUEUED:
@@ -110,8 +109,7 @@ cl_int CL_API_CALL clSetUserEventStatus(cl_event event, cl_int execution_status)
 
 cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue command_queue,
                                                cl_uint num_events_in_wait_list,
-                                               const cl_event *event_wait_list,
-                                               cl_event *event) {
+                                               const cl_event *event_wait_list, cl_event *event) {
   // With an empty wait list a marker waits for every earlier command
   // (_cl_command_queue::enqueue).
   return guarded([&] {
@@ -122,8 +120,7 @@ cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue command_queue,
 
 cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue command_queue,
                                                 cl_uint num_events_in_wait_list,
-                                                const cl_event *event_wait_list,
-                                                cl_event *event) {
+                                                const cl_event *event_wait_list, cl_event *event) {
   // Later commands wait for it (_cl_command_queue::enqueue).
   return guarded([&] {
     checked(command_queue)
@@ -140,7 +137,8 @@ cl_int CL_API_CALL clEnqueueMarker(cl_command_queue command_queue, cl_event *eve
 }
 
 cl_int CL_API_CALL clEnqueueBarrier(cl_command_queue command_queue) {
-  return guarded([&] { checked(command_queue)->enqueue(CL_COMMAND_BARRIER, 0, nullptr, nullptr, {}); });
+  return guarded(
+      [&] { checked(command_queue)->enqueue(CL_COMMAND_BARRIER, 0, nullptr, nullptr, {}); });
 }
 
 cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue command_queue, cl_uint num_events,

@@ -95,8 +95,8 @@ cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue command_queue,
         CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
     check(!(flags & ~kKnown), CL_INVALID_VALUE);
     // Host and device share the memory: ordering is all a migration means.
-    command_queue->enqueue(CL_COMMAND_MIGRATE_MEM_OBJECTS, num_events_in_wait_list,
-                           event_wait_list, event, {});
+    command_queue->enqueue(CL_COMMAND_MIGRATE_MEM_OBJECTS, num_events_in_wait_list, event_wait_list,
+                           event, {});
   });
 }
 

@@ -1,9 +1,10 @@
 // Buffers and sub-buffers: creation, queries, reference counts.
+#include "Memory.h"
+
 #include <bit>
 
 #include "Context.h"
 #include "Device.h"
-#include "Memory.h"
 #include "api/entry_points.h"
 
 using namespace lockstep::runtime;
@@ -28,8 +29,9 @@ void checkMemFlags(cl_mem_flags flags) {
   check(!(flags & ~kKnownFlags), CL_INVALID_VALUE);
   check(atMostOne(flags & kAccessFlags), CL_INVALID_VALUE);
   check(atMostOne(flags & kHostAccessFlags), CL_INVALID_VALUE);
-  check(!((flags & CL_MEM_USE_HOST_PTR) && (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR))),
-        CL_INVALID_VALUE);
+  check(
+      !((flags & CL_MEM_USE_HOST_PTR) && (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR))),
+      CL_INVALID_VALUE);
 }
 
 cl_mem createBuffer(cl_context context, const cl_mem_properties *properties, cl_mem_flags flags,
@@ -86,8 +88,10 @@ cl_mem_flags subBufferFlags(cl_mem_flags parentFlags, cl_mem_flags flags) {
   if (parentFlags & CL_MEM_READ_ONLY)
     check(!(flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY)), CL_INVALID_VALUE);
   // ...and likewise for the host's access.
-  if (parentFlags & CL_MEM_HOST_WRITE_ONLY) check(!(flags & CL_MEM_HOST_READ_ONLY), CL_INVALID_VALUE);
-  if (parentFlags & CL_MEM_HOST_READ_ONLY) check(!(flags & CL_MEM_HOST_WRITE_ONLY), CL_INVALID_VALUE);
+  if (parentFlags & CL_MEM_HOST_WRITE_ONLY)
+    check(!(flags & CL_MEM_HOST_READ_ONLY), CL_INVALID_VALUE);
+  if (parentFlags & CL_MEM_HOST_READ_ONLY)
+    check(!(flags & CL_MEM_HOST_WRITE_ONLY), CL_INVALID_VALUE);
   if (parentFlags & CL_MEM_HOST_NO_ACCESS)
     check(!(flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY)), CL_INVALID_VALUE);
   if (!(flags & kAccessFlags)) flags |= parentFlags & kAccessFlags;

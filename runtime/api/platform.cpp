@@ -1,8 +1,9 @@
 // Platform queries and the ICD loader's entry points.
+#include "Platform.h"
+
 #include <cstring>
 #include <string>
 
-#include "Platform.h"
 #include "api/entry_points.h"
 
 using namespace lockstep::runtime;

@@ -1,7 +1,8 @@
 // Command-queues.
+#include "Queue.h"
+
 #include "Context.h"
 #include "Device.h"
-#include "Queue.h"
 #include "api/entry_points.h"
 
 using namespace lockstep::runtime;
@@ -36,9 +37,9 @@ void checkQueueFlags(cl_command_queue_properties flags) {
 
 }  // namespace
 
-cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
-    cl_context context, cl_device_id device, const cl_queue_properties *properties,
-    cl_int *errcode_ret) {
+cl_command_queue CL_API_CALL
+clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
+                                   const cl_queue_properties *properties, cl_int *errcode_ret) {
   return guardedCreate(errcode_ret, [&] {
     checkContextDevice(context, device);
     cl_command_queue_properties flags = 0;
@@ -68,8 +69,7 @@ cl_command_queue CL_API_CALL clCreateCommandQueue(cl_context context, cl_device_
   return guardedCreate(errcode_ret, [&] {
     checkContextDevice(context, device);
     // The 1.x entry point knows only these two flags.
-    check(!(properties &
-            ~(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE)),
+    check(!(properties & ~(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE)),
           CL_INVALID_VALUE);
     checkQueueFlags(properties);
     return new _cl_command_queue(context, device, properties, {});
@@ -87,9 +87,8 @@ cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue command_queue) {
 }
 
 cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue command_queue,
-                                         cl_command_queue_info param_name,
-                                         size_t param_value_size, void *param_value,
-                                         size_t *param_value_size_ret) {
+                                         cl_command_queue_info param_name, size_t param_value_size,
+                                         void *param_value, size_t *param_value_size_ret) {
   return guarded([&] {
     cl_command_queue q = checked(command_queue);
     InfoWriter out(param_value_size, param_value, param_value_size_ret);
@@ -117,8 +116,7 @@ cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue command_queue,
 }
 
 cl_int CL_API_CALL clSetCommandQueueProperty(cl_command_queue command_queue,
-                                             cl_command_queue_properties properties,
-                                             cl_bool enable,
+                                             cl_command_queue_properties properties, cl_bool enable,
                                              cl_command_queue_properties *old_properties) {
   // Removed from OpenCL 1.1 on: the properties of a queue are fixed when it
   // is created.

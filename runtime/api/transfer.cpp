@@ -49,8 +49,8 @@ cl_int enqueueRead(cl_command_queue queue, cl_mem buffer, cl_bool blocking, size
 }  // namespace
 
 cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer,
-                                       cl_bool blocking_read, size_t offset, size_t size,
-                                       void *ptr, cl_uint num_events_in_wait_list,
+                                       cl_bool blocking_read, size_t offset, size_t size, void *ptr,
+                                       cl_uint num_events_in_wait_list,
                                        const cl_event *event_wait_list, cl_event *event) {
   return guarded([&] {
     enqueueRead(command_queue, buffer, blocking_read, offset, size, ptr, num_events_in_wait_list,
@@ -95,14 +95,12 @@ cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem sr
     const char *src = src_buffer->address() + src_offset;
     const char *dst = dst_buffer->address() + dst_offset;
     check(size == 0 || src + size <= dst || dst + size <= src, CL_MEM_COPY_OVERLAP);
-    command_queue->enqueue(CL_COMMAND_COPY_BUFFER, num_events_in_wait_list, event_wait_list,
-                           event,
-                           [source = Ref(src_buffer), target = Ref(dst_buffer), src_offset,
-                            dst_offset, size] {
-                             std::memcpy(target->address() + dst_offset,
-                                         source->address() + src_offset, size);
-                             return CL_SUCCESS;
-                           });
+    command_queue->enqueue(
+        CL_COMMAND_COPY_BUFFER, num_events_in_wait_list, event_wait_list, event,
+        [source = Ref(src_buffer), target = Ref(dst_buffer), src_offset, dst_offset, size] {
+          std::memcpy(target->address() + dst_offset, source->address() + src_offset, size);
+          return CL_SUCCESS;
+        });
   });
 }
 
@@ -123,18 +121,17 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem bu
     check(offset % pattern_size == 0 && size % pattern_size == 0, CL_INVALID_VALUE);
     std::array<char, 128> bytes;
     std::memcpy(bytes.data(), pattern, pattern_size);  // the application may reuse pattern
-    command_queue->enqueue(
-        CL_COMMAND_FILL_BUFFER, num_events_in_wait_list, event_wait_list, event,
-        [target = Ref(buffer), bytes, pattern_size, offset, size] {
-          char *out = target->address() + offset;
-          if (pattern_size == 1) {
-            std::memset(out, bytes[0], size);
-          } else {
-            for (size_t at = 0; at < size; at += pattern_size)
-              std::memcpy(out + at, bytes.data(), pattern_size);
-          }
-          return CL_SUCCESS;
-        });
+    command_queue->enqueue(CL_COMMAND_FILL_BUFFER, num_events_in_wait_list, event_wait_list, event,
+                           [target = Ref(buffer), bytes, pattern_size, offset, size] {
+                             char *out = target->address() + offset;
+                             if (pattern_size == 1) {
+                               std::memset(out, bytes[0], size);
+                             } else {
+                               for (size_t at = 0; at < size; at += pattern_size)
+                                 std::memcpy(out + at, bytes.data(), pattern_size);
+                             }
+                             return CL_SUCCESS;
+                           });
   });
 }
 

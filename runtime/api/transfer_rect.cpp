@@ -74,10 +74,10 @@ void copyBox(char *dst, const Layout &to, const char *src, const Layout &from,
 
 // Host transfers: `toHost` reads the buffer into ptr, else writes it.
 void enqueueHostRect(cl_command_queue queue, cl_mem buffer, bool toHost, cl_bool blocking,
-                     const size_t *bufferOrigin, const size_t *hostOrigin,
-                     const size_t *regionArg, size_t bufferRowPitch, size_t bufferSlicePitch,
-                     size_t hostRowPitch, size_t hostSlicePitch, void *ptr, cl_uint numEvents,
-                     const cl_event *waitList, cl_event *event) {
+                     const size_t *bufferOrigin, const size_t *hostOrigin, const size_t *regionArg,
+                     size_t bufferRowPitch, size_t bufferSlicePitch, size_t hostRowPitch,
+                     size_t hostSlicePitch, void *ptr, cl_uint numEvents, const cl_event *waitList,
+                     cl_event *event) {
   checked(queue);
   check(isValid(buffer), CL_INVALID_MEM_OBJECT);
   check(buffer->context() == queue->context(), CL_INVALID_CONTEXT);
@@ -103,13 +103,13 @@ void enqueueHostRect(cl_command_queue queue, cl_mem buffer, bool toHost, cl_bool
 // Whether two boxes of the same storage may share a byte. Exact when both
 // sides have the same pitches and rows do not wrap; otherwise it falls back
 // to the byte ranges the boxes span (overlap if those intersect).
-bool boxesOverlap(const char *srcBase, const Layout &src, const char *dstBase,
-                  const Layout &dst, const Triple &region) {
+bool boxesOverlap(const char *srcBase, const Layout &src, const char *dstBase, const Layout &dst,
+                  const Triple &region) {
   const char *srcBegin = srcBase + src.offset(), *srcEnd = srcBase + src.end(region);
   const char *dstBegin = dstBase + dst.offset(), *dstEnd = dstBase + dst.end(region);
   if (srcEnd <= dstBegin || dstEnd <= srcBegin) return false;
-  bool sameLayout = srcBase == dstBase && src.rowPitch == dst.rowPitch &&
-                    src.slicePitch == dst.slicePitch;
+  bool sameLayout =
+      srcBase == dstBase && src.rowPitch == dst.rowPitch && src.slicePitch == dst.slicePitch;
   auto fits = [&](const Layout &l) {
     return l.origin[0] + region[0] <= l.rowPitch &&
            (l.origin[1] + region[1]) * l.rowPitch <= l.slicePitch;
@@ -125,12 +125,13 @@ bool boxesOverlap(const char *srcBase, const Layout &src, const char *dstBase,
 
 }  // namespace
 
-cl_int CL_API_CALL clEnqueueReadBufferRect(
-    cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_read,
-    const size_t *buffer_origin, const size_t *host_origin, const size_t *region,
-    size_t buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch,
-    size_t host_slice_pitch, void *ptr, cl_uint num_events_in_wait_list,
-    const cl_event *event_wait_list, cl_event *event) {
+cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue command_queue, cl_mem buffer,
+                                           cl_bool blocking_read, const size_t *buffer_origin,
+                                           const size_t *host_origin, const size_t *region,
+                                           size_t buffer_row_pitch, size_t buffer_slice_pitch,
+                                           size_t host_row_pitch, size_t host_slice_pitch,
+                                           void *ptr, cl_uint num_events_in_wait_list,
+                                           const cl_event *event_wait_list, cl_event *event) {
   return guarded([&] {
     enqueueHostRect(command_queue, buffer, true, blocking_read, buffer_origin, host_origin, region,
                     buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr,
@@ -138,25 +139,27 @@ cl_int CL_API_CALL clEnqueueReadBufferRect(
   });
 }
 
-cl_int CL_API_CALL clEnqueueWriteBufferRect(
-    cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_write,
-    const size_t *buffer_origin, const size_t *host_origin, const size_t *region,
-    size_t buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch,
-    size_t host_slice_pitch, const void *ptr, cl_uint num_events_in_wait_list,
-    const cl_event *event_wait_list, cl_event *event) {
+cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue command_queue, cl_mem buffer,
+                                            cl_bool blocking_write, const size_t *buffer_origin,
+                                            const size_t *host_origin, const size_t *region,
+                                            size_t buffer_row_pitch, size_t buffer_slice_pitch,
+                                            size_t host_row_pitch, size_t host_slice_pitch,
+                                            const void *ptr, cl_uint num_events_in_wait_list,
+                                            const cl_event *event_wait_list, cl_event *event) {
   return guarded([&] {
     enqueueHostRect(command_queue, buffer, false, blocking_write, buffer_origin, host_origin,
-                    region, buffer_row_pitch, buffer_slice_pitch, host_row_pitch,
-                    host_slice_pitch, const_cast<void *>(ptr), num_events_in_wait_list,
-                    event_wait_list, event);
+                    region, buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch,
+                    const_cast<void *>(ptr), num_events_in_wait_list, event_wait_list, event);
   });
 }
 
-cl_int CL_API_CALL clEnqueueCopyBufferRect(
-    cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_buffer,
-    const size_t *src_origin, const size_t *dst_origin, const size_t *region,
-    size_t src_row_pitch, size_t src_slice_pitch, size_t dst_row_pitch, size_t dst_slice_pitch,
-    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
+cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer,
+                                           cl_mem dst_buffer, const size_t *src_origin,
+                                           const size_t *dst_origin, const size_t *region,
+                                           size_t src_row_pitch, size_t src_slice_pitch,
+                                           size_t dst_row_pitch, size_t dst_slice_pitch,
+                                           cl_uint num_events_in_wait_list,
+                                           const cl_event *event_wait_list, cl_event *event) {
   return guarded([&] {
     checked(command_queue);
     check(isValid(src_buffer) && isValid(dst_buffer), CL_INVALID_MEM_OBJECT);
@@ -176,8 +179,7 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(
     check(!boxesOverlap(src_buffer->address(), src, dst_buffer->address(), dst, box),
           CL_MEM_COPY_OVERLAP);
     command_queue->enqueue(CL_COMMAND_COPY_BUFFER_RECT, num_events_in_wait_list, event_wait_list,
-                           event,
-                           [from = Ref(src_buffer), to = Ref(dst_buffer), src, dst, box] {
+                           event, [from = Ref(src_buffer), to = Ref(dst_buffer), src, dst, box] {
                              copyBox(to->address(), dst, from->address(), src, box);
                              return CL_SUCCESS;
                            });

@@ -50,8 +50,7 @@ cl_mem CL_API_CALL clCreateImage(cl_context context, cl_mem_flags, const cl_imag
 }
 cl_mem CL_API_CALL clCreateImageWithProperties(cl_context context, const cl_mem_properties *,
                                                cl_mem_flags, const cl_image_format *,
-                                               const cl_image_desc *, void *,
-                                               cl_int *errcode_ret) {
+                                               const cl_image_desc *, void *, cl_int *errcode_ret) {
   return guardedCreate(errcode_ret, [&]() -> cl_mem { absentIn(context); });
 }
 
@@ -93,8 +92,8 @@ cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue command_queue, cl_mem, cl
   return guarded([&] { notOnQueue(command_queue); });
 }
 cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue command_queue, cl_mem, cl_bool,
-                                       const size_t *, const size_t *, size_t, size_t,
-                                       const void *, cl_uint, const cl_event *, cl_event *) {
+                                       const size_t *, const size_t *, size_t, size_t, const void *,
+                                       cl_uint, const cl_event *, cl_event *) {
   return guarded([&] { notOnQueue(command_queue); });
 }
 cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue command_queue, cl_mem, cl_mem,
@@ -112,10 +111,9 @@ cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl
                                               const cl_event *, cl_event *) {
   return guarded([&] { notOnQueue(command_queue); });
 }
-void *CL_API_CALL clEnqueueMapImage(cl_command_queue command_queue, cl_mem, cl_bool,
-                                    cl_map_flags, const size_t *, const size_t *, size_t *,
-                                    size_t *, cl_uint, const cl_event *, cl_event *,
-                                    cl_int *errcode_ret) {
+void *CL_API_CALL clEnqueueMapImage(cl_command_queue command_queue, cl_mem, cl_bool, cl_map_flags,
+                                    const size_t *, const size_t *, size_t *, size_t *, cl_uint,
+                                    const cl_event *, cl_event *, cl_int *errcode_ret) {
   return guardedCreate(errcode_ret, [&]() -> void * { notOnQueue(command_queue); });
 }
 cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue command_queue, cl_mem, const void *,
@@ -151,25 +149,21 @@ cl_int CL_API_CALL clGetPipeInfo(cl_mem pipe, cl_pipe_info, size_t, void *, size
 
 // --- shared virtual memory ---
 // "If clSVMAlloc fails, a NULL pointer is returned": no device supports SVM.
-void *CL_API_CALL clSVMAlloc(cl_context, cl_svm_mem_flags, size_t, unsigned int) {
-  return nullptr;
-}
+void *CL_API_CALL clSVMAlloc(cl_context, cl_svm_mem_flags, size_t, unsigned int) { return nullptr; }
 // Only pointers from clSVMAlloc may be passed, and it returns none.
 void CL_API_CALL clSVMFree(cl_context, void *) {}
 
 cl_int CL_API_CALL clEnqueueSVMFree(cl_command_queue command_queue, cl_uint, void **,
-                                    void(CL_CALLBACK *)(cl_command_queue, cl_uint, void **,
-                                                        void *),
+                                    void(CL_CALLBACK *)(cl_command_queue, cl_uint, void **, void *),
                                     void *, cl_uint, const cl_event *, cl_event *) {
   return guarded([&] { notOnQueue(command_queue); });
 }
-cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool, void *,
-                                      const void *, size_t, cl_uint, const cl_event *,
-                                      cl_event *) {
+cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool, void *, const void *,
+                                      size_t, cl_uint, const cl_event *, cl_event *) {
   return guarded([&] { notOnQueue(command_queue); });
 }
-cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue command_queue, void *, const void *,
-                                       size_t, size_t, cl_uint, const cl_event *, cl_event *) {
+cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue command_queue, void *, const void *, size_t,
+                                       size_t, cl_uint, const cl_event *, cl_event *) {
   return guarded([&] { notOnQueue(command_queue); });
 }
 cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue command_queue, cl_bool, cl_map_flags, void *,
@@ -188,20 +182,19 @@ cl_int CL_API_CALL clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uin
 
 // --- OpenGL sharing: "CL_INVALID_CONTEXT if context is not a valid context
 // or was not created from a GL context" (none is) ---
-cl_mem CL_API_CALL clCreateFromGLBuffer(cl_context, cl_mem_flags, cl_GLuint,
-                                        int *errcode_ret) {
+cl_mem CL_API_CALL clCreateFromGLBuffer(cl_context, cl_mem_flags, cl_GLuint, int *errcode_ret) {
   return guardedCreate(errcode_ret, []() -> cl_mem { fail(CL_INVALID_CONTEXT); });
 }
-cl_mem CL_API_CALL clCreateFromGLTexture(cl_context, cl_mem_flags, cl_GLenum, cl_GLint,
-                                         cl_GLuint, cl_int *errcode_ret) {
+cl_mem CL_API_CALL clCreateFromGLTexture(cl_context, cl_mem_flags, cl_GLenum, cl_GLint, cl_GLuint,
+                                         cl_int *errcode_ret) {
   return guardedCreate(errcode_ret, []() -> cl_mem { fail(CL_INVALID_CONTEXT); });
 }
-cl_mem CL_API_CALL clCreateFromGLTexture2D(cl_context, cl_mem_flags, cl_GLenum, cl_GLint,
-                                           cl_GLuint, cl_int *errcode_ret) {
+cl_mem CL_API_CALL clCreateFromGLTexture2D(cl_context, cl_mem_flags, cl_GLenum, cl_GLint, cl_GLuint,
+                                           cl_int *errcode_ret) {
   return guardedCreate(errcode_ret, []() -> cl_mem { fail(CL_INVALID_CONTEXT); });
 }
-cl_mem CL_API_CALL clCreateFromGLTexture3D(cl_context, cl_mem_flags, cl_GLenum, cl_GLint,
-                                           cl_GLuint, cl_int *errcode_ret) {
+cl_mem CL_API_CALL clCreateFromGLTexture3D(cl_context, cl_mem_flags, cl_GLenum, cl_GLint, cl_GLuint,
+                                           cl_int *errcode_ret) {
   return guardedCreate(errcode_ret, []() -> cl_mem { fail(CL_INVALID_CONTEXT); });
 }
 cl_mem CL_API_CALL clCreateFromGLRenderbuffer(cl_context, cl_mem_flags, cl_GLuint,
@@ -218,8 +211,7 @@ cl_int CL_API_CALL clGetGLObjectInfo(cl_mem memobj, cl_gl_object_type *, cl_GLui
     fail(CL_INVALID_GL_OBJECT);
   });
 }
-cl_int CL_API_CALL clGetGLTextureInfo(cl_mem memobj, cl_gl_texture_info, size_t, void *,
-                                      size_t *) {
+cl_int CL_API_CALL clGetGLTextureInfo(cl_mem memobj, cl_gl_texture_info, size_t, void *, size_t *) {
   return guarded([&] {
     checked(memobj);
     fail(CL_INVALID_GL_OBJECT);
@@ -241,8 +233,8 @@ cl_int CL_API_CALL clEnqueueReleaseGLObjects(cl_command_queue command_queue, cl_
     fail(CL_INVALID_CONTEXT);
   });
 }
-cl_int CL_API_CALL clGetGLContextInfoKHR(const cl_context_properties *, cl_gl_context_info,
-                                         size_t, void *, size_t *) {
+cl_int CL_API_CALL clGetGLContextInfoKHR(const cl_context_properties *, cl_gl_context_info, size_t,
+                                         void *, size_t *) {
   return CL_INVALID_OPERATION;
 }
 
@@ -262,8 +254,8 @@ cl_int CL_API_CALL clEnqueueReleaseEGLObjectsKHR(cl_command_queue command_queue,
                                                  cl_event *) {
   return guarded([&] { notOnQueue(command_queue); });
 }
-cl_event CL_API_CALL clCreateEventFromEGLSyncKHR(cl_context context, CLeglSyncKHR,
-                                                 CLeglDisplayKHR, cl_int *errcode_ret) {
+cl_event CL_API_CALL clCreateEventFromEGLSyncKHR(cl_context context, CLeglSyncKHR, CLeglDisplayKHR,
+                                                 cl_int *errcode_ret) {
   return guardedCreate(errcode_ret, [&]() -> cl_event { absentIn(context); });
 }
 

@@ -19,13 +19,15 @@ RUNNER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))
 
 # Every fake suite first checks what the runner promises each CTS binary:
 # its own folder as the working directory, a loader that can see only
-# lockstep.icd, and platform 0.
+# lockstep.icd, naming a copy of the driver made for this run, and platform 0.
 PROLOGUE = r'''#!/bin/bash
 ulimit -c 0
 here=$(cd "$(dirname "$0")" && pwd)
 if [ "$1" = --list ]; then printf '\t%s\n' a b c; exit 0; fi
 [ "$PWD" = "$here" ] || { echo "wrong working directory $PWD"; exit 3; }
-[ "$(ls "$OCL_ICD_VENDORS")" = lockstep.icd ] || { echo "loader not isolated"; exit 4; }
+[ "$(ls "$OCL_ICD_VENDORS" | grep -c "\.icd$")" = 1 ] && [ -f "$OCL_ICD_VENDORS/lockstep.icd" ] || { echo "loader not isolated"; exit 4; }
+lib=$(cat "$OCL_ICD_VENDORS/lockstep.icd")
+[ "$(dirname "$lib")" = "$OCL_ICD_VENDORS" ] && [ -f "$lib" ] || { echo "driver not a snapshot"; exit 7; }
 [ "$CL_PLATFORM_INDEX" = 0 ] || { echo "no platform index"; exit 5; }
 [ -z "$OCL_ICD_FILENAMES" ] || { echo "extra ICDs"; exit 6; }
 echo "$*" > "$here/args.txt"
@@ -74,9 +76,13 @@ class FakeCts:
             with open(path, 'w') as f:
                 f.write(PROLOGUE + body + '\n')
             os.chmod(path, 0o755)
+        library = os.path.join(root, 'build', 'liblockstep.so.0.1.0')
+        os.makedirs(os.path.dirname(library))
+        with open(library, 'w') as f:
+            f.write('a driver library\n')
         self.icd = os.path.join(root, 'lockstep.icd')
         with open(self.icd, 'w') as f:
-            f.write('/nonexistent/liblockstep.so\n')
+            f.write(library + '\n')
         self.subset = self.write('subset.txt', SUBSET)
 
     def write(self, name, text):

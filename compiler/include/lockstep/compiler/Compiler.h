@@ -49,6 +49,7 @@ struct KernelDescription {
   std::string vecTypeHint;
   uint32_t preferredWorkGroupSizeMultiple = 1;
   uint32_t barrierCount = 0;
+  uint32_t subGroupSize = 1;  // fixed per kernel, from the SIMD width
   WorkGroupFunction function = nullptr;  // valid while the Executable lives
 };
 
@@ -95,6 +96,11 @@ struct LanguageSupport {
   std::vector<std::string> features;    // __opencl_c_* feature macros
   bool fp64 = false;
 };
+
+// After a work-group function returns on this thread: the reason it stopped
+// early (a barrier divergence found by LOCKSTEP_CHECK_BARRIERS), or "" if it
+// ran to completion. Clears it.
+std::string takeKernelFailure();
 
 class Compiler {
  public:

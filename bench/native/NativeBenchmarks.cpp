@@ -1,0 +1,343 @@
+#include "NativeBenchmarks.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <memory>
+
+#include "Measure.h"
+#include "PeakFma.h"
+#include "Workloads.h"
+
+namespace bench {
+namespace {
+
+constexpr size_t kBlock = 64;  // cache block of the tiled loops (rows/cols)
+
+// Outputs are set to all-ones bytes (NaN, or a count no benchmark produces)
+// before each run, so a run that writes nothing cannot pass.
+template <class T>
+void poison(std::vector<T> &values) {
+  std::memset(values.data(), 0xff, values.size() * sizeof(T));
+}
+
+std::string sizeText(const char *name, uint64_t value) {
+  return std::string(name) + "=" + std::to_string(value);
+}
+
+Record runStreamCopy(const BenchInfo &info, uint64_t n, const Options &options) {
+  StreamProblem problem(n);
+  std::vector<float> out(n);
+  const float *a = problem.a.data();
+  float *o = out.data();
+  auto timings = measureRuns(
+      options.reps, [&] { poison(out); },
+      [&] {
+#pragma omp parallel for simd schedule(static)
+        for (size_t i = 0; i < n; ++i) o[i] = a[i];
+      },
+      [&] { return problem.verifyCopy(o); });
+  return rateRecord(info, sizeText("n", n), timings, 2.0 * n * sizeof(float), 1e9);
+}
+
+Record runVectorAdd(const BenchInfo &info, uint64_t n, const Options &options) {
+  StreamProblem problem(n);
+  std::vector<float> out(n);
+  const float *a = problem.a.data(), *b = problem.b.data();
+  float *c = out.data();
+  auto timings = measureRuns(
+      options.reps, [&] { poison(out); },
+      [&] {
+#pragma omp parallel for simd schedule(static)
+        for (size_t i = 0; i < n; ++i) c[i] = a[i] + b[i];
+      },
+      [&] { return problem.verifyAdd(c); });
+  return rateRecord(info, sizeText("n", n), timings, 3.0 * n * sizeof(float), 1e9);
+}
+
+Record runTriad(const BenchInfo &info, uint64_t n, const Options &options) {
+  StreamProblem problem(n);
+  std::vector<float> out(n);
+  const float *b = problem.b.data(), *c = problem.c.data();
+  const float s = problem.scalar;
+  float *a = out.data();
+  auto timings = measureRuns(
+      options.reps, [&] { poison(out); },
+      [&] {
+#pragma omp parallel for simd schedule(static)
+        for (size_t i = 0; i < n; ++i) a[i] = b[i] + s * c[i];
+      },
+      [&] { return problem.verifyTriad(a); });
+  return rateRecord(info, sizeText("n", n), timings, 3.0 * n * sizeof(float), 1e9);
+}
+
+// The OpenCL kernel's algorithm: one dot product per element of C.
+void sgemmNaive(const float *a, const float *b, float *c, size_t n) {
+#pragma omp parallel for schedule(static)
+  for (size_t row = 0; row < n; ++row)
+    for (size_t col = 0; col < n; ++col) {
+      float sum = 0.0f;
+      for (size_t k = 0; k < n; ++k) sum += a[row * n + k] * b[k * n + col];
+      c[row * n + col] = sum;
+    }
+}
+
+// Cache-blocked, with the contiguous j loop innermost so it vectorizes: what
+// the tiled kernel does with __local, done with the caches.
+void sgemmTiled(const float *a, const float *b, float *c, size_t n) {
+#pragma omp parallel for schedule(static)
+  for (size_t row0 = 0; row0 < n; row0 += kBlock) {
+    size_t rows = std::min(kBlock, n - row0);
+    std::fill(c + row0 * n, c + (row0 + rows) * n, 0.0f);
+    for (size_t k0 = 0; k0 < n; k0 += kBlock)
+      for (size_t col0 = 0; col0 < n; col0 += kBlock)
+        for (size_t row = row0; row < row0 + rows; ++row)
+          for (size_t k = k0; k < std::min(k0 + kBlock, n); ++k) {
+            float aik = a[row * n + k];
+            const float *b_row = b + k * n;
+            float *c_row = c + row * n;
+            size_t col_end = std::min(col0 + kBlock, n);
+#pragma omp simd
+            for (size_t col = col0; col < col_end; ++col) c_row[col] += aik * b_row[col];
+          }
+  }
+}
+
+Record runSgemm(const BenchInfo &info, uint64_t n, const Options &options, bool tiled) {
+  static std::unique_ptr<SgemmProblem> shared;  // reference computed once per size
+  if (!shared || shared->n != n) shared = std::make_unique<SgemmProblem>(n);
+  SgemmProblem &problem = *shared;
+  std::vector<float> c(n * n);
+  auto timings = measureRuns(
+      options.reps, [&] { poison(c); },
+      [&] {
+        (tiled ? sgemmTiled : sgemmNaive)(problem.a.data(), problem.b.data(), c.data(), n);
+      },
+      [&] { return problem.verify(c.data()); });
+  return rateRecord(info, sizeText("n", n), timings, problem.flops(), 1e9);
+}
+
+Record runSgemmNaive(const BenchInfo &info, uint64_t n, const Options &options) {
+  return runSgemm(info, n, options, false);
+}
+
+Record runSgemmTiled(const BenchInfo &info, uint64_t n, const Options &options) {
+  return runSgemm(info, n, options, true);
+}
+
+Record runReduce(const BenchInfo &info, uint64_t n, const Options &options) {
+  ReduceProblem problem(n);
+  const float *in = problem.in.data();
+  double total = NAN;
+  auto timings = measureRuns(
+      options.reps, [&] { total = NAN; },
+      [&] {
+        float sum = 0.0f;
+#pragma omp parallel for simd reduction(+ : sum) schedule(static)
+        for (size_t i = 0; i < n; ++i) sum += in[i];
+        total = sum;
+      },
+      [&] { return problem.verifyTotal(total); });
+  return rateRecord(info, sizeText("n", n), timings, n * sizeof(float), 1e9);
+}
+
+Record runScan(const BenchInfo &info, uint64_t n, const Options &options) {
+  const size_t block = 512;
+  ScanProblem problem(n, block);
+  std::vector<uint32_t> out(n), sums(n / block);
+  const uint32_t *in = problem.in.data();
+  auto timings = measureRuns(
+      options.reps,
+      [&] {
+        poison(out);
+        poison(sums);
+      },
+      [&] {
+#pragma omp parallel for schedule(static)
+        for (size_t start = 0; start < n; start += block) {
+          uint32_t running = 0;
+          for (size_t i = start; i < start + block; ++i) {
+            out[i] = running;
+            running += in[i];
+          }
+          sums[start / block] = running;
+        }
+      },
+      [&] { return problem.verify(out.data(), sums.data()); });
+  return rateRecord(info, sizeText("n", n), timings, 2.0 * n * sizeof(uint32_t), 1e9);
+}
+
+Record runTranspose(const BenchInfo &info, uint64_t n, const Options &options) {
+  TransposeProblem problem(n);
+  std::vector<float> out(n * n);
+  const float *in = problem.in.data();
+  const size_t tile = 32;
+  auto timings = measureRuns(
+      options.reps, [&] { poison(out); },
+      [&] {
+#pragma omp parallel for collapse(2) schedule(static)
+        for (size_t row0 = 0; row0 < n; row0 += tile)
+          for (size_t col0 = 0; col0 < n; col0 += tile)
+            for (size_t row = row0; row < std::min(row0 + tile, size_t{n}); ++row)
+              for (size_t col = col0; col < std::min(col0 + tile, size_t{n}); ++col)
+                out[col * n + row] = in[row * n + col];
+      },
+      [&] { return problem.verify(out.data()); });
+  return rateRecord(info, sizeText("n", n), timings, 2.0 * n * n * sizeof(float), 1e9);
+}
+
+Record runStencil(const BenchInfo &info, uint64_t n, const Options &options) {
+  StencilProblem problem(n);
+  std::vector<float> out(n * n);
+  const float *in = problem.in.data();
+  float *o = out.data();
+  auto timings = measureRuns(
+      options.reps, [&] { poison(out); },
+      [&] {
+#pragma omp parallel for schedule(static)
+        for (size_t y = 0; y < n; ++y) {
+          const float *row = in + y * n;
+          float *out_row = o + y * n;
+          if (y == 0 || y == n - 1) {
+            std::copy(row, row + n, out_row);
+            continue;
+          }
+          out_row[0] = row[0];
+          out_row[n - 1] = row[n - 1];
+#pragma omp simd
+          for (size_t x = 1; x < n - 1; ++x)
+            out_row[x] = 0.2f * (row[x] + row[x - n] + row[x + n] + row[x - 1] + row[x + 1]);
+        }
+      },
+      [&] { return problem.verify(o); });
+  return rateRecord(info, sizeText("n", n), timings, 2.0 * n * n * sizeof(float), 1e9);
+}
+
+Record runNbody(const BenchInfo &info, uint64_t n, const Options &options) {
+  NbodyProblem problem(n);
+  std::vector<float> acc(n * 4);
+  const float *pos = problem.pos.data();
+  const float softening2 = problem.softening2;
+  auto timings = measureRuns(
+      options.reps, [&] { poison(acc); },
+      [&] {
+#pragma omp parallel for schedule(static)
+        for (size_t i = 0; i < n; ++i) {
+          float ax = 0, ay = 0, az = 0;
+          float px = pos[4 * i], py = pos[4 * i + 1], pz = pos[4 * i + 2];
+#pragma omp simd reduction(+ : ax, ay, az)
+          for (size_t j = 0; j < n; ++j) {
+            float dx = pos[4 * j] - px, dy = pos[4 * j + 1] - py, dz = pos[4 * j + 2] - pz;
+            float inv_r = 1.0f / std::sqrt(dx * dx + dy * dy + dz * dz + softening2);
+            float s = pos[4 * j + 3] * inv_r * inv_r * inv_r;
+            ax += s * dx;
+            ay += s * dy;
+            az += s * dz;
+          }
+          acc[4 * i] = ax;
+          acc[4 * i + 1] = ay;
+          acc[4 * i + 2] = az;
+          acc[4 * i + 3] = 0;
+        }
+      },
+      [&] { return problem.verify(acc.data()); });
+  return rateRecord(info, sizeText("bodies", n), timings, problem.flops(), 1e9);
+}
+
+Record runMandelbrot(const BenchInfo &info, uint64_t width, const Options &options) {
+  MandelbrotProblem p(width);
+  std::vector<uint32_t> iters(size_t{p.width} * p.height);
+  auto timings = measureRuns(
+      options.reps, [&] { poison(iters); },
+      [&] {
+        // Rows differ wildly in cost (the set is in the middle): dynamic.
+#pragma omp parallel for schedule(dynamic, 4)
+        for (uint32_t py = 0; py < p.height; ++py)
+          for (uint32_t px = 0; px < p.width; ++px) {
+            float cr = p.x0 + px * p.dx, ci = p.y0 + py * p.dy;
+            float zr = 0, zi = 0;
+            uint32_t k = 0;
+            while (k < p.max_iter && zr * zr + zi * zi <= 4.0f) {
+              float t = zr * zr - zi * zi + cr;
+              zi = 2.0f * zr * zi + ci;
+              zr = t;
+              ++k;
+            }
+            iters[size_t{py} * p.width + px] = k;
+          }
+      },
+      [&] { return p.verify(iters.data()); });
+  return rateRecord(info, sizeText("width", width) + " height=" + std::to_string(p.height),
+                    timings, static_cast<double>(iters.size()), 1e6);
+}
+
+Record runHistogram(const BenchInfo &info, uint64_t n, const Options &options) {
+  HistogramProblem problem(n);
+  std::vector<uint32_t> bins(256);
+  const uint8_t *data = problem.data.data();
+  auto timings = measureRuns(
+      options.reps, [&] { std::fill(bins.begin(), bins.end(), 0); },
+      [&] {
+        // A private histogram per thread, merged once: the CPU form of the
+        // kernel's __local histogram.
+#pragma omp parallel
+        {
+          uint32_t local[256] = {};
+#pragma omp for schedule(static)
+          for (size_t i = 0; i < n; ++i) ++local[data[i]];
+          for (int b = 0; b < 256; ++b)
+            if (local[b]) {
+#pragma omp atomic
+              bins[b] += local[b];
+            }
+        }
+      },
+      [&] { return problem.verify(bins.data()); });
+  return rateRecord(info, sizeText("bytes", n), timings, static_cast<double>(n), 1e9);
+}
+
+}  // namespace
+
+const std::vector<NativeBench> &nativeBenchmarks() {
+  // Names match the OpenCL suite's where the algorithm is the same, so the
+  // table lines them up; stream_copy and peak_fma exist only here.
+  static const std::vector<NativeBench> benches = {
+      {{"stream_copy", "STREAM copy: b = a", "GB/s", true, 1 << 25, 1 << 16, 1, "elements"},
+       runStreamCopy},
+      {{"vector_add", "c = a + b (STREAM add)", "GB/s", true, 1 << 25, 1 << 16, 1, "elements"},
+       runVectorAdd},
+      {{"triad", "a = b + s * c (STREAM triad)", "GB/s", true, 1 << 25, 1 << 16, 1, "elements"},
+       runTriad},
+      {{"peak_fma", "independent FMA chains in every lane of every core", "GFLOP/s", true,
+        4000000, 1000, 1, "iterations"},
+       runPeakFma},
+      {{"sgemm_naive", "C = A * B, one dot product per element", "GFLOP/s", true, 512, 64, 16,
+        "matrix order"},
+       runSgemmNaive},
+      {{"sgemm_tiled", "C = A * B, 64x64 cache blocks", "GFLOP/s", true, 1024, 64, 16,
+        "matrix order"},
+       runSgemmTiled},
+      {{"reduce", "sum, OpenMP simd reduction", "GB/s", true, 1 << 24, 1 << 16, 1, "elements"},
+       runReduce},
+      {{"scan", "exclusive scan of 512-element blocks", "GB/s", true, 1 << 23, 1 << 16, 512,
+        "elements"},
+       runScan},
+      {{"transpose", "n x n transpose in 32x32 blocks", "GB/s", true, 4096, 64, 16,
+        "matrix order"},
+       runTranspose},
+      {{"stencil", "5-point Jacobi sweep", "GB/s", true, 4096, 64, 16, "grid order"}, runStencil},
+      {{"nbody", "all-pairs accelerations", "GFLOP/s", true, 6144, 512, 256, "bodies"},
+       runNbody},
+      {{"mandelbrot", "escape counts, max 256 iterations", "Mpixel/s", true, 1024, 64, 16,
+        "width (height = 3/4 width)"},
+       runMandelbrot},
+      {{"histogram", "256 bins, per-thread histograms merged", "GB/s", true, 1 << 24, 1 << 16, 1,
+        "bytes"},
+       runHistogram},
+  };
+  return benches;
+}
+
+}  // namespace bench

@@ -1,0 +1,23 @@
+// The native reference: the suite's algorithms as plain C++ with OpenMP,
+// compiled -O3 -march=native, plus STREAM-like copy and the peak FMA rate.
+// It is what a careful C++ programmer gets from this machine without OpenCL,
+// and is verified through the same host reference as the OpenCL suite.
+#pragma once
+
+#include <vector>
+
+#include "Options.h"
+#include "Report.h"
+
+namespace bench {
+
+using NativeRunFn = Record (*)(const BenchInfo &info, uint64_t size, const Options &options);
+
+struct NativeBench {
+  BenchInfo info;
+  NativeRunFn run;
+};
+
+const std::vector<NativeBench> &nativeBenchmarks();
+
+}  // namespace bench

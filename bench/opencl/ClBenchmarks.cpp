@@ -1,0 +1,367 @@
+#include "ClBenchmarks.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+
+#include "Measure.h"
+#include "Workloads.h"
+
+namespace bench {
+namespace {
+
+// Outputs are filled with this before every run: NaN as a float, and a count
+// no kernel here produces as a uint, so a run that writes nothing fails.
+constexpr uint32_t kPoison = 0xffffffffu;
+constexpr size_t kGroup1d = 256;  // work-group size of the 1-D kernels with __local
+constexpr size_t kTile = 16;      // the 2-D kernels' tiles are kTile x kTile
+constexpr size_t kReduceGroups = 256;
+
+std::string sizeText(const char *name, uint64_t value) {
+  return std::string(name) + "=" + std::to_string(value);
+}
+
+// One launch per run, waited for; `prepare` and `verify` stay outside the time.
+Timings timeKernel(Session &session, const Options &options, cl_kernel kernel, cl_uint dims,
+                   const size_t *global, const size_t *local,
+                   const std::function<void()> &prepare, const std::function<Verdict()> &verify) {
+  return measureRuns(
+      options.reps, prepare,
+      [&] {
+        session.enqueue(kernel, dims, global, local);
+        session.finish();
+      },
+      verify);
+}
+
+Verdict checkCount(uint32_t got, uint32_t want) {
+  if (got == want) return {};
+  return "launch counter is " + std::to_string(got) + ", want " + std::to_string(want) +
+         ": not every launch ran exactly once";
+}
+
+// Enqueue -> finish of one launch, `latency_samples` times per repetition;
+// a repetition reports the median sample, in microseconds.
+Record runLaunchLatency(Session &session, const BenchInfo &info, uint64_t size,
+                        const Options &options) {
+  cl_kernel kernel = session.kernel("count_launch");
+  Buffer counter = session.buffer(sizeof(uint32_t));
+  setArgs(kernel, counter);
+  size_t global = size;
+  Timings timings;
+  for (int rep = 0; rep <= options.reps; ++rep) {
+    session.fill(counter, 0, sizeof(uint32_t));
+    Timings samples;
+    for (int i = 0; i < options.latency_samples; ++i) {
+      auto start = Clock::now();
+      session.enqueue(kernel, 1, &global, nullptr);
+      session.finish();
+      samples.ms.push_back(msSince(start));
+    }
+    uint32_t count = 0;
+    session.read(counter, &count, sizeof count);
+    if (Verdict verdict = checkCount(count, options.latency_samples); !verdict.empty())
+      throw VerificationFailure(verdict);
+    if (rep == 0)
+      timings.first_ms = samples.ms.front();
+    else
+      timings.ms.push_back(samples.median());
+  }
+  return timeRecord(info, sizeText("global", size), timings);
+}
+
+// `size` launches back to back, one clFinish at the end.
+Record runLaunchThroughput(Session &session, const BenchInfo &info, uint64_t size,
+                           const Options &options) {
+  cl_kernel kernel = session.kernel("count_launch");
+  Buffer counter = session.buffer(sizeof(uint32_t));
+  setArgs(kernel, counter);
+  size_t global = 1;
+  auto timings = measureRuns(
+      options.reps, [&] { session.fill(counter, 0, sizeof(uint32_t)); },
+      [&] {
+        for (uint64_t i = 0; i < size; ++i) session.enqueue(kernel, 1, &global, nullptr);
+        session.finish();
+      },
+      [&] {
+        uint32_t count = 0;
+        session.read(counter, &count, sizeof count);
+        return checkCount(count, static_cast<uint32_t>(size));
+      });
+  return rateRecord(info, sizeText("launches", size), timings, static_cast<double>(size), 1);
+}
+
+Record runVectorAdd(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
+  StreamProblem problem(n);
+  size_t bytes = n * sizeof(float);
+  Buffer a = session.buffer(bytes, problem.a.data(), CL_MEM_READ_ONLY);
+  Buffer b = session.buffer(bytes, problem.b.data(), CL_MEM_READ_ONLY);
+  Buffer c = session.buffer(bytes, nullptr, CL_MEM_WRITE_ONLY);
+  cl_kernel kernel = session.kernel("vector_add");
+  setArgs(kernel, a, b, c);
+  std::vector<float> out(n);
+  size_t global = n;
+  auto timings = timeKernel(
+      session, options, kernel, 1, &global, nullptr, [&] { session.fill(c, kPoison, bytes); },
+      [&] {
+        session.read(c, out.data(), bytes);
+        return problem.verifyAdd(out.data());
+      });
+  return rateRecord(info, sizeText("n", n), timings, 3.0 * bytes, 1e9);
+}
+
+Record runTriad(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
+  StreamProblem problem(n);
+  size_t bytes = n * sizeof(float);
+  Buffer a = session.buffer(bytes, nullptr, CL_MEM_WRITE_ONLY);
+  Buffer b = session.buffer(bytes, problem.b.data(), CL_MEM_READ_ONLY);
+  Buffer c = session.buffer(bytes, problem.c.data(), CL_MEM_READ_ONLY);
+  cl_kernel kernel = session.kernel("triad");
+  setArgs(kernel, a, b, c, problem.scalar);
+  std::vector<float> out(n);
+  size_t global = n;
+  auto timings = timeKernel(
+      session, options, kernel, 1, &global, nullptr, [&] { session.fill(a, kPoison, bytes); },
+      [&] {
+        session.read(a, out.data(), bytes);
+        return problem.verifyTriad(out.data());
+      });
+  return rateRecord(info, sizeText("n", n), timings, 3.0 * bytes, 1e9);
+}
+
+// sgemm_naive and sgemm_tiled share inputs and the (costly) host reference.
+SgemmProblem &sgemmProblem(uint32_t n) {
+  static std::map<uint32_t, std::unique_ptr<SgemmProblem>> problems;
+  auto &problem = problems[n];
+  if (!problem) problem = std::make_unique<SgemmProblem>(n);
+  return *problem;
+}
+
+Record runSgemm(Session &session, const BenchInfo &info, uint64_t n, const Options &options,
+                bool tiled) {
+  SgemmProblem &problem = sgemmProblem(static_cast<uint32_t>(n));
+  size_t bytes = n * n * sizeof(float);
+  Buffer a = session.buffer(bytes, problem.a.data(), CL_MEM_READ_ONLY);
+  Buffer b = session.buffer(bytes, problem.b.data(), CL_MEM_READ_ONLY);
+  Buffer c = session.buffer(bytes, nullptr, CL_MEM_WRITE_ONLY);
+  cl_kernel kernel = session.kernel(tiled ? "sgemm_tiled" : "sgemm_naive");
+  if (tiled) session.requireGroup(kernel, kTile * kTile, 2 * kTile * kTile * sizeof(float));
+  setArgs(kernel, a, b, c, static_cast<cl_uint>(n));
+  std::vector<float> out(n * n);
+  size_t global[2] = {n, n}, local[2] = {kTile, kTile};
+  auto timings = timeKernel(
+      session, options, kernel, 2, global, tiled ? local : nullptr,
+      [&] { session.fill(c, kPoison, bytes); },
+      [&] {
+        session.read(c, out.data(), bytes);
+        return problem.verify(out.data());
+      });
+  return rateRecord(info, sizeText("n", n), timings, problem.flops(), 1e9);
+}
+
+Record runSgemmNaive(Session &session, const BenchInfo &info, uint64_t n,
+                     const Options &options) {
+  return runSgemm(session, info, n, options, false);
+}
+
+Record runSgemmTiled(Session &session, const BenchInfo &info, uint64_t n,
+                     const Options &options) {
+  return runSgemm(session, info, n, options, true);
+}
+
+Record runReduce(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
+  ReduceProblem problem(n);
+  size_t groups = std::min<size_t>(kReduceGroups, (n + kGroup1d - 1) / kGroup1d);
+  Buffer in = session.buffer(n * sizeof(float), problem.in.data(), CL_MEM_READ_ONLY);
+  Buffer partials = session.buffer(groups * sizeof(float), nullptr, CL_MEM_WRITE_ONLY);
+  cl_kernel kernel = session.kernel("reduce_sum");
+  session.requireGroup(kernel, kGroup1d, kGroup1d * sizeof(float));
+  setArgs(kernel, in, partials, static_cast<cl_uint>(n), LocalBytes{kGroup1d * sizeof(float)});
+  std::vector<float> out(groups);
+  size_t global = groups * kGroup1d, local = kGroup1d;
+  auto timings = timeKernel(
+      session, options, kernel, 1, &global, &local,
+      [&] { session.fill(partials, kPoison, groups * sizeof(float)); },
+      [&] {
+        session.read(partials, out.data(), groups * sizeof(float));
+        return problem.verifyPartials(out.data(), groups, kGroup1d);
+      });
+  return rateRecord(info, sizeText("n", n), timings, n * sizeof(float), 1e9);
+}
+
+Record runScan(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
+  const size_t block = 2 * kGroup1d;
+  ScanProblem problem(n, block);
+  size_t bytes = n * sizeof(uint32_t), groups = n / block;
+  Buffer in = session.buffer(bytes, problem.in.data(), CL_MEM_READ_ONLY);
+  Buffer out = session.buffer(bytes, nullptr, CL_MEM_WRITE_ONLY);
+  Buffer sums = session.buffer(groups * sizeof(uint32_t), nullptr, CL_MEM_WRITE_ONLY);
+  cl_kernel kernel = session.kernel("scan_blocks");
+  session.requireGroup(kernel, kGroup1d, block * sizeof(uint32_t));
+  setArgs(kernel, in, out, sums, LocalBytes{block * sizeof(uint32_t)});
+  std::vector<uint32_t> got(n), got_sums(groups);
+  size_t global = n / 2, local = kGroup1d;
+  auto timings = timeKernel(
+      session, options, kernel, 1, &global, &local,
+      [&] {
+        session.fill(out, kPoison, bytes);
+        session.fill(sums, kPoison, groups * sizeof(uint32_t));
+      },
+      [&] {
+        session.read(out, got.data(), bytes);
+        session.read(sums, got_sums.data(), groups * sizeof(uint32_t));
+        return problem.verify(got.data(), got_sums.data());
+      });
+  return rateRecord(info, sizeText("n", n), timings, 2.0 * bytes, 1e9);
+}
+
+Record runTranspose(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
+  TransposeProblem problem(static_cast<uint32_t>(n));
+  size_t bytes = n * n * sizeof(float);
+  Buffer in = session.buffer(bytes, problem.in.data(), CL_MEM_READ_ONLY);
+  Buffer out = session.buffer(bytes, nullptr, CL_MEM_WRITE_ONLY);
+  cl_kernel kernel = session.kernel("transpose_tiled");
+  session.requireGroup(kernel, kTile * kTile, kTile * (kTile + 1) * sizeof(float));
+  setArgs(kernel, in, out, static_cast<cl_uint>(n));
+  std::vector<float> got(n * n);
+  size_t global[2] = {n, n}, local[2] = {kTile, kTile};
+  auto timings = timeKernel(
+      session, options, kernel, 2, global, local, [&] { session.fill(out, kPoison, bytes); },
+      [&] {
+        session.read(out, got.data(), bytes);
+        return problem.verify(got.data());
+      });
+  return rateRecord(info, sizeText("n", n), timings, 2.0 * bytes, 1e9);
+}
+
+Record runStencil(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
+  StencilProblem problem(static_cast<uint32_t>(n));
+  size_t bytes = n * n * sizeof(float);
+  Buffer in = session.buffer(bytes, problem.in.data(), CL_MEM_READ_ONLY);
+  Buffer out = session.buffer(bytes, nullptr, CL_MEM_WRITE_ONLY);
+  cl_kernel kernel = session.kernel("stencil_5point");
+  session.requireGroup(kernel, kTile * kTile, (kTile + 2) * (kTile + 2) * sizeof(float));
+  setArgs(kernel, in, out, static_cast<cl_uint>(n));
+  std::vector<float> got(n * n);
+  size_t global[2] = {n, n}, local[2] = {kTile, kTile};
+  auto timings = timeKernel(
+      session, options, kernel, 2, global, local, [&] { session.fill(out, kPoison, bytes); },
+      [&] {
+        session.read(out, got.data(), bytes);
+        return problem.verify(got.data());
+      });
+  return rateRecord(info, sizeText("n", n), timings, 2.0 * bytes, 1e9);
+}
+
+Record runNbody(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
+  NbodyProblem problem(static_cast<uint32_t>(n));
+  size_t bytes = n * 4 * sizeof(float);
+  Buffer pos = session.buffer(bytes, problem.pos.data(), CL_MEM_READ_ONLY);
+  Buffer acc = session.buffer(bytes, nullptr, CL_MEM_WRITE_ONLY);
+  cl_kernel kernel = session.kernel("nbody_forces");
+  session.requireGroup(kernel, kGroup1d, kGroup1d * 4 * sizeof(float));
+  setArgs(kernel, pos, acc, static_cast<cl_uint>(n), problem.softening2,
+          LocalBytes{kGroup1d * 4 * sizeof(float)});
+  std::vector<float> got(n * 4);
+  size_t global = n, local = kGroup1d;
+  auto timings = timeKernel(
+      session, options, kernel, 1, &global, &local, [&] { session.fill(acc, kPoison, bytes); },
+      [&] {
+        session.read(acc, got.data(), bytes);
+        return problem.verify(got.data());
+      });
+  return rateRecord(info, sizeText("bodies", n), timings, problem.flops(), 1e9);
+}
+
+Record runMandelbrot(Session &session, const BenchInfo &info, uint64_t width,
+                     const Options &options) {
+  MandelbrotProblem problem(static_cast<uint32_t>(width));
+  size_t pixels = size_t{problem.width} * problem.height, bytes = pixels * sizeof(uint32_t);
+  Buffer iters = session.buffer(bytes, nullptr, CL_MEM_WRITE_ONLY);
+  cl_kernel kernel = session.kernel("mandelbrot");
+  setArgs(kernel, iters, problem.width, problem.x0, problem.y0, problem.dx, problem.dy,
+          problem.max_iter);
+  std::vector<uint32_t> got(pixels);
+  size_t global[2] = {problem.width, problem.height};
+  auto timings = timeKernel(
+      session, options, kernel, 2, global, nullptr, [&] { session.fill(iters, kPoison, bytes); },
+      [&] {
+        session.read(iters, got.data(), bytes);
+        return problem.verify(got.data());
+      });
+  return rateRecord(info, sizeText("width", width) + " height=" + std::to_string(problem.height),
+                    timings, static_cast<double>(pixels), 1e6);
+}
+
+Record runHistogram(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
+  HistogramProblem problem(n);
+  size_t groups = std::min<size_t>(kReduceGroups, (n + kGroup1d - 1) / kGroup1d);
+  Buffer data = session.buffer(n, problem.data.data(), CL_MEM_READ_ONLY);
+  Buffer bins = session.buffer(256 * sizeof(uint32_t));
+  cl_kernel kernel = session.kernel("histogram256");
+  session.requireGroup(kernel, kGroup1d, 256 * sizeof(uint32_t));
+  setArgs(kernel, data, static_cast<cl_uint>(n), bins);
+  std::vector<uint32_t> got(256);
+  size_t global = groups * kGroup1d, local = kGroup1d;
+  auto timings = timeKernel(
+      session, options, kernel, 1, &global, &local,
+      [&] { session.fill(bins, 0, 256 * sizeof(uint32_t)); },
+      [&] {
+        session.read(bins, got.data(), 256 * sizeof(uint32_t));
+        return problem.verify(got.data());
+      });
+  return rateRecord(info, sizeText("bytes", n), timings, static_cast<double>(n), 1e9);
+}
+
+}  // namespace
+
+const std::vector<ClBench> &clBenchmarks() {
+  // Default sizes aim at 50-500 ms per run on a 2-core machine.
+  static const std::vector<ClBench> benches = {
+      {{"launch_1", "enqueue->finish latency of a 1-work-item kernel (median)", "us", false, 1,
+        1, 1, "global size"},
+       "count_launch", runLaunchLatency},
+      {{"launch_1m", "enqueue->finish latency of a 1M-work-item near-empty kernel", "us", false,
+        1 << 20, 1 << 20, 1, "global size"},
+       "count_launch", runLaunchLatency},
+      {{"launch_throughput", "back-to-back launches of a 1-work-item kernel, one clFinish",
+        "launch/s", true, 1000, 100, 1, "launches"},
+       "count_launch", runLaunchThroughput},
+      {{"build", "clBuildProgram + clCreateKernelsInProgram of this suite in a fresh process, "
+                 "cold and warm cache; and the first launch of every kernel",
+        "ms", false, 1, 1, 1, "(whole suite)"},
+       "", nullptr},
+      {{"vector_add", "c = a + b", "GB/s", true, 1 << 25, 1 << 16, 1, "elements"}, "vector_add", runVectorAdd},
+      {{"triad", "a = b + s * c", "GB/s", true, 1 << 25, 1 << 16, 1, "elements"}, "triad", runTriad},
+      {{"sgemm_naive", "C = A * B, one work-item per element, global memory only", "GFLOP/s",
+        true, 512, 64, kTile, "matrix order"},
+       "sgemm_naive", runSgemmNaive},
+      {{"sgemm_tiled", "C = A * B, 16x16 __local tiles", "GFLOP/s", true, 1024, 64, kTile,
+        "matrix order"},
+       "sgemm_tiled", runSgemmTiled},
+      {{"reduce", "sum, grid-strided then a __local tree per group", "GB/s", true, 1 << 24,
+        1 << 16, 1, "elements"},
+       "reduce_sum", runReduce},
+      {{"scan", "exclusive scan of 512-element blocks in __local (up/down-sweep)", "GB/s", true,
+        1 << 23, 1 << 16, 2 * kGroup1d, "elements"},
+       "scan_blocks", runScan},
+      {{"transpose", "n x n transpose through a 16x17 __local tile", "GB/s", true, 4096, 64, kTile,
+        "matrix order"},
+       "transpose_tiled", runTranspose},
+      {{"stencil", "5-point Jacobi sweep, 18x18 __local tile with halo", "GB/s", true, 4096, 64,
+        kTile, "grid order"},
+       "stencil_5point", runStencil},
+      {{"nbody", "all-pairs accelerations, 256-body __local tiles", "GFLOP/s", true, 6144, 512,
+        kGroup1d, "bodies"},
+       "nbody_forces", runNbody},
+      {{"mandelbrot", "escape counts, max 256 iterations", "Mpixel/s", true, 1024, 64, kTile,
+        "width (height = 3/4 width)"},
+       "mandelbrot", runMandelbrot},
+      {{"histogram", "256 bins, __local atomics then global atomics", "GB/s", true, 1 << 24,
+        1 << 16, 1, "bytes"},
+       "histogram256", runHistogram},
+  };
+  return benches;
+}
+
+}  // namespace bench

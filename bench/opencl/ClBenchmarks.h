@@ -1,0 +1,29 @@
+// The OpenCL benchmarks: what each measures, and the host code that sets it
+// up, launches the kernel from kernels.cl and verifies every run.
+#pragma once
+
+#include <vector>
+
+#include "ClSession.h"
+#include "Options.h"
+#include "Report.h"
+
+namespace bench {
+
+// Runs one benchmark at `size` on a session whose program is built. Throws
+// VerificationFailure on a wrong result and ClError when OpenCL fails.
+using ClRunFn = Record (*)(Session &session, const BenchInfo &info, uint64_t size,
+                           const Options &options);
+
+struct ClBench {
+  BenchInfo info;
+  const char *kernel;  // the kernel of kernels.cl it launches ("" for build)
+  ClRunFn run;         // null for "build", which runs in child processes instead
+};
+
+const std::vector<ClBench> &clBenchmarks();
+
+// The benchmarks' OpenCL C source (kernels.cl, embedded at build time).
+extern const char kBenchKernelSource[];
+
+}  // namespace bench
