@@ -14,6 +14,7 @@
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <atomic>
 #include <cstring>
 #include <sstream>
 
@@ -98,9 +99,36 @@ std::vector<std::string> kernelNames(const std::vector<KernelDescription> &kerne
   return names;
 }
 
-// The back end: work-group passes, -O3, JIT; fills in what the passes found.
+// Looks the kernels' work-group functions up in freshly loaded code.
+bool bindKernels(JitProgram &code, std::vector<KernelDescription> &kernels, std::string &log) {
+  for (KernelDescription &kernel : kernels) {
+    kernel.function = reinterpret_cast<WorkGroupFunction>(code.lookup(workGroupFunctionName(kernel.name), log));
+    if (!kernel.function) return false;
+  }
+  return true;
+}
+
+// A build the kernel cache already holds: no Clang, passes or codegen.
+std::optional<Result> fromCache(const std::string &key) {
+  std::optional<CachedProgram> cached = loadCachedProgram(key);
+  if (!cached) return std::nullopt;
+  Result result;
+  std::unique_ptr<JitProgram> code = jitObject(cached->object, result.log);
+  if (!code || !bindKernels(*code, cached->kernels, result.log)) return std::nullopt;
+  result.status = Status::Success;
+  result.kind = BinaryKind::Executable;
+  result.binary = std::move(cached->binary);
+  result.kernelNames = kernelNames(cached->kernels);
+  result.executable =
+      std::make_shared<JitExecutable>(std::move(cached->kernels), cached->globalVariableBytes, std::move(code));
+  return result;
+}
+
+// The back end: work-group passes, -O3, JIT; fills in what the passes found
+// and, with a cache key, stores the result in the kernel cache.
 Result makeExecutable(std::unique_ptr<Module> M, std::unique_ptr<LLVMContext> context,
-                      const FrontendOptions &options, std::string_view optionText, Result result) {
+                      const FrontendOptions &options, std::string_view optionText, Result result,
+                      const std::string &cacheKey = {}) {
   result.kind = BinaryKind::Executable;
   result.binary = makeBinary(BinaryKind::Executable, *M, optionText);
   std::vector<KernelDescription> kernels = describeKernels(*M);
@@ -118,19 +146,22 @@ Result makeExecutable(std::unique_ptr<Module> M, std::unique_ptr<LLVMContext> co
     kernel.privateMemorySize = functionAttrNumber(*F, kPrivateBytesAttr);
     kernel.barrierCount = functionAttrNumber(*F, kBarrierCountAttr);
     kernel.subGroupSize = functionAttrNumber(*F, kSubGroupSizeAttr);
+    kernel.checksBarriers = F->hasFnAttribute(kCheckBarriersAttr);
     kernel.preferredWorkGroupSizeMultiple = kernel.subGroupSize;
   }
+  static std::atomic<uint64_t> modules{0};
+  std::string identifier = "lockstep.program." + std::to_string(modules++);
+  M->setModuleIdentifier(identifier);
   std::unique_ptr<JitProgram> code = jitModule(std::move(M), std::move(context), result.log);
-  if (!code) {
+  if (!code || !bindKernels(*code, kernels, result.log)) {
     result.status = Status::Failure;
     return result;
   }
-  for (KernelDescription &kernel : kernels) {
-    kernel.function = reinterpret_cast<WorkGroupFunction>(code->lookup(workGroupFunctionName(kernel.name), result.log));
-    if (!kernel.function) {
-      result.status = Status::Failure;
-      return result;
-    }
+  std::string object = takeCompiledObject(identifier);
+  if (!cacheKey.empty() && !object.empty()) {
+    CachedProgram cached{result.binary, kernels, globals, std::move(object)};
+    for (KernelDescription &kernel : cached.kernels) kernel.function = nullptr;
+    storeCachedProgram(cacheKey, cached);
   }
   result.executable = std::make_shared<JitExecutable>(std::move(kernels), globals, std::move(code));
   result.status = Status::Success;
@@ -200,13 +231,15 @@ Result Compiler::build(std::string_view source, std::string_view optionText) {
     result.log = error + "\n";
     return result;
   }
+  std::string key = cacheKey("source", source, optionText);
+  if (std::optional<Result> cached = fromCache(key)) return std::move(*cached);
   auto context = std::make_unique<LLVMContext>();
   std::unique_ptr<Module> M = compileSource(*context, source, *options, {}, result.log);
   if (!M) {
     result.status = Status::Failure;
     return result;
   }
-  return makeExecutable(std::move(M), std::move(context), *options, optionText, std::move(result));
+  return makeExecutable(std::move(M), std::move(context), *options, optionText, std::move(result), key);
 }
 
 Result Compiler::link(std::span<const std::span<const uint8_t>> binaries, std::string_view optionText) {
@@ -287,13 +320,16 @@ Result Compiler::buildFromBinary(std::span<const uint8_t> binary, std::string_vi
     result.log = error + "\n";
     return result;
   }
+  std::string key = cacheKey("binary", std::string_view(reinterpret_cast<const char *>(binary.data()), binary.size()),
+                             optionText);
+  if (std::optional<Result> cached = fromCache(key)) return std::move(*cached);
   auto context = std::make_unique<LLVMContext>();
   std::unique_ptr<Module> M = readBitcode(parsed.bitcode, *context, result.log);
   if (!M) {
     result.status = Status::InvalidBinary;
     return result;
   }
-  return makeExecutable(std::move(M), std::move(context), *options, parsed.options, std::move(result));
+  return makeExecutable(std::move(M), std::move(context), *options, parsed.options, std::move(result), key);
 }
 
 }  // namespace lockstep::compiler

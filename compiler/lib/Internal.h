@@ -148,6 +148,25 @@ class JitProgram {
 std::unique_ptr<JitProgram> jitModule(std::unique_ptr<llvm::Module> M,
                                       std::unique_ptr<llvm::LLVMContext> context,
                                       std::string &log);
+// Loads machine code from the kernel cache into a new program.
+std::unique_ptr<JitProgram> jitObject(std::string_view object, std::string &log);
+// The machine code the JIT made for the module with this identifier (once
+// its symbols were looked up), or "".
+std::string takeCompiledObject(const std::string &moduleIdentifier);
 llvm::TargetMachine &hostTargetMachine();
+
+// ---- kernel cache (KernelCache.cpp) --------------------------------------------
+
+struct CachedProgram {
+  std::vector<uint8_t> binary;
+  std::vector<KernelDescription> kernels;  // without function pointers
+  size_t globalVariableBytes = 0;
+  std::string object;  // machine code
+};
+// The key of a build: everything that affects the code (input, options,
+// LOCKSTEP_CHECK_BARRIERS, the CPU, LLVM, Lockstep, the builtins).
+std::string cacheKey(std::string_view kind, std::string_view input, std::string_view options);
+std::optional<CachedProgram> loadCachedProgram(const std::string &key);
+void storeCachedProgram(const std::string &key, const CachedProgram &program);
 
 }  // namespace lockstep::compiler

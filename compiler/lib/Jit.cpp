@@ -1,6 +1,8 @@
 // The ORC JIT: one LLJIT per process, one JITDylib per program (removed when
 // the program's executable is released). Symbols the generated code needs
 // from outside (libm, memcpy, ...) resolve against the process.
+#include <llvm/ExecutionEngine/ObjectCache.h>
+#include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
@@ -9,6 +11,7 @@
 #include <llvm/Target/TargetMachine.h>
 
 #include <atomic>
+#include <map>
 #include <mutex>
 
 #include "Internal.h"
@@ -36,12 +39,44 @@ JITTargetMachineBuilder hostMachineBuilder() {
   return std::move(*builder);
 }
 
+// Keeps the machine code of each module the JIT compiles, by module
+// identifier, until the build that made it takes it for the kernel cache.
+class ObjectCapture final : public ObjectCache {
+ public:
+  void notifyObjectCompiled(const Module *M, MemoryBufferRef object) override {
+    std::lock_guard lock(mutex);
+    objects[M->getModuleIdentifier()] = object.getBuffer().str();
+  }
+  std::unique_ptr<MemoryBuffer> getObject(const Module *) override { return nullptr; }
+  std::string take(const std::string &module) {
+    std::lock_guard lock(mutex);
+    auto it = objects.find(module);
+    if (it == objects.end()) return {};
+    std::string object = std::move(it->second);
+    objects.erase(it);
+    return object;
+  }
+
+ private:
+  std::mutex mutex;
+  std::map<std::string, std::string> objects;
+};
+
+ObjectCapture &objectCapture() {
+  static ObjectCapture capture;
+  return capture;
+}
+
 LLJIT &processJit() {
   static std::unique_ptr<LLJIT> jit = [] {
     Expected<std::unique_ptr<LLJIT>> created =
         LLJITBuilder()
             .setJITTargetMachineBuilder(hostMachineBuilder())
             .setSupportConcurrentCompilation(true)  // programs build on several threads at once
+            .setCompileFunctionCreator([](JITTargetMachineBuilder machine)
+                                           -> Expected<std::unique_ptr<IRCompileLayer::IRCompiler>> {
+              return std::make_unique<ConcurrentIRCompiler>(std::move(machine), &objectCapture());
+            })
             .create();
     if (!created) report_fatal_error(created.takeError());
     // Errors reach the build log through lookups; don't print them.
@@ -91,8 +126,14 @@ unsigned hostSubGroupSize() {
   return 4;
 }
 
-std::unique_ptr<JitProgram> jitModule(std::unique_ptr<Module> M, std::unique_ptr<LLVMContext> context,
-                                      std::string &log) {
+std::string takeCompiledObject(const std::string &moduleIdentifier) {
+  return objectCapture().take(moduleIdentifier);
+}
+
+namespace {
+
+// A JITDylib for one program, with the symbols kernels may need from outside.
+JITDylib *createProgramDylib(std::string &log) {
   LLJIT &jit = processJit();
   static std::atomic<uint64_t> counter{0};
   Expected<JITDylib &> dylib = jit.createJITDylib("program." + std::to_string(counter++));
@@ -119,8 +160,29 @@ std::unique_ptr<JitProgram> jitModule(std::unique_ptr<Module> M, std::unique_ptr
     log += "internal error: " + toString(std::move(error)) + "\n";
     return nullptr;
   }
+  return &*dylib;
+}
+
+}  // namespace
+
+std::unique_ptr<JitProgram> jitModule(std::unique_ptr<Module> M, std::unique_ptr<LLVMContext> context,
+                                      std::string &log) {
+  JITDylib *dylib = createProgramDylib(log);
+  if (!dylib) return nullptr;
   auto program = std::make_unique<Program>(*dylib);
-  if (Error error = jit.addIRModule(*dylib, ThreadSafeModule(std::move(M), std::move(context)))) {
+  if (Error error = processJit().addIRModule(*dylib, ThreadSafeModule(std::move(M), std::move(context)))) {
+    log += "internal error: " + toString(std::move(error)) + "\n";
+    return nullptr;
+  }
+  return program;
+}
+
+std::unique_ptr<JitProgram> jitObject(std::string_view object, std::string &log) {
+  JITDylib *dylib = createProgramDylib(log);
+  if (!dylib) return nullptr;
+  auto program = std::make_unique<Program>(*dylib);
+  auto buffer = MemoryBuffer::getMemBufferCopy(StringRef(object.data(), object.size()), "cached-program");
+  if (Error error = processJit().addObjectFile(*dylib, std::move(buffer))) {
     log += "internal error: " + toString(std::move(error)) + "\n";
     return nullptr;
   }

@@ -50,6 +50,7 @@ struct KernelDescription {
   uint32_t preferredWorkGroupSizeMultiple = 1;
   uint32_t barrierCount = 0;
   uint32_t subGroupSize = 1;  // fixed per kernel, from the SIMD width
+  bool checksBarriers = false;  // built with LOCKSTEP_CHECK_BARRIERS: see takeKernelFailure
   WorkGroupFunction function = nullptr;  // valid while the Executable lives
 };
 

@@ -1,0 +1,267 @@
+// The on-disk kernel cache: a build's machine code and kernel descriptions,
+// keyed by everything that affects them, so a second build of the same
+// program (in this process or another) skips Clang, the passes and codegen.
+//
+// Where: $LOCKSTEP_CACHE_DIR, else $XDG_CACHE_HOME/lockstep, else
+// ~/.cache/lockstep; LOCKSTEP_CACHE=0 turns it off. One file per program,
+// written to a temporary name and renamed into place (safe when processes
+// race), with a checksum: a damaged file is deleted and the program rebuilt.
+// The folder is kept under LOCKSTEP_CACHE_MAX_MB (default 256) by removing
+// the least recently used files.
+#include <llvm/Config/llvm-config.h>
+#include <llvm/Support/SHA256.h>
+#include <llvm/Support/xxhash.h>
+#include <llvm/Target/TargetMachine.h>
+
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <system_error>
+#include <thread>
+
+#include "Internal.h"
+
+extern "C" const char lockstep_builtins_bitcode[];
+extern "C" const char lockstep_builtins_bitcode_end[];
+
+namespace fs = std::filesystem;
+
+namespace lockstep::compiler {
+namespace {
+
+constexpr char kMagic[8] = {'L', 'S', 'C', 'A', 'C', 'H', 'E', '2'};
+
+std::optional<fs::path> cacheDirectory() {
+  const char *enabled = std::getenv("LOCKSTEP_CACHE");
+  if (enabled && std::string_view(enabled) == "0") return std::nullopt;
+  if (const char *dir = std::getenv("LOCKSTEP_CACHE_DIR"); dir && *dir) return fs::path(dir);
+  if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return fs::path(xdg) / "lockstep";
+  if (const char *home = std::getenv("HOME"); home && *home) return fs::path(home) / ".cache" / "lockstep";
+  return std::nullopt;
+}
+
+uint64_t maxCacheBytes() {
+  const char *text = std::getenv("LOCKSTEP_CACHE_MAX_MB");
+  uint64_t megabytes = text ? std::strtoull(text, nullptr, 10) : 0;
+  return (megabytes ? megabytes : 256) << 20;
+}
+
+class Writer {
+ public:
+  void u8(uint8_t v) { bytes.push_back(char(v)); }
+  void u32(uint32_t v) { raw(&v, 4); }
+  void u64(uint64_t v) { raw(&v, 8); }
+  void text(std::string_view v) {
+    u64(v.size());
+    raw(v.data(), v.size());
+  }
+  void raw(const void *data, size_t size) { bytes.append(static_cast<const char *>(data), size); }
+  std::string bytes;
+};
+
+class Reader {
+ public:
+  explicit Reader(std::string_view bytes) : rest(bytes) {}
+  bool ok = true;
+  uint8_t u8() { uint8_t v = 0; raw(&v, 1); return v; }
+  uint32_t u32() { uint32_t v = 0; raw(&v, 4); return v; }
+  uint64_t u64() { uint64_t v = 0; raw(&v, 8); return v; }
+  std::string text() {
+    uint64_t size = u64();
+    if (!ok || size > rest.size()) return ok = false, std::string();
+    std::string v(rest.substr(0, size));
+    rest.remove_prefix(size);
+    return v;
+  }
+  void raw(void *out, size_t size) {
+    if (!ok || size > rest.size()) {
+      ok = false;
+      return;
+    }
+    std::memcpy(out, rest.data(), size);
+    rest.remove_prefix(size);
+  }
+  std::string_view rest;
+};
+
+void writeKernel(Writer &out, const KernelDescription &kernel) {
+  out.text(kernel.name);
+  out.text(kernel.attributes);
+  out.text(kernel.vecTypeHint);
+  out.u32(kernel.arguments.size());
+  for (const KernelArgument &arg : kernel.arguments) {
+    out.text(arg.name);
+    out.text(arg.typeName);
+    out.u8(uint8_t(arg.kind));
+    out.u32(arg.addressQualifier);
+    out.u32(arg.accessQualifier);
+    out.u64(arg.typeQualifier);
+    out.u32(arg.size);
+    out.u32(arg.alignment);
+    out.u32(arg.offset);
+  }
+  out.u32(kernel.argumentBlockSize);
+  out.u64(kernel.staticLocalMemorySize);
+  out.u64(kernel.privateMemorySize);
+  out.u64(kernel.contextBytesPerWorkItem);
+  for (int d = 0; d < 3; ++d) out.u32(kernel.requiredWorkGroupSize[d]);
+  for (int d = 0; d < 3; ++d) out.u32(kernel.workGroupSizeHint[d]);
+  out.u32(kernel.preferredWorkGroupSizeMultiple);
+  out.u32(kernel.barrierCount);
+  out.u32(kernel.subGroupSize);
+  out.u8(kernel.checksBarriers);
+}
+
+KernelDescription readKernel(Reader &in) {
+  KernelDescription kernel;
+  kernel.name = in.text();
+  kernel.attributes = in.text();
+  kernel.vecTypeHint = in.text();
+  uint32_t count = in.u32();
+  for (uint32_t i = 0; in.ok && i < count; ++i) {
+    KernelArgument arg;
+    arg.name = in.text();
+    arg.typeName = in.text();
+    arg.kind = ArgKind(in.u8());
+    arg.addressQualifier = in.u32();
+    arg.accessQualifier = in.u32();
+    arg.typeQualifier = in.u64();
+    arg.size = in.u32();
+    arg.alignment = in.u32();
+    arg.offset = in.u32();
+    kernel.arguments.push_back(std::move(arg));
+  }
+  kernel.argumentBlockSize = in.u32();
+  kernel.staticLocalMemorySize = in.u64();
+  kernel.privateMemorySize = in.u64();
+  kernel.contextBytesPerWorkItem = in.u64();
+  for (int d = 0; d < 3; ++d) kernel.requiredWorkGroupSize[d] = in.u32();
+  for (int d = 0; d < 3; ++d) kernel.workGroupSizeHint[d] = in.u32();
+  kernel.preferredWorkGroupSizeMultiple = in.u32();
+  kernel.barrierCount = in.u32();
+  kernel.subGroupSize = in.u32();
+  kernel.checksBarriers = in.u8();
+  return kernel;
+}
+
+// Keeps the folder under its size bound, oldest files first.
+void trim(const fs::path &directory) {
+  std::error_code error;
+  std::vector<std::pair<fs::file_time_type, fs::path>> files;
+  uint64_t total = 0;
+  for (const fs::directory_entry &entry : fs::directory_iterator(directory, error)) {
+    if (!entry.is_regular_file(error)) continue;
+    total += entry.file_size(error);
+    files.push_back({entry.last_write_time(error), entry.path()});
+  }
+  uint64_t limit = maxCacheBytes();
+  if (total <= limit) return;
+  std::sort(files.begin(), files.end());
+  for (const auto &[time, path] : files) {
+    if (total <= limit * 9 / 10) break;
+    uint64_t size = fs::file_size(path, error);
+    if (fs::remove(path, error)) total -= size;
+  }
+}
+
+}  // namespace
+
+std::string cacheKey(std::string_view kind, std::string_view input, std::string_view options) {
+  static const uint64_t builtins = llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(lockstep_builtins_bitcode),
+      lockstep_builtins_bitcode_end - lockstep_builtins_bitcode));
+  llvm::TargetMachine &machine = hostTargetMachine();
+  const char *check = std::getenv("LOCKSTEP_CHECK_BARRIERS");
+  Writer key;
+  key.text("lockstep " LOCKSTEP_VERSION " llvm " LLVM_VERSION_STRING);
+  key.u64(builtins);
+  key.text(machine.getTargetCPU());
+  key.text(machine.getTargetFeatureString());
+  key.text(check && *check && std::string_view(check) != "0" ? "check" : "");
+  key.text(kind);
+  key.text(options);
+  key.text(input);
+  std::array<uint8_t, 32> digest = llvm::SHA256::hash(llvm::ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(key.bytes.data()), key.bytes.size()));
+  static const char hex[] = "0123456789abcdef";
+  std::string name;
+  for (uint8_t byte : digest) {
+    name += hex[byte >> 4];
+    name += hex[byte & 15];
+  }
+  return name;
+}
+
+std::optional<CachedProgram> loadCachedProgram(const std::string &key) {
+  std::optional<fs::path> directory = cacheDirectory();
+  if (!directory) return std::nullopt;
+  fs::path path = *directory / (key + ".bin");
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return std::nullopt;
+  std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  auto damaged = [&]() -> std::optional<CachedProgram> {
+    std::error_code error;
+    fs::remove(path, error);
+    return std::nullopt;
+  };
+  if (bytes.size() < sizeof(kMagic) + 8 || std::memcmp(bytes.data(), kMagic, sizeof(kMagic)) != 0)
+    return damaged();
+  uint64_t checksum;
+  std::memcpy(&checksum, bytes.data() + bytes.size() - 8, 8);
+  std::string_view body(bytes.data() + sizeof(kMagic), bytes.size() - sizeof(kMagic) - 8);
+  if (llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(body.data()), body.size())) !=
+      checksum)
+    return damaged();
+  Reader in(body);
+  CachedProgram program;
+  std::string binary = in.text();
+  program.binary.assign(binary.begin(), binary.end());
+  program.globalVariableBytes = in.u64();
+  uint32_t kernels = in.u32();
+  for (uint32_t i = 0; in.ok && i < kernels; ++i) program.kernels.push_back(readKernel(in));
+  program.object = in.text();
+  if (!in.ok || !in.rest.empty() || program.object.empty()) return damaged();
+  // Touch it: trimming removes the least recently used files first.
+  std::error_code error;
+  fs::last_write_time(path, fs::file_time_type::clock::now(), error);
+  return program;
+}
+
+void storeCachedProgram(const std::string &key, const CachedProgram &program) {
+  std::optional<fs::path> directory = cacheDirectory();
+  if (!directory || program.object.empty()) return;
+  std::error_code error;
+  fs::create_directories(*directory, error);
+  Writer out;
+  out.text(std::string_view(reinterpret_cast<const char *>(program.binary.data()), program.binary.size()));
+  out.u64(program.globalVariableBytes);
+  out.u32(program.kernels.size());
+  for (const KernelDescription &kernel : program.kernels) writeKernel(out, kernel);
+  out.text(program.object);
+  uint64_t checksum =
+      llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(out.bytes.data()), out.bytes.size()));
+  static std::atomic<uint64_t> counter{0};
+  fs::path temporary = *directory / (key + ".tmp." + std::to_string(getpid()) + "." + std::to_string(counter++));
+  {
+    std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
+    if (!file) return;
+    file.write(kMagic, sizeof(kMagic));
+    file.write(out.bytes.data(), out.bytes.size());
+    file.write(reinterpret_cast<const char *>(&checksum), 8);
+    if (!file) {
+      file.close();
+      fs::remove(temporary, error);
+      return;
+    }
+  }
+  fs::rename(temporary, *directory / (key + ".bin"), error);
+  if (error) fs::remove(temporary, error);
+  trim(*directory);
+}
+
+}  // namespace lockstep::compiler
