@@ -5,6 +5,7 @@
 #include <sys/sysinfo.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <string>
 
@@ -71,8 +72,10 @@ void readCaches(cl_ulong &size, cl_uint &lineSize) {
 cl_uint maxClockMHz() {
   cl_ulong khz = readSysfsSize("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq");
   if (khz) return cl_uint(khz / 1000);
+  // strtod, not stod: a malformed field must not throw out of the platform's
+  // construction.
   std::string mhz = cpuinfoField("cpu MHz");
-  return mhz.empty() ? 0 : cl_uint(std::stod(mhz));
+  return cl_uint(std::strtod(mhz.c_str(), nullptr));
 }
 
 // The widest vector registers the ISA offers for each element type, in

@@ -149,14 +149,15 @@ void _cl_event::finish(cl_int status) {
   // failed, else as the state they asked for.
   for (const Callback &callback : callbacks)
     callback.fn(this, status < 0 ? status : callback.type, callback.userData);
-  for (const Dependent &dependent : dependents)
-    dependent.event->dependencyDone(dependent.propagateFailure && status < 0);
   if (queue_) {
     queue_->commandDone(this);
-    // Before waking the waiters: once they return, the application's
+    // Before anything can observe that this command is done (a later command
+    // completing, a waiter returning): from then on the application's
     // references alone decide when the queue and the context go.
     releaseOwners();
   }
+  for (const Dependent &dependent : dependents)
+    dependent.event->dependencyDone(dependent.propagateFailure && status < 0);
   {
     std::lock_guard lock(mutex_);
     settled_ = true;

@@ -48,7 +48,7 @@ _cl_kernel::_cl_kernel(cl_program program, const _cl_program::ExecutableInfo &ex
   program_->attachKernel();
 }
 
-_cl_kernel::_cl_kernel(const _cl_kernel &source, int)
+_cl_kernel::_cl_kernel(Clone, const _cl_kernel &source)
     : program_(source.program_),
       executable_(source.executable_),
       description_(source.description_),

@@ -53,7 +53,8 @@ struct _cl_kernel
   _cl_kernel(cl_program program, const _cl_program::ExecutableInfo &executable,
              const lockstep::compiler::KernelDescription &description);
   // clCloneKernel: the same kernel with a copy of the arguments set so far.
-  explicit _cl_kernel(const _cl_kernel &source, int /*clone tag*/);
+  struct Clone {};
+  _cl_kernel(Clone, const _cl_kernel &source);
   ~_cl_kernel();
 
   // The application released the kernel: it no longer counts as attached to

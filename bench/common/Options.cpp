@@ -10,8 +10,7 @@ namespace bench {
 namespace {
 
 // Accepts only a whole decimal number in [min, max]; "12abc" or "" is an error.
-uint64_t parseNumber(const std::string &text, const std::string &what, uint64_t min,
-                     uint64_t max) {
+uint64_t parseNumber(const std::string &text, const std::string &what, uint64_t min, uint64_t max) {
   if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
     throw UsageError(what + " wants a number, got '" + text + "'");
   errno = 0;
@@ -89,8 +88,7 @@ Options parseOptions(int argc, char **argv, bool native) {
 }
 
 std::string usageText(const char *program, bool native) {
-  std::string text = std::string("usage: ") + program +
-                     (native ? "" : " [--platform NAME]") +
+  std::string text = std::string("usage: ") + program + (native ? "" : " [--platform NAME]") +
                      " [--bench a,b,...] [--reps N] [--size name=N]... [--smoke]\n"
                      "       [--format jsonl|csv] [--latency-samples N] [--list]" +
                      (native ? " [--threads N]\n" : " [--build-reps N]\n");
@@ -104,8 +102,7 @@ std::string usageText(const char *program, bool native) {
 
 uint64_t sizeFor(const Options &options, const BenchInfo &info) {
   auto override = options.sizes.find(info.name);
-  if (override == options.sizes.end())
-    return options.smoke ? info.smoke_size : info.default_size;
+  if (override == options.sizes.end()) return options.smoke ? info.smoke_size : info.default_size;
   if (override->second % info.size_multiple != 0)
     throw UsageError("--size " + info.name + " must be a multiple of " +
                      std::to_string(info.size_multiple) + " (" + info.size_meaning + ")");

@@ -20,13 +20,13 @@ struct UsageError : std::runtime_error {
 // `--size name=value` can override any of them the same way.
 struct BenchInfo {
   std::string name;
-  std::string what;         // one line for --list
-  std::string unit;         // of the reported value
-  bool higher_is_better;    // false for latencies and build times
-  uint64_t default_size;    // sized for ~50-500 ms per run on a 2-core machine
-  uint64_t smoke_size;      // for --smoke: seconds for the whole suite, still checked
-  uint64_t size_multiple;   // the kernel's tiling needs size % size_multiple == 0
-  std::string size_meaning; // "elements", "matrix order", ...
+  std::string what;          // one line for --list
+  std::string unit;          // of the reported value
+  bool higher_is_better;     // false for latencies and build times
+  uint64_t default_size;     // sized for ~50-500 ms per run on a 2-core machine
+  uint64_t smoke_size;       // for --smoke: seconds for the whole suite, still checked
+  uint64_t size_multiple;    // the kernel's tiling needs size % size_multiple == 0
+  std::string size_meaning;  // "elements", "matrix order", ...
 };
 
 struct Options {
@@ -37,10 +37,10 @@ struct Options {
   int latency_samples = 1000;         // launches per latency measurement
   bool smoke = false;                 // tiny sizes, one repetition, still verified
   bool list = false;
-  std::string format = "jsonl";       // or "csv"
+  std::string format = "jsonl";           // or "csv"
   std::map<std::string, uint64_t> sizes;  // --size name=value
-  int threads = 0;                    // native only; 0 = OpenMP's default
-  bool build_probe = false;           // internal: the child process of the build benchmark
+  int threads = 0;                        // native only; 0 = OpenMP's default
+  bool build_probe = false;               // internal: the child process of the build benchmark
 };
 
 // Parses argv; throws UsageError. `native` selects which options are valid.

@@ -55,8 +55,7 @@ const char *statusName(Status status) {
   return "ERROR";
 }
 
-Reporter::Reporter(std::string suite, std::string platform, std::string device,
-                   std::string format)
+Reporter::Reporter(std::string suite, std::string platform, std::string device, std::string format)
     : suite_(std::move(suite)),
       platform_(std::move(platform)),
       device_(std::move(device)),

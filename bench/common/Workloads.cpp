@@ -193,8 +193,8 @@ Verdict StencilProblem::verify(const float *out) const {
     for (size_t x = 0; x < n; ++x) {
       size_t i = y * n + x;
       bool border = x == 0 || y == 0 || x == n - 1 || y == n - 1;
-      double want = border ? in[i]
-                           : 0.2 * (double{in[i]} + in[i - n] + in[i + n] + in[i - 1] + in[i + 1]);
+      double want =
+          border ? in[i] : 0.2 * (double{in[i]} + in[i - n] + in[i + n] + in[i - 1] + in[i + 1]);
       // Four adds of partial sums up to 5, 0.2f's own rounding and the final
       // multiply: at most 6 roundings of 1 after the scaling; 8 leaves room.
       if (!within(out[i], want, border ? 0.0 : 8 * kUnitRoundoff)) bad.note(i, out[i], want);

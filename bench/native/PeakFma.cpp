@@ -53,9 +53,9 @@ Record runPeakFma(const BenchInfo &info, uint64_t iterations, const Options &opt
                    ", the fused chain gives " + std::to_string(want);
         return {};
       });
-  return rateRecord(info, "iterations=" + std::to_string(iterations) + " threads=" +
-                              std::to_string(threads),
-                    timings, 2.0 * threads * kChains * kLanes * iterations, 1e9);
+  return rateRecord(
+      info, "iterations=" + std::to_string(iterations) + " threads=" + std::to_string(threads),
+      timings, 2.0 * threads * kChains * kLanes * iterations, 1e9);
 }
 
 }  // namespace bench

@@ -73,7 +73,8 @@ ProbeResult runProbe(const Options &options, const std::string &cache_dir) {
   posix_spawn_file_actions_addclose(&actions, pipe_fds[0]);
   pid_t pid = 0;
   auto argv = pointers(args), envp = pointers(env);
-  int spawn_error = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv.data(), envp.data());
+  int spawn_error =
+      posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   close(pipe_fds[1]);
   if (spawn_error != 0) {
@@ -145,7 +146,8 @@ void runBuildBenchmark(const Options &options, Reporter &reporter) {
   Timings timings[4];
   for (int rep = 0; rep < options.build_reps; ++rep) {
     char dir_template[] = "/tmp/lockstep-bench-cache-XXXXXX";
-    if (!mkdtemp(dir_template)) throw std::runtime_error("mkdtemp: " + std::string(strerror(errno)));
+    if (!mkdtemp(dir_template))
+      throw std::runtime_error("mkdtemp: " + std::string(strerror(errno)));
     ProbeResult cold = runProbe(options, dir_template);
     ProbeResult warm = cold.status == 0 ? runProbe(options, dir_template) : ProbeResult{};
     std::error_code ignored;
@@ -153,8 +155,8 @@ void runBuildBenchmark(const Options &options, Reporter &reporter) {
     for (const ProbeResult *probe : {&cold, &warm}) {
       if (probe->status == 0) continue;
       Status status = probe->status == 1 ? Status::Fail : Status::Error;
-      std::string detail = probe->status == -1 ? "the build probe crashed: "
-                                               : "the build probe failed: ";
+      std::string detail =
+          probe->status == -1 ? "the build probe crashed: " : "the build probe failed: ";
       for (const auto &info : infos)
         reporter.emit(problemRecord(info, "suite", status, detail + lastLine(probe->output)));
       return;

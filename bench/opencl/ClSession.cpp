@@ -34,8 +34,8 @@ cl_platform_id findPlatform(const std::string &wanted) {
     if (name.find(wanted) != std::string::npos) return platform;
     names += (names.empty() ? "" : ", ") + name;
   }
-  throw ClError(CL_INVALID_PLATFORM, "no platform named like '" + wanted + "' (found: " +
-                                         (names.empty() ? "none" : names) + ")");
+  throw ClError(CL_INVALID_PLATFORM, "no platform named like '" + wanted +
+                                         "' (found: " + (names.empty() ? "none" : names) + ")");
 }
 
 std::string buildLog(cl_program program, cl_device_id device) {
@@ -52,8 +52,7 @@ std::string buildLog(cl_program program, cl_device_id device) {
 }  // namespace
 
 ClError::ClError(cl_int code, const std::string &what)
-    : std::runtime_error(what + " failed with OpenCL error " + std::to_string(code)),
-      code(code) {}
+    : std::runtime_error(what + " failed with OpenCL error " + std::to_string(code)), code(code) {}
 
 void check(cl_int code, const char *what) {
   if (code != CL_SUCCESS) throw ClError(code, what);

@@ -56,8 +56,7 @@ class Session {
   cl_kernel kernel(const std::string &name) const;
 
   // A buffer initialised from `host` when given (CL_MEM_COPY_HOST_PTR).
-  Buffer buffer(size_t bytes, const void *host = nullptr,
-                cl_mem_flags flags = CL_MEM_READ_WRITE);
+  Buffer buffer(size_t bytes, const void *host = nullptr, cl_mem_flags flags = CL_MEM_READ_WRITE);
   void read(const Buffer &buffer, void *host, size_t bytes);
   // Fills with a 32-bit pattern and waits (used to poison outputs).
   void fill(const Buffer &buffer, uint32_t pattern, size_t bytes);

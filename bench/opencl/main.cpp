@@ -63,8 +63,8 @@ int runSuite(const Options &options) {
     }
     uint64_t size = sizeFor(options, bench.info);
     if (!build_error.empty())
-      reporter.emit(problemRecord(bench.info, "size=" + std::to_string(size), Status::Error,
-                                  build_error));
+      reporter.emit(
+          problemRecord(bench.info, "size=" + std::to_string(size), Status::Error, build_error));
     else
       reporter.emit(runOne(*session, bench, size, options));
   }

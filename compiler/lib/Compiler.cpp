@@ -113,6 +113,7 @@ std::optional<Result> fromCache(const std::string &key) {
   std::optional<CachedProgram> cached = loadCachedProgram(key);
   if (!cached) return std::nullopt;
   Result result;
+  result.log = std::move(cached->log);
   std::unique_ptr<JitProgram> code = jitObject(cached->object, result.log);
   if (!code || !bindKernels(*code, cached->kernels, result.log)) return std::nullopt;
   result.status = Status::Success;
@@ -159,7 +160,7 @@ Result makeExecutable(std::unique_ptr<Module> M, std::unique_ptr<LLVMContext> co
   }
   std::string object = takeCompiledObject(identifier);
   if (!cacheKey.empty() && !object.empty()) {
-    CachedProgram cached{result.binary, kernels, globals, std::move(object)};
+    CachedProgram cached{result.binary, kernels, globals, std::move(object), result.log};
     for (KernelDescription &kernel : cached.kernels) kernel.function = nullptr;
     storeCachedProgram(cacheKey, cached);
   }
@@ -189,6 +190,10 @@ Compiler::Compiler() : impl_(std::make_unique<Impl>()) {
   impl_->support.features = splitWords(LOCKSTEP_OPENCL_C_FEATURES);
   for (const std::string &name : impl_->support.extensions)
     if (name == "cl_khr_fp64") impl_->support.fp64 = true;
+  for (const std::string &name : impl_->support.features) {
+    if (name == "__opencl_c_work_group_collective_functions") impl_->support.workGroupCollectives = true;
+    if (name == "__opencl_c_subgroups") impl_->support.subGroupSize = hostSubGroupSize();
+  }
 }
 
 Compiler::~Compiler() = default;

@@ -211,6 +211,7 @@ std::unique_ptr<Module> compileSource(LLVMContext &context, std::string_view sou
   compiler.setInvocation(invocation);
   compiler.createDiagnostics(new clang::TextDiagnosticPrinter(logStream, &invocation->getDiagnosticOpts()), true);
   compiler.createFileManager(files);
+  compiler.setVerboseOutputStream(logStream);  // "N warnings generated." belongs in the log
   clang::EmitLLVMOnlyAction action(&context);
   bool ok = compiler.ExecuteAction(action);
   logStream.flush();

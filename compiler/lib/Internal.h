@@ -162,6 +162,7 @@ struct CachedProgram {
   std::vector<KernelDescription> kernels;  // without function pointers
   size_t globalVariableBytes = 0;
   std::string object;  // machine code
+  std::string log;     // the build log (warnings) of the build that made it
 };
 // The key of a build: everything that affects the code (input, options,
 // LOCKSTEP_CHECK_BARRIERS, the CPU, LLVM, Lockstep, the builtins).

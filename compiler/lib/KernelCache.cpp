@@ -34,7 +34,7 @@ namespace fs = std::filesystem;
 namespace lockstep::compiler {
 namespace {
 
-constexpr char kMagic[8] = {'L', 'S', 'C', 'A', 'C', 'H', 'E', '2'};
+constexpr char kMagic[8] = {'L', 'S', 'C', 'A', 'C', 'H', 'E', '3'};
 
 std::optional<fs::path> cacheDirectory() {
   const char *enabled = std::getenv("LOCKSTEP_CACHE");
@@ -225,6 +225,7 @@ std::optional<CachedProgram> loadCachedProgram(const std::string &key) {
   uint32_t kernels = in.u32();
   for (uint32_t i = 0; in.ok && i < kernels; ++i) program.kernels.push_back(readKernel(in));
   program.object = in.text();
+  program.log = in.text();
   if (!in.ok || !in.rest.empty() || program.object.empty()) return damaged();
   // Touch it: trimming removes the least recently used files first.
   std::error_code error;
@@ -243,6 +244,7 @@ void storeCachedProgram(const std::string &key, const CachedProgram &program) {
   out.u32(program.kernels.size());
   for (const KernelDescription &kernel : program.kernels) writeKernel(out, kernel);
   out.text(program.object);
+  out.text(program.log);
   uint64_t checksum =
       llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(out.bytes.data()), out.bytes.size()));
   static std::atomic<uint64_t> counter{0};

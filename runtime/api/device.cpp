@@ -231,13 +231,18 @@ bool computeInfo(cl_device_id d, cl_device_info param, const InfoWriter &out) {
       out.value<cl_bool>(CL_TRUE);
       return true;
     case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
+      out.value<cl_bool>(compiler::Compiler::instance().languageSupport().workGroupCollectives);
+      return true;
     case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
+      // Sub-groups of a group run one after another on one thread.
     case CL_DEVICE_PIPE_SUPPORT:
       out.value<cl_bool>(CL_FALSE);
       return true;
-    case CL_DEVICE_MAX_NUM_SUB_GROUPS:
-      out.value<cl_uint>(0);
+    case CL_DEVICE_MAX_NUM_SUB_GROUPS: {
+      uint32_t size = compiler::Compiler::instance().languageSupport().subGroupSize;
+      out.value<cl_uint>(size ? cl_uint((_cl_device_id::kMaxWorkGroupSize + size - 1) / size) : 0);
       return true;
+    }
     case CL_DEVICE_EXECUTION_CAPABILITIES:
       out.value<cl_device_exec_capabilities>(CL_EXEC_KERNEL);
       return true;

@@ -101,8 +101,9 @@ cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kern
 }
 
 cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel, cl_int *errcode_ret) {
-  return guardedCreate(errcode_ret,
-                       [&]() -> cl_kernel { return new _cl_kernel(*checked(source_kernel), 0); });
+  return guardedCreate(errcode_ret, [&]() -> cl_kernel {
+    return new _cl_kernel(_cl_kernel::Clone{}, *checked(source_kernel));
+  });
 }
 
 cl_int CL_API_CALL clRetainKernel(cl_kernel kernel) {
@@ -249,9 +250,54 @@ cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device
   return guarded([&] {
     _cl_kernel *k = checked(kernel);
     checkKernelDevice(*k, device);
-    // "CL_INVALID_OPERATION if device does not support subgroups":
-    // CL_DEVICE_MAX_NUM_SUB_GROUPS is 0.
-    fail(CL_INVALID_OPERATION);
+    // "CL_INVALID_OPERATION if device does not support subgroups."
+    uint64_t size = k->description().subGroupSize;
+    check(compiler::Compiler::instance().languageSupport().subGroupSize != 0 && size != 0,
+          CL_INVALID_OPERATION);
+    InfoWriter out(param_value_size, param_value, param_value_size_ret);
+    // A local size given as input: 1 to 3 size_t values.
+    auto localSizeProduct = [&] {
+      check(input_value != nullptr && input_value_size != 0 && input_value_size % sizeof(size_t) == 0 &&
+                input_value_size <= 3 * sizeof(size_t),
+            CL_INVALID_VALUE);
+      const size_t *sizes = static_cast<const size_t *>(input_value);
+      uint64_t product = 1;
+      for (size_t d = 0; d < input_value_size / sizeof(size_t); ++d) product *= sizes[d];
+      return product;
+    };
+    uint64_t maxGroup = k->maxWorkGroupSize();
+    switch (param_name) {
+      case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE:
+        out.value<size_t>(std::min<uint64_t>(size, localSizeProduct()));
+        return;
+      case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE:
+        out.value<size_t>((localSizeProduct() + size - 1) / size);
+        return;
+      case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: {
+        check(input_value != nullptr && input_value_size == sizeof(size_t), CL_INVALID_VALUE);
+        size_t count = *static_cast<const size_t *>(input_value);
+        // As many dimensions as param_value has room for; (count * size, 1, 1),
+        // or zeros when no local size gives that many sub-groups.
+        size_t dims = param_value ? param_value_size / sizeof(size_t) : 3;
+        check(dims >= 1 && dims <= 3 && (!param_value || param_value_size % sizeof(size_t) == 0),
+              CL_INVALID_VALUE);
+        size_t local[3] = {0, 0, 0};
+        if (count != 0 && count * size <= maxGroup) {
+          local[0] = count * size;
+          local[1] = local[2] = 1;
+        }
+        out.array(std::span<const size_t>(local, dims));
+        return;
+      }
+      case CL_KERNEL_MAX_NUM_SUB_GROUPS:
+        out.value<size_t>((maxGroup + size - 1) / size);
+        return;
+      case CL_KERNEL_COMPILE_NUM_SUB_GROUPS:
+        out.value<size_t>(0);  // no attribute fixes the number of sub-groups
+        return;
+      default:
+        fail(CL_INVALID_VALUE);
+    }
   });
 }
 

@@ -104,6 +104,8 @@ namespace {
 // What a launch owns while it is pending: the kernel (and so its program and
 // executable), the argument snapshot and the buffers it names.
 struct PendingLaunch {
+  PendingLaunch(Ref<_cl_kernel> kernel, ArgumentSnapshot arguments)
+      : kernel(std::move(kernel)), arguments(std::move(arguments)) {}
   Ref<_cl_kernel> kernel;
   ArgumentSnapshot arguments;
   WorkGroupLaunch launch;
@@ -120,21 +122,18 @@ Command makeNDRangeCommand(cl_kernel kernel, cl_device_id device, const NDRange 
   if (range.groupCount() == 0) return [] { return CL_SUCCESS; };
 
   const compiler::KernelDescription &description = kernel->description();
-  auto pending = std::make_shared<PendingLaunch>(
-      PendingLaunch{Ref<_cl_kernel>(kernel), std::move(arguments), {}});
+  auto pending = std::make_shared<PendingLaunch>(Ref<_cl_kernel>(kernel), std::move(arguments));
   WorkGroupLaunch &launch = pending->launch;
   launch.function = description.function;
   launch.arguments = pending->arguments.block.data();
   launch.range = range;
   launch.localMemorySize = pending->arguments.localMemorySize;
   launch.contextBytesPerWorkItem = description.contextBytesPerWorkItem;
+  launch.checksBarriers = description.checksBarriers;
   // The root device lives as long as the platform, so its arena outlives
   // every command.
   tbb::task_arena *arena = &device->arena();
-  return [pending, arena]() -> cl_int {
-    runWorkGroups(pending->launch, *arena);
-    return CL_SUCCESS;
-  };
+  return [pending, arena]() -> cl_int { return runWorkGroups(pending->launch, *arena); };
 }
 
 }  // namespace lockstep::runtime

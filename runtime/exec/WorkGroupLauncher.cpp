@@ -9,6 +9,8 @@
 #include <memory>
 #include <new>
 
+#include "lockstep/compiler/Compiler.h"
+
 namespace lockstep::runtime {
 
 namespace {
@@ -82,6 +84,7 @@ uint64_t grainSize(const NDRange &range, unsigned concurrency) {
 // Runs groups [begin, end) of the flattened group ids (x fastest) on the
 // calling thread.
 void runGroupRange(const WorkGroupLaunch &launch, uint64_t begin, uint64_t end) {
+  if (launch.failed) return;
   const NDRange &range = launch.range;
   ThreadScratch &scratch = ThreadScratch::current();
   uint64_t contextBytes = launch.contextBytesPerWorkItem * range.workItemsPerGroup();
@@ -114,6 +117,10 @@ void runGroupRange(const WorkGroupLaunch &launch, uint64_t begin, uint64_t end) 
       info.localSize[d] =
           std::min(range.localSize[d], range.globalSize[d] - info.groupId[d] * range.localSize[d]);
     launch.function(launch.arguments, &info, localMemory, contextMemory);
+    if (launch.checksBarriers && !compiler::takeKernelFailure().empty()) {
+      launch.failed = true;
+      return;
+    }
     if (++info.groupId[0] == range.numGroups[0]) {
       info.groupId[0] = 0;
       if (++info.groupId[1] == range.numGroups[1]) {
@@ -126,12 +133,12 @@ void runGroupRange(const WorkGroupLaunch &launch, uint64_t begin, uint64_t end) 
 
 }  // namespace
 
-void runWorkGroups(const WorkGroupLaunch &launch, tbb::task_arena &arena) {
+cl_int runWorkGroups(const WorkGroupLaunch &launch, tbb::task_arena &arena) {
   uint64_t groups = launch.range.groupCount();
-  if (groups == 0) return;
+  if (groups == 0) return CL_SUCCESS;
   if (groups == 1) {
     runGroupRange(launch, 0, 1);
-    return;
+    return launch.failed ? CL_OUT_OF_RESOURCES : CL_SUCCESS;
   }
   arena.execute([&] {
     uint64_t grain = grainSize(launch.range, static_cast<unsigned>(arena.max_concurrency()));
@@ -140,6 +147,7 @@ void runWorkGroups(const WorkGroupLaunch &launch, tbb::task_arena &arena) {
                         runGroupRange(launch, chunk.begin(), chunk.end());
                       });
   });
+  return launch.failed ? CL_OUT_OF_RESOURCES : CL_SUCCESS;
 }
 
 }  // namespace lockstep::runtime

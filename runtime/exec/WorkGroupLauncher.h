@@ -5,6 +5,9 @@
 
 #include <oneapi/tbb/task_arena.h>
 
+#include <CL/cl.h>
+
+#include <atomic>
 #include <cstdint>
 
 #include "exec/NDRange.h"
@@ -19,10 +22,16 @@ struct WorkGroupLaunch {
   NDRange range;
   uint64_t localMemorySize = 0;          // static __local + every __local argument
   uint64_t contextBytesPerWorkItem = 0;  // scratch for values live across barriers
+  // Built with LOCKSTEP_CHECK_BARRIERS: a group may stop on a barrier
+  // divergence (compiler::takeKernelFailure), which fails the launch.
+  bool checksBarriers = false;
+  mutable std::atomic<bool> failed{false};
 };
 
 // Runs the launch to completion on `arena` (the calling thread joins in). A
-// launch of one group runs inline on the calling thread.
-void runWorkGroups(const WorkGroupLaunch &launch, tbb::task_arena &arena);
+// launch of one group runs inline on the calling thread. CL_SUCCESS, or
+// CL_OUT_OF_RESOURCES when a checked kernel stopped on a divergent barrier
+// (the remaining groups are skipped).
+cl_int runWorkGroups(const WorkGroupLaunch &launch, tbb::task_arena &arena);
 
 }  // namespace lockstep::runtime

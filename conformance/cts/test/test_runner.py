@@ -48,6 +48,7 @@ SCENARIOS = {
     'crash': 'echo a...; echo a passed; echo b...; echo Compiling...; kill -SEGV $$',
     'hang': 'echo a...; echo $$ > "$here/pid"; exec sleep 60',
     'nojson': 'echo a...; echo a passed; echo b...; echo b FAILED; exit 1',
+    'quit': 'echo a...; echo a passed; echo b...; exit 1',
     'badexit': 'echo a...; echo a passed; results a=pass; exit 2',
 }
 
@@ -58,6 +59,7 @@ skip     suites/skip/fake_skip        -
 crash    suites/crash/fake_crash      -  b c
 hang     suites/hang/fake_hang        timeout=2
 nojson   suites/nojson/fake_nojson    -
+quit     suites/quit/fake_quit        -
 badexit  suites/badexit/fake_badexit  serial
 missing  suites/missing/fake_missing  -
 '''
@@ -121,7 +123,7 @@ class RunnerTest(unittest.TestCase):
         suites = self.summary(out)
         self.assertEqual({n: s['status'] for n, s in suites.items()}, {
             'pass': 'passed', 'fail': 'failed', 'skip': 'skipped', 'crash': 'crashed',
-            'hang': 'timeout', 'nojson': 'failed', 'badexit': 'failed', 'missing': 'missing'})
+            'hang': 'timeout', 'nojson': 'failed', 'quit': 'failed', 'badexit': 'failed', 'missing': 'missing'})
         self.assertEqual(suites['pass']['subtests'], {'a': 'pass', 'b': 'pass'})
         self.assertEqual(suites['pass']['source'], 'json')
         self.assertEqual(suites['fail']['subtests'], {'a': 'pass', 'b': 'fail'})
@@ -130,7 +132,10 @@ class RunnerTest(unittest.TestCase):
         self.assertIn('SIGSEGV', suites['crash']['note'])
         self.assertEqual(suites['hang']['subtests']['a'], 'timeout')
         self.assertEqual(suites['nojson']['source'], 'output')
-        self.assertEqual(suites['nojson']['subtests'], {'a': 'pass', 'b': 'fail'})
+        self.assertEqual(suites['nojson']['subtests'], {'a': 'pass', 'b': 'fail', 'c': 'notrun'})
+        # Quitting mid-way (exit() in a test) blames the running sub-test.
+        self.assertEqual(suites['quit']['subtests'], {'a': 'pass', 'b': 'crash', 'c': 'notrun'})
+        self.assertIn('while running b', suites['quit']['note'])
         self.assertIn('exit status 2', suites['badexit']['note'])
 
     def test_binaries_get_their_arguments_and_quick_mode(self):

@@ -96,6 +96,8 @@ struct LanguageSupport {
   std::vector<std::string> extensions;  // cl_khr_* the compiler implements
   std::vector<std::string> features;    // __opencl_c_* feature macros
   bool fp64 = false;
+  bool workGroupCollectives = false;
+  uint32_t subGroupSize = 0;  // 0: no sub-groups
 };
 
 // After a work-group function returns on this thread: the reason it stopped
