@@ -139,6 +139,9 @@ std::optional<FrontendOptions> parseOptions(std::string_view text, bool forLink,
       options.clangArgs.push_back(word);
     } else if (word == "-g") {
       options.clangArgs.push_back("-debug-info-kind=line-tables-only");
+    } else if (word == "-cl-denorms-are-zero") {
+      // The driver's translation; -cc1 doesn't take the OpenCL spelling.
+      options.clangArgs.push_back("-fdenormal-fp-math-f32=preserve-sign,preserve-sign");
     } else if (contains(kMathOptions, word)) {
       if (word == "-cl-uniform-work-group-size") options.uniformWorkGroupSize = true;
       options.clangArgs.push_back(word);
