@@ -11,8 +11,10 @@ set(LOCKSTEP_OPENCL_C_EXTENSIONS
   cl_khr_int64_base_atomics
   cl_khr_int64_extended_atomics
   cl_khr_fp64
-  cl_khr_subgroups
 )
+# Not cl_khr_subgroups: the extension requires independent forward progress
+# of sub-groups, and the sub-groups of a work-group run one after another on
+# one thread. OpenCL C 3.0's __opencl_c_subgroups (below) does not.
 set(LOCKSTEP_OPENCL_C_FEATURES
   __opencl_c_int64
   __opencl_c_fp64

@@ -103,6 +103,9 @@ std::string usageText(const char *program, bool native) {
 uint64_t sizeFor(const Options &options, const BenchInfo &info) {
   auto override = options.sizes.find(info.name);
   if (override == options.sizes.end()) return options.smoke ? info.smoke_size : info.default_size;
+  if (override->second > info.max_size)
+    throw UsageError("--size " + info.name + " is at most " + std::to_string(info.max_size) + " (" +
+                     info.size_meaning + ")");
   if (override->second % info.size_multiple != 0)
     throw UsageError("--size " + info.name + " must be a multiple of " +
                      std::to_string(info.size_multiple) + " (" + info.size_meaning + ")");

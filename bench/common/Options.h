@@ -27,6 +27,8 @@ struct BenchInfo {
   uint64_t smoke_size;       // for --smoke: seconds for the whole suite, still checked
   uint64_t size_multiple;    // the kernel's tiling needs size % size_multiple == 0
   std::string size_meaning;  // "elements", "matrix order", ...
+  // The largest size the kernels' 32-bit indices (and sane memory use) allow.
+  uint64_t max_size = uint64_t{1} << 30;
 };
 
 struct Options {

@@ -52,10 +52,10 @@ std::string buildLog(cl_program program, cl_device_id device) {
 }  // namespace
 
 ClError::ClError(cl_int code, const std::string &what)
-    : std::runtime_error(what + " failed with OpenCL error " + std::to_string(code)), code(code) {}
+    : std::runtime_error(what + " (OpenCL error " + std::to_string(code) + ")"), code(code) {}
 
 void check(cl_int code, const char *what) {
-  if (code != CL_SUCCESS) throw ClError(code, what);
+  if (code != CL_SUCCESS) throw ClError(code, std::string(what) + " failed");
 }
 
 Buffer &Buffer::operator=(Buffer &&other) noexcept {
@@ -96,7 +96,7 @@ double Session::build(const char *source) {
   check(error, "clCreateProgramWithSource");
   error = clBuildProgram(program_, 1, &device_, "", nullptr, nullptr);
   if (error != CL_SUCCESS)
-    throw ClError(error, "clBuildProgram (log: " + buildLog(program_, device_) + ")");
+    throw ClError(error, "clBuildProgram failed; build log:\n" + buildLog(program_, device_));
   cl_uint count = 0;
   check(clCreateKernelsInProgram(program_, 0, nullptr, &count), "clCreateKernelsInProgram");
   std::vector<cl_kernel> kernels(count);

@@ -13,7 +13,8 @@
 
 namespace bench {
 
-// An OpenCL call that did not return CL_SUCCESS.
+// An OpenCL call that did not return CL_SUCCESS, or a device that cannot run
+// a benchmark; the message ends with the error code.
 struct ClError : std::runtime_error {
   ClError(cl_int code, const std::string &what);
   cl_int code;

@@ -13,6 +13,7 @@
 #include <llvm/Support/xxhash.h>
 #include <llvm/Target/TargetMachine.h>
 
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -169,6 +170,21 @@ void trim(const fs::path &directory) {
   }
 }
 
+// The code that compiled a program is part of its key: the library's file,
+// size and modification time change with every build and install of it.
+std::string libraryIdentity() {
+  static const std::string identity = [] {
+    Dl_info info{};
+    if (!dladdr(reinterpret_cast<void *>(&libraryIdentity), &info) || !info.dli_fname) return std::string();
+    std::error_code error;
+    fs::path path = fs::canonical(info.dli_fname, error);
+    auto size = fs::file_size(path, error);
+    auto time = fs::last_write_time(path, error).time_since_epoch().count();
+    return path.string() + " " + std::to_string(size) + " " + std::to_string(time);
+  }();
+  return identity;
+}
+
 }  // namespace
 
 std::string cacheKey(std::string_view kind, std::string_view input, std::string_view options) {
@@ -179,6 +195,7 @@ std::string cacheKey(std::string_view kind, std::string_view input, std::string_
   const char *check = std::getenv("LOCKSTEP_CHECK_BARRIERS");
   Writer key;
   key.text("lockstep " LOCKSTEP_VERSION " llvm " LLVM_VERSION_STRING);
+  key.text(libraryIdentity());
   key.u64(builtins);
   key.text(machine.getTargetCPU());
   key.text(machine.getTargetFeatureString());

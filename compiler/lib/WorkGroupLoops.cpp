@@ -101,6 +101,8 @@ class WorkGroupLoops {
   // Structure.
   void prepareCollectives();
   void emitCombine(IRBuilder<> &builder, const Collective &collective);
+  void emitCombineSegment(IRBuilder<> &builder, const Collective &collective, AllocaInst *accumulator,
+                          Value *first, Value *end);
   void emitDivergenceCheck(IRBuilder<> &builder, BasicBlock *decision, unsigned slot);
   void splitAtBarriers();
   void unifyReturns();
@@ -116,6 +118,15 @@ class WorkGroupLoops {
   void computeLiveness();
   void layOutContext();
   // Code.
+  struct LoopNest {
+    BasicBlock *body = nullptr, *latch = nullptr;
+    Value *ids[3] = {};
+    Value *workItem = nullptr;
+    BranchInst *innerLatch = nullptr;
+  };
+  LoopNest makeLoopNest(BasicBlock *pre, BasicBlock *after);
+  void collectBarrierLocations(BasicBlock *decision, std::vector<std::string> &out,
+                               SmallPtrSetImpl<BasicBlock *> &seen);
   BasicBlock *regionFor(BasicBlock *entry);
   void buildRegion(BasicBlock *entry, BasicBlock *pre);
   void emitControl(IRBuilder<> &builder, const std::optional<Exit> &exit);
@@ -136,6 +147,13 @@ class WorkGroupLoops {
   SmallVector<Collective, 4> collectives;
   DenseMap<const BasicBlock *, unsigned> collectiveAt;
   unsigned subGroupSize = 16;
+  // Sub-group mode: the kernel synchronizes only within sub-groups, so the
+  // whole region machine runs once per sub-group, over that sub-group's
+  // linear ids [subGroupFirst, subGroupEnd), and sub-groups may take
+  // different paths.
+  bool subGroupMode = false;
+  Value *subGroupFirst = nullptr, *subGroupEnd = nullptr;
+  BasicBlock *subGroupLatch = nullptr;
   bool checking = false;
   std::string kernelName;
   SmallSetVector<BasicBlock *, 8> decisions;
@@ -623,56 +641,79 @@ Value *combine(IRBuilder<> &builder, const CollectiveOp &op, Value *acc, Value *
 // (the whole group, or each sub-group of consecutive linear ids), in
 // linear-id order, and give each work-item its result.
 void WorkGroupLoops::emitCombine(IRBuilder<> &builder, const Collective &collective) {
+  IRBuilder<> entry(prologue->getTerminator());
+  AllocaInst *accumulator = entry.CreateAlloca(collective.type, nullptr, "combine.acc");
+  if (subGroupMode) {  // just the current sub-group
+    emitCombineSegment(builder, collective, accumulator, subGroupFirst, subGroupEnd);
+    return;
+  }
+  Value *segmentSize = collective.op.subGroup ? builder.getInt64(subGroupSize) : workItemCount;
+  Value *one = builder.getInt64(1);
+  Value *segments =
+      builder.CreateUDiv(builder.CreateAdd(workItemCount, builder.CreateSub(segmentSize, one)), segmentSize);
+  emitCountedLoop(builder, builder.getInt64(0), segments, [&](IRBuilder<> &b, Value *segment) {
+    Value *first = b.CreateMul(segment, segmentSize);
+    Value *end = b.CreateBinaryIntrinsic(Intrinsic::umin, b.CreateAdd(first, segmentSize), workItemCount);
+    emitCombineSegment(b, collective, accumulator, first, end);
+  });
+}
+
+void WorkGroupLoops::emitCombineSegment(IRBuilder<> &b, const Collective &collective, AllocaInst *accumulator,
+                                        Value *first, Value *end) {
   const CollectiveOp &op = collective.op;
   unsigned inSlot = allocaSlot.lookup(collective.in), outSlot = allocaSlot.lookup(collective.out);
   Type *inType = collective.in->getAllocatedType();
-  Value *segmentSize = op.subGroup ? builder.getInt64(subGroupSize) : workItemCount;
-  IRBuilder<> entry(prologue->getTerminator());
-  AllocaInst *accumulator = entry.CreateAlloca(collective.type, nullptr, "combine.acc");
-  Value *count = workItemCount;
-  Value *one = builder.getInt64(1);
-  Value *segments = builder.CreateUDiv(builder.CreateAdd(count, builder.CreateSub(segmentSize, one)), segmentSize);
-  emitCountedLoop(builder, builder.getInt64(0), segments, [&](IRBuilder<> &b, Value *segment) {
-    Value *first = b.CreateMul(segment, segmentSize);
-    Value *end = b.CreateBinaryIntrinsic(Intrinsic::umin, b.CreateAdd(first, segmentSize), count);
-    auto in = [&](IRBuilder<> &at, Value *i) { return at.CreateLoad(inType, contextAddress(at, inSlot, i)); };
-    auto out = [&](IRBuilder<> &at, Value *i, Value *v) { at.CreateStore(v, contextAddress(at, outSlot, i)); };
-    if (op.kind == CollectiveOp::Broadcast) {
-      auto id = [&](unsigned d, Value *at) {
-        unsigned slot = allocaSlot.lookup(collective.ids[d]);
-        return b.CreateZExtOrTrunc(b.CreateLoad(slots[slot].type, contextAddress(b, slot, at)), b.getInt64Ty());
-      };
-      Value *source;
-      if (op.subGroup) {
-        source = b.CreateAdd(first, id(0, first));
-      } else {
-        source = id(collective.ids.size() - 1, first);
-        for (int d = int(collective.ids.size()) - 2; d >= 0; --d)
-          source = b.CreateAdd(b.CreateMul(source, localSize[d]), id(d, first));
-      }
-      source = b.CreateBinaryIntrinsic(Intrinsic::umin, source, b.CreateSub(end, one));
-      Value *value = in(b, source);
-      emitCountedLoop(b, first, end, [&](IRBuilder<> &l, Value *i) { out(l, i, value); });
-      return;
+  Value *one = b.getInt64(1);
+  auto in = [&](IRBuilder<> &at, Value *i) { return at.CreateLoad(inType, contextAddress(at, inSlot, i)); };
+  auto out = [&](IRBuilder<> &at, Value *i, Value *v) { at.CreateStore(v, contextAddress(at, outSlot, i)); };
+  if (op.kind == CollectiveOp::Broadcast) {
+    auto id = [&](unsigned d, Value *at) {
+      unsigned slot = allocaSlot.lookup(collective.ids[d]);
+      return b.CreateZExtOrTrunc(b.CreateLoad(slots[slot].type, contextAddress(b, slot, at)), b.getInt64Ty());
+    };
+    Value *source;
+    if (op.subGroup) {
+      source = b.CreateAdd(first, id(0, first));
+    } else {
+      source = id(collective.ids.size() - 1, first);
+      for (int d = int(collective.ids.size()) - 2; d >= 0; --d)
+        source = b.CreateAdd(b.CreateMul(source, localSize[d]), id(d, first));
     }
-    b.CreateStore(identity(b, collective.type, op), accumulator);
-    emitCountedLoop(b, first, end, [&](IRBuilder<> &l, Value *i) {
-      Value *acc = l.CreateLoad(collective.type, accumulator);
-      Value *next = combine(l, op, acc, in(l, i));
-      l.CreateStore(next, accumulator);
-      if (op.kind == CollectiveOp::ScanExclusive) out(l, i, acc);
-      if (op.kind == CollectiveOp::ScanInclusive) out(l, i, next);
-    });
-    if (op.kind == CollectiveOp::ScanExclusive || op.kind == CollectiveOp::ScanInclusive) return;
-    Value *result = b.CreateLoad(collective.type, accumulator);
-    emitCountedLoop(b, first, end, [&](IRBuilder<> &l, Value *i) { out(l, i, result); });
+    source = b.CreateBinaryIntrinsic(Intrinsic::umin, source, b.CreateSub(end, one));
+    Value *value = in(b, source);
+    emitCountedLoop(b, first, end, [&](IRBuilder<> &l, Value *i) { out(l, i, value); });
+    return;
+  }
+  b.CreateStore(identity(b, collective.type, op), accumulator);
+  emitCountedLoop(b, first, end, [&](IRBuilder<> &l, Value *i) {
+    Value *acc = l.CreateLoad(collective.type, accumulator);
+    Value *next = combine(l, op, acc, in(l, i));
+    l.CreateStore(next, accumulator);
+    if (op.kind == CollectiveOp::ScanExclusive) out(l, i, acc);
+    if (op.kind == CollectiveOp::ScanInclusive) out(l, i, next);
   });
+  if (op.kind == CollectiveOp::ScanExclusive || op.kind == CollectiveOp::ScanInclusive) return;
+  Value *result = b.CreateLoad(collective.type, accumulator);
+  emitCountedLoop(b, first, end, [&](IRBuilder<> &l, Value *i) { out(l, i, result); });
 }
 
 std::string describeLocation(const Instruction *I) {
   const DebugLoc &location = I->getDebugLoc();
   if (!location) return "an unknown line (build with LOCKSTEP_CHECK_BARRIERS set for line numbers)";
   return (location->getFilename() + ":" + Twine(location.getLine()) + ":" + Twine(location.getCol())).str();
+}
+
+// The barriers a decision leads to, through the decisions after it.
+void WorkGroupLoops::collectBarrierLocations(BasicBlock *decision, std::vector<std::string> &out,
+                                             SmallPtrSetImpl<BasicBlock *> &seen) {
+  if (!seen.insert(decision).second) return;
+  for (BasicBlock *successor : successors(decision))
+    for (const Exit &exit : exitsFrom(successor)) {
+      if (exit.kind == Exit::Decision) collectBarrierLocations(exit.block, out, seen);
+      if (exit.kind != Exit::Barrier) continue;
+      if (CallInst *call = barrierBlocks.lookup(exit.block)) out.push_back(describeLocation(call));
+      else out.push_back("a collective function");
+    }
 }
 
 // LOCKSTEP_CHECK_BARRIERS: every work-item must agree with work-item 0 on a
@@ -682,22 +723,24 @@ void WorkGroupLoops::emitDivergenceCheck(IRBuilder<> &builder, BasicBlock *decis
   std::string what = "in kernel '" + kernelName + "', the branch at " +
                      describeLocation(decision->getTerminator()) + " decides whether work-items reach ";
   std::vector<std::string> barriers;
-  for (BasicBlock *successor : successors(decision))
-    for (const Exit &exit : exitsFrom(successor))
-      if (exit.kind == Exit::Barrier)
-        if (CallInst *call = barrierBlocks.lookup(exit.block)) barriers.push_back(describeLocation(call));
+  SmallPtrSet<BasicBlock *, 8> seen;
+  collectBarrierLocations(decision, barriers, seen);
   sort(barriers);
   barriers.erase(std::unique(barriers.begin(), barriers.end()), barriers.end());
-  what += barriers.empty() ? "a collective function" : "the barrier at " + join(barriers, ", the barrier at ");
+  for (std::string &place : barriers)
+    if (place != "a collective function") place = "the barrier at " + place;
+  what += barriers.empty() ? "the end of the kernel" : join(barriers, ", ");
   Module &M = *F.getParent();
   FunctionCallee report = M.getOrInsertFunction(
       kDivergenceSymbol, FunctionType::get(builder.getVoidTy(),
                                            {builder.getPtrTy(), builder.getPtrTy(), builder.getInt64Ty()}, false));
   Value *text = builder.CreateGlobalStringPtr(what, "barrier.check");
   Type *type = slots[slot].type;
-  Value *first = builder.CreateLoad(type, slots[slot].base);
+  Value *begin = subGroupMode ? subGroupFirst : builder.getInt64(0);
+  Value *end = subGroupMode ? subGroupEnd : workItemCount;
+  Value *first = builder.CreateLoad(type, contextAddress(builder, slot, begin));
   BasicBlock *fail = BasicBlock::Create(context, "barrier.divergence", &F);
-  emitCountedLoop(builder, builder.getInt64(1), workItemCount, [&](IRBuilder<> &b, Value *i) {
+  emitCountedLoop(builder, builder.CreateAdd(begin, builder.getInt64(1)), end, [&](IRBuilder<> &b, Value *i) {
     Value *value = b.CreateLoad(type, contextAddress(b, slot, i));
     BasicBlock *same = BasicBlock::Create(context, "barrier.agree", &F);
     BasicBlock *differ = BasicBlock::Create(context, "barrier.disagree", &F);
@@ -718,7 +761,8 @@ void WorkGroupLoops::emitControl(IRBuilder<> &builder, const std::optional<Exit>
   }
   switch (exit->kind) {
     case Exit::Return:
-      builder.CreateRetVoid();
+      if (subGroupMode) builder.CreateBr(subGroupLatch);
+      else builder.CreateRetVoid();
       return;
     case Exit::Barrier: {
       if (auto it = collectiveAt.find(exit->block); it != collectiveAt.end()) {
@@ -743,7 +787,8 @@ void WorkGroupLoops::emitControl(IRBuilder<> &builder, const std::optional<Exit>
       Instruction *terminator = exit->block->getTerminator();
       unsigned slot = decisionSlot.lookup(exit->block);
       if (checking) emitDivergenceCheck(builder, exit->block, slot);
-      Value *value = builder.CreateLoad(slots[slot].type, slots[slot].base, "uniform.condition");
+      Value *first = subGroupMode ? contextAddress(builder, slot, subGroupFirst) : slots[slot].base;
+      Value *value = builder.CreateLoad(slots[slot].type, first, "uniform.condition");
       if (auto *branch = dyn_cast<BranchInst>(terminator)) {
         builder.CreateCondBr(builder.CreateICmpNE(value, builder.getInt32(0)),
                              regionFor(branch->getSuccessor(0)), regionFor(branch->getSuccessor(1)));
@@ -758,7 +803,65 @@ void WorkGroupLoops::emitControl(IRBuilder<> &builder, const std::optional<Exit>
   }
 }
 
-// pre → z loop → y loop → x loop { copy in; region body; copy out } → control
+// The loops over the work-items of a region: z, y, x over the whole group
+// (do-while: every group has a work-item), or, in sub-group mode, one loop
+// over the linear ids of the current sub-group. `body` is left without a
+// terminator; `latch` is where an iteration ends.
+WorkGroupLoops::LoopNest WorkGroupLoops::makeLoopNest(BasicBlock *pre, BasicBlock *after) {
+  LoopNest nest;
+  IRBuilder<> builder(pre);
+  Type *i64 = builder.getInt64Ty();
+  if (subGroupMode) {
+    BasicBlock *header = BasicBlock::Create(context, "sg.lane", &F);
+    nest.latch = BasicBlock::Create(context, "sg.lane.next", &F);
+    builder.CreateBr(header);
+    builder.SetInsertPoint(header);
+    PHINode *lane = builder.CreatePHI(i64, 2, "wi");
+    lane->addIncoming(subGroupFirst, pre);
+    Value *rest = builder.CreateUDiv(lane, localSize[0]);
+    nest.ids[0] = builder.CreateURem(lane, localSize[0], "lid0");
+    nest.ids[1] = builder.CreateURem(rest, localSize[1], "lid1");
+    nest.ids[2] = builder.CreateUDiv(rest, localSize[1], "lid2");
+    nest.workItem = lane;
+    nest.body = header;
+    builder.SetInsertPoint(nest.latch);
+    Value *next = builder.CreateAdd(lane, builder.getInt64(1), "", true, true);
+    lane->addIncoming(next, nest.latch);
+    nest.innerLatch = builder.CreateCondBr(builder.CreateICmpULT(next, subGroupEnd), header, after);
+    return nest;
+  }
+  BasicBlock *headers[3], *latches[3];
+  PHINode *ids[3];
+  for (int d = 2; d >= 0; --d) {
+    headers[d] = BasicBlock::Create(context, "wi.loop" + Twine(d), &F);
+    latches[d] = BasicBlock::Create(context, "wi.next" + Twine(d), &F);
+  }
+  builder.CreateBr(headers[2]);
+  for (int d = 2; d >= 0; --d) {
+    builder.SetInsertPoint(headers[d]);
+    ids[d] = builder.CreatePHI(i64, 2, "lid" + Twine(d));
+    ids[d]->addIncoming(builder.getInt64(0), d == 2 ? pre : headers[d + 1]);
+    nest.ids[d] = ids[d];
+    if (d > 0) builder.CreateBr(headers[d - 1]);
+  }
+  builder.SetInsertPoint(headers[0]);
+  nest.workItem = builder.CreateAdd(
+      builder.CreateMul(builder.CreateAdd(builder.CreateMul(ids[2], localSize[1]), ids[1]), localSize[0]),
+      ids[0], "wi");
+  nest.body = headers[0];
+  for (int d = 0; d < 3; ++d) {
+    builder.SetInsertPoint(latches[d]);
+    Value *next = builder.CreateAdd(ids[d], builder.getInt64(1), "", true, true);
+    ids[d]->addIncoming(next, latches[d]);
+    BasicBlock *outer = d == 2 ? after : latches[d + 1];
+    auto *branch = builder.CreateCondBr(builder.CreateICmpULT(next, localSize[d]), headers[d], outer);
+    if (d == 0) nest.innerLatch = branch;
+  }
+  nest.latch = latches[0];
+  return nest;
+}
+
+// pre → work-item loops { copy in; region body; copy out } → control
 void WorkGroupLoops::buildRegion(BasicBlock *entry, BasicBlock *pre) {
   IRBuilder<> builder(pre);
   if (barrierBlocks.count(entry)) {  // two barriers in a row: nothing to run
@@ -770,28 +873,10 @@ void WorkGroupLoops::buildRegion(BasicBlock *entry, BasicBlock *pre) {
   std::optional<Exit> exit;
   if (!exits.empty()) exit = *exits.begin();
 
-  Type *i64 = builder.getInt64Ty();
-  BasicBlock *headers[3], *latches[3];
-  PHINode *ids[3];
   BasicBlock *after = BasicBlock::Create(context, "region.done", &F);
-  for (int d = 2; d >= 0; --d) {
-    headers[d] = BasicBlock::Create(context, "wi.loop" + Twine(d), &F);
-    latches[d] = BasicBlock::Create(context, "wi.next" + Twine(d), &F);
-  }
-  builder.CreateBr(headers[2]);
-  for (int d = 2; d >= 0; --d) {
-    builder.SetInsertPoint(headers[d]);
-    ids[d] = builder.CreatePHI(i64, 2, "lid" + Twine(d));
-    ids[d]->addIncoming(builder.getInt64(0), d == 2 ? pre : headers[d + 1]);
-    if (d > 0) builder.CreateBr(headers[d - 1]);
-  }
-  // The innermost header computes the linear work-item index and loads what
-  // is live into this region.
-  builder.SetInsertPoint(headers[0]);
-  Value *workItem = builder.CreateAdd(
-      builder.CreateMul(builder.CreateAdd(builder.CreateMul(ids[2], localSize[1]), ids[1]),
-                        localSize[0]),
-      ids[0], "wi");
+  LoopNest nest = makeLoopNest(pre, after);
+  builder.SetInsertPoint(nest.body);
+  Value *workItem = nest.workItem;
   ValueToValueMapTy map;
   SmallPtrSet<BasicBlock *, 32> inRegion(blocks.begin(), blocks.end());
   BitVector usedHere(allocas.size());
@@ -857,18 +942,8 @@ void WorkGroupLoops::buildRegion(BasicBlock *entry, BasicBlock *pre) {
         builder.CreateStore(builder.CreateLoad(allocas[i]->getAllocatedType(), allocas[i]),
                             contextAddress(builder, allocaSlot[allocas[i]], workItem));
   }
-  builder.CreateBr(latches[0]);
-
-  // Latches: do-while loops (every group has at least one work-item).
-  BranchInst *innerLatch = nullptr;
-  for (int d = 0; d < 3; ++d) {
-    builder.SetInsertPoint(latches[d]);
-    Value *next = builder.CreateAdd(ids[d], builder.getInt64(1), "", true, true);
-    ids[d]->addIncoming(next, latches[d]);
-    BasicBlock *outer = d == 2 ? after : latches[d + 1];
-    auto *branch = builder.CreateCondBr(builder.CreateICmpULT(next, localSize[d]), headers[d], outer);
-    if (d == 0) innerLatch = branch;
-  }
+  builder.CreateBr(nest.latch);
+  Value *const *ids = nest.ids;
   // get_local_id(d) in the clones is the loop's induction variable.
   for (BasicBlock *clone : clones)
     for (Instruction &I : make_early_inc_range(*clone))
@@ -888,9 +963,9 @@ void WorkGroupLoops::buildRegion(BasicBlock *entry, BasicBlock *pre) {
         I.eraseFromParent();
       }
   SmallVector<BasicBlock *, 34> body(clones.begin(), clones.end());
-  body.push_back(headers[0]);
+  body.push_back(nest.body);
   body.push_back(store);
-  markParallel(body, innerLatch);
+  markParallel(body, nest.innerLatch);
 
   builder.SetInsertPoint(after);
   emitControl(builder, exit);
@@ -945,6 +1020,14 @@ void WorkGroupLoops::run() {
   unifyReturns();
   for (BasicBlock &BB : F) original.insert(&BB);
   original.erase(prologue);
+  // Sub-group mode when every cut is a sub-group one.
+  bool groupCuts = false, subGroupCuts = false;
+  for (auto &[block, call] : barrierBlocks) {
+    bool subGroup = call ? isSubGroupBarrier(call->getCalledFunction()->getName())
+                         : collectives[collectiveAt.lookup(block)].op.subGroup;
+    (subGroup ? subGroupCuts : groupCuts) = true;
+  }
+  subGroupMode = subGroupCuts && !groupCuts;
   while (addOneDecision()) {
   }
   if (!barrierBlocks.empty()) demoteCrossBlockValues();
@@ -959,7 +1042,28 @@ void WorkGroupLoops::run() {
   layOutContext();
 
   prologue->getTerminator()->eraseFromParent();
-  BranchInst::Create(regionFor(bodyEntry), prologue);
+  if (subGroupMode) {
+    // prologue → sg.header { region machine; Return → sg.next } → ret
+    BasicBlock *header = BasicBlock::Create(context, "sg", &F);
+    subGroupLatch = BasicBlock::Create(context, "sg.next", &F);
+    BasicBlock *done = BasicBlock::Create(context, "sg.done", &F);
+    BranchInst::Create(header, prologue);
+    IRBuilder<> builder(header);
+    PHINode *index = builder.CreatePHI(builder.getInt64Ty(), 2, "sg.id");
+    index->addIncoming(builder.getInt64(0), prologue);
+    subGroupFirst = builder.CreateMul(index, builder.getInt64(subGroupSize), "sg.first");
+    subGroupEnd = builder.CreateBinaryIntrinsic(
+        Intrinsic::umin, builder.CreateAdd(subGroupFirst, builder.getInt64(subGroupSize)), workItemCount);
+    builder.CreateBr(regionFor(bodyEntry));
+    builder.SetInsertPoint(subGroupLatch);
+    Value *next = builder.CreateAdd(index, builder.getInt64(1));
+    index->addIncoming(next, subGroupLatch);
+    builder.CreateCondBr(builder.CreateICmpULT(builder.CreateMul(next, builder.getInt64(subGroupSize)), workItemCount),
+                         header, done);
+    ReturnInst::Create(context, done);
+  } else {
+    BranchInst::Create(regionFor(bodyEntry), prologue);
+  }
   while (!pendingRegions.empty()) {
     BasicBlock *entry = pendingRegions.front();
     pendingRegions.pop_front();

@@ -92,8 +92,8 @@ std::vector<Shape> linearShapes() {
 
 std::vector<Shape> multiDimShapes() {
   return {
-      shape1(48 * 4 + 19, 48, 5),                       // 1D, remainder group of 19
-      shapeN(2, {16 * 3, 16 * 2, 1}, {16, 16, 1}, {0, 0, 0}),  // 2D, 256 per group
+      shape1(48 * 4 + 19, 48, 5),                                  // 1D, remainder group of 19
+      shapeN(2, {16 * 3, 16 * 2, 1}, {16, 16, 1}, {0, 0, 0}),      // 2D, 256 per group
       shapeN(2, {8 * 3 + 5, 8 * 2 + 3, 1}, {8, 8, 1}, {2, 7, 0}),  // 2D remainders
       shapeN(3, {4 * 2 + 3, 4 * 2 + 1, 4 + 2}, {4, 4, 4}, {1, 2, 3}),
       shapeN(3, {7 * 2 + 6, 3 * 2 + 1, 2 * 2}, {7, 3, 2}, {0, 0, 5}),  // 42 items, not 2^k
@@ -110,8 +110,7 @@ std::vector<Shape> allShapes(cl_device_id device) {
 
 ::testing::AssertionResult SyncTest::launch(cl_kernel kernel, const Shape &shape) {
   cl_int err = clEnqueueNDRangeKernel(queue_, kernel, shape.dims, shape.offset.data(),
-                                      shape.global.data(), shape.local.data(), 0, nullptr,
-                                      nullptr);
+                                      shape.global.data(), shape.local.data(), 0, nullptr, nullptr);
   if (err != CL_SUCCESS)
     return ::testing::AssertionFailure() << errorName(err) << " from clEnqueueNDRangeKernel";
   err = clFinish(queue_);
@@ -127,8 +126,8 @@ bool SyncTest::fits(cl_kernel kernel, const Shape &shape) {
   bool ok = shape.groupItems() <= limit;
   for (cl_uint d = 0; d < shape.dims; ++d) ok = ok && shape.local[d] <= itemSizes[d];
   // Not a failure: the device may limit group sizes; say so in the log.
-  if (!ok) std::printf("[ note ] skipping shape %s: group size limit %zu\n", shape.name().c_str(),
-                       limit);
+  if (!ok)
+    std::printf("[ note ] skipping shape %s: group size limit %zu\n", shape.name().c_str(), limit);
   return ok;
 }
 

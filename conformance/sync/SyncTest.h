@@ -65,8 +65,7 @@ class SyncTest : public ClTest {
                  const std::string &options = "-cl-std=CL3.0") {
     return kernel(kPreamble + source, name, options);
   }
-  cl_program makeProgram(const std::string &source,
-                         const std::string &options = "-cl-std=CL3.0") {
+  cl_program makeProgram(const std::string &source, const std::string &options = "-cl-std=CL3.0") {
     return build(kPreamble + source, options);
   }
   // Runs the kernel over one shape and waits; failures name the shape.

@@ -93,16 +93,16 @@ class BarrierCheck : public SyncTest {
   cl_int launchStatus(cl_kernel k, const Shape &shape, std::string &log) {
     StderrCapture capture;
     cl_event event = nullptr;
-    cl_int err = clEnqueueNDRangeKernel(queue_, k, shape.dims, shape.offset.data(),
-                                        shape.global.data(), shape.local.data(), 0, nullptr,
-                                        &event);
+    cl_int err =
+        clEnqueueNDRangeKernel(queue_, k, shape.dims, shape.offset.data(), shape.global.data(),
+                               shape.local.data(), 0, nullptr, &event);
     EXPECT_CL(err);
     if (err != CL_SUCCESS) return err;
     track(event);
     err = clWaitForEvents(1, &event);
     cl_int status = CL_COMPLETE;
-    EXPECT_CL(clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
-                             nullptr));
+    EXPECT_CL(
+        clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr));
     if (status < 0)
       EXPECT_EQ(err, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) << errorName(err);
     else
@@ -118,8 +118,8 @@ class BarrierCheck : public SyncTest {
     EXPECT_LT(status, 0) << "a launch whose work-items diverge at a barrier must fail; got "
                          << errorName(status) << "; stderr: " << log;
     EXPECT_NE(log.find(kernelName), std::string::npos) << "kernel name missing: " << log;
-    EXPECT_NE(log.find(place), std::string::npos) << "barrier place " << place << " missing: "
-                                                  << log;
+    EXPECT_NE(log.find(place), std::string::npos)
+        << "barrier place " << place << " missing: " << log;
     EXPECT_NE(log.find(items), std::string::npos) << "work-items " << items << " missing: " << log;
     // The queue stays usable after a failed launch.
     EXPECT_CL(clFinish(queue_));
@@ -213,7 +213,8 @@ TEST_F(BarrierCheck, CorrectKernelsRunSilentlyWithRightResults) {
     program = makeProgram(kCorrected);
   }
   ASSERT_NE(program, nullptr);
-  cl_kernel ifKernel = kernelOf(program, "uniform_if"), loopKernel = kernelOf(program, "uniform_loop");
+  cl_kernel ifKernel = kernelOf(program, "uniform_if"),
+            loopKernel = kernelOf(program, "uniform_loop");
   const cl_uint trips = 2;
   for (const Shape &s : allShapes(device_)) {
     SCOPED_TRACE("shape " + s.name());

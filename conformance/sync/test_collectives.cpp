@@ -49,9 +49,9 @@ kernel void bcast3_TYPE(global const TYPE *in, global TYPE *out, uint x, uint y,
 
 template <typename T>
 struct TypeName;
-#define TYPE_NAME(T, name) \
-  template <>              \
-  struct TypeName<T> {     \
+#define TYPE_NAME(T, name)                     \
+  template <>                                  \
+  struct TypeName<T> {                         \
     static constexpr const char *value = name; \
   };
 TYPE_NAME(cl_int, "int")

@@ -115,8 +115,8 @@ class Forms : public SyncTest {
 TEST_F(Forms, BarrierWithEveryFlagCombination) {
   std::vector<Variant> variants;
   for (const Flags &f : kFlagSets)
-    variants.push_back({std::string("barrier_") + f.name, std::string("barrier(") + f.text + ");",
-                        pathFor(f)});
+    variants.push_back(
+        {std::string("barrier_") + f.name, std::string("barrier(") + f.text + ");", pathFor(f)});
   checkVariants(variants);
 }
 
@@ -143,10 +143,10 @@ TEST_F(Forms, WorkGroupBarrierWithAllSvmDevicesScope) {
     GTEST_SKIP() << "no __opencl_c_atomic_scope_all_devices";
   std::vector<Variant> variants;
   for (const Flags &f : kFlagSets)
-    variants.push_back({std::string("wg_barrier_") + f.name + "_all_svm_devices",
-                        std::string("work_group_barrier(") + f.text +
-                            ", memory_scope_all_svm_devices);",
-                        pathFor(f)});
+    variants.push_back(
+        {std::string("wg_barrier_") + f.name + "_all_svm_devices",
+         std::string("work_group_barrier(") + f.text + ", memory_scope_all_svm_devices);",
+         pathFor(f)});
   checkVariants(variants);
 }
 
@@ -158,14 +158,14 @@ TEST_F(Forms, MemFenceReadMemFenceWriteMemFence) {
   for (const Flags &f : kFlagSets) {
     if (!f.local && !f.global) continue;
     std::string flags = f.text;
-    variants.push_back({std::string("mem_fence_") + f.name,
-                        "mem_fence(" + flags + "); barrier(" + flags + "); mem_fence(" + flags +
-                            ");",
-                        pathFor(f)});
-    variants.push_back({std::string("read_write_fence_") + f.name,
-                        "write_mem_fence(" + flags + "); barrier(" + flags + "); read_mem_fence(" +
-                            flags + ");",
-                        pathFor(f)});
+    variants.push_back(
+        {std::string("mem_fence_") + f.name,
+         "mem_fence(" + flags + "); barrier(" + flags + "); mem_fence(" + flags + ");",
+         pathFor(f)});
+    variants.push_back(
+        {std::string("read_write_fence_") + f.name,
+         "write_mem_fence(" + flags + "); barrier(" + flags + "); read_mem_fence(" + flags + ");",
+         pathFor(f)});
     // The fences alone in a sequence, the order a reader then writer uses.
     variants.push_back({std::string("read_then_write_fence_") + f.name,
                         "read_mem_fence(" + flags + "); write_mem_fence(" + flags +
@@ -197,8 +197,8 @@ TEST_F(Forms, AtomicWorkItemFenceEveryOrderAndScope) {
                           fence + " barrier(" + flags + "); " + fence, Path::LocalGlobal});
     }
     // memory_scope_work_item is only valid with CLK_IMAGE_MEM_FENCE alone.
-    std::string fence = "atomic_work_item_fence(CLK_IMAGE_MEM_FENCE, " + order +
-                        ", memory_scope_work_item);";
+    std::string fence =
+        "atomic_work_item_fence(CLK_IMAGE_MEM_FENCE, " + order + ", memory_scope_work_item);";
     variants.push_back({"fence_" + order.substr(13) + "_work_item",
                         fence + " barrier(CLK_LOCAL_MEM_FENCE); " + fence, Path::Local});
   }

@@ -140,45 +140,46 @@ kernel void vectors(global const uint *in, global uint *out, local int8 *lv, loc
 TEST_F(LiveValues, Vectors) {
   if (!hasFeature("__opencl_c_fp64") && !hasFeature("cl_khr_fp64"))
     GTEST_SKIP() << "the kernel uses double";
-  check(make(kVectors, "vectors"), 25,
-        [](cl_kernel k, const Shape &s) {
-          return setKernelArgs(k, 2, LocalBytes{s.groupItems() * 32},
-                               LocalBytes{s.groupItems() * 16});
-        },
-        [](const Group &, const std::vector<u32> &v) {
-          const size_t n = v.size();
-          auto i8 = [&](size_t l) {
-            int x = int(v[l]);
-            return std::array<int, 8>{x, -x, x * 2, 3, int(l), int(n), x ^ 5, 7};
-          };
-          auto f4 = [&](size_t l) {
-            u32 x = v[l];
-            return std::array<float, 4>{float(x & 0xff), float((x >> 8) & 0xff), float(l), 1.5f};
-          };
-          std::vector<u32> out(25 * n);
-          for (size_t l = 0; l < n; ++l) {
-            u32 x = v[l], *o = &out[25 * l];
-            auto mine = i8(l), next = i8((l + 1) % n), later = i8((l + 3) % n);
-            for (int k = 0; k < 8; ++k) o[k] = u32(mine[k] + next[k] + 2 * later[k]);
-            auto f = f4(l), g = f4(n - 1 - l);
-            for (int k = 0; k < 4; ++k) o[8 + k] = std::bit_cast<u32>(f[k] + g[k]);
-            for (int w = 0; w < 4; ++w) {
-              u32 word = 0;
-              for (int b = 0; b < 4; ++b) word |= ((x + u32(4 * w + b)) & 0xff) << (8 * b);
-              o[12 + w] = word;
-            }
-            o[16] = u32(int64_t(double(x) * 0.25 * 4.0));
-            o[17] = u32(-int64_t(l));
-            o[18] = x;
-            o[19] = u32((uint64_t(x) << 33) >> 32);
-            o[20] = u32(-int64_t(l));
-            o[21] = x & 0xfff;
-            o[22] = u32(-7);
-            o[23] = u32(l);
-            o[24] = u32(n);
+  check(
+      make(kVectors, "vectors"), 25,
+      [](cl_kernel k, const Shape &s) {
+        return setKernelArgs(k, 2, LocalBytes{s.groupItems() * 32},
+                             LocalBytes{s.groupItems() * 16});
+      },
+      [](const Group &, const std::vector<u32> &v) {
+        const size_t n = v.size();
+        auto i8 = [&](size_t l) {
+          int x = int(v[l]);
+          return std::array<int, 8>{x, -x, x * 2, 3, int(l), int(n), x ^ 5, 7};
+        };
+        auto f4 = [&](size_t l) {
+          u32 x = v[l];
+          return std::array<float, 4>{float(x & 0xff), float((x >> 8) & 0xff), float(l), 1.5f};
+        };
+        std::vector<u32> out(25 * n);
+        for (size_t l = 0; l < n; ++l) {
+          u32 x = v[l], *o = &out[25 * l];
+          auto mine = i8(l), next = i8((l + 1) % n), later = i8((l + 3) % n);
+          for (int k = 0; k < 8; ++k) o[k] = u32(mine[k] + next[k] + 2 * later[k]);
+          auto f = f4(l), g = f4(n - 1 - l);
+          for (int k = 0; k < 4; ++k) o[8 + k] = std::bit_cast<u32>(f[k] + g[k]);
+          for (int w = 0; w < 4; ++w) {
+            u32 word = 0;
+            for (int b = 0; b < 4; ++b) word |= ((x + u32(4 * w + b)) & 0xff) << (8 * b);
+            o[12 + w] = word;
           }
-          return out;
-        });
+          o[16] = u32(int64_t(double(x) * 0.25 * 4.0));
+          o[17] = u32(-int64_t(l));
+          o[18] = x;
+          o[19] = u32((uint64_t(x) << 33) >> 32);
+          o[20] = u32(-int64_t(l));
+          o[21] = x & 0xfff;
+          o[22] = u32(-7);
+          o[23] = u32(l);
+          o[24] = u32(n);
+        }
+        return out;
+      });
 }
 
 const char *kPrivateArrays = R"CLC(
@@ -208,37 +209,38 @@ kernel void private_arrays(global const uint *in, global uint *out, local uint *
 
 TEST_F(LiveValues, PrivateArraysIndexedDynamically) {
   const cl_uint rounds = 5;
-  check(make(kPrivateArrays, "private_arrays"), 1,
-        [&](cl_kernel k, const Shape &s) {
-          return setKernelArgs(k, 2, LocalBytes{s.groupItems() * 4}, rounds);
-        },
-        [&](const Group &, const std::vector<u32> &v) {
-          const size_t n = v.size();
-          std::vector<std::array<u32, 16>> p(n);
-          std::vector<std::array<std::array<u32, 5>, 3>> m(n);
+  check(
+      make(kPrivateArrays, "private_arrays"), 1,
+      [&](cl_kernel k, const Shape &s) {
+        return setKernelArgs(k, 2, LocalBytes{s.groupItems() * 4}, rounds);
+      },
+      [&](const Group &, const std::vector<u32> &v) {
+        const size_t n = v.size();
+        std::vector<std::array<u32, 16>> p(n);
+        std::vector<std::array<std::array<u32, 5>, 3>> m(n);
+        for (size_t l = 0; l < n; ++l) {
+          for (u32 k = 0; k < 16; ++k) p[l][k] = v[l] * (k + 1) + u32(l);
+          for (u32 r = 0; r < 3; ++r)
+            for (u32 c = 0; c < 5; ++c) m[l][r][c] = v[l] ^ (r * 5 + c);
+        }
+        for (u32 r = 0; r < rounds; ++r) {
+          std::vector<u32> buf(n);
+          for (size_t l = 0; l < n; ++l) buf[l] = p[l][(v[l] + r * 7) & 15];
           for (size_t l = 0; l < n; ++l) {
-            for (u32 k = 0; k < 16; ++k) p[l][k] = v[l] * (k + 1) + u32(l);
-            for (u32 r = 0; r < 3; ++r)
-              for (u32 c = 0; c < 5; ++c) m[l][r][c] = v[l] ^ (r * 5 + c);
+            p[l][(l + r) & 15] += buf[(l + 1) % n];
+            m[l][(v[l] + r) % 3][(l + r) % 5] += p[l][r & 15];
           }
-          for (u32 r = 0; r < rounds; ++r) {
-            std::vector<u32> buf(n);
-            for (size_t l = 0; l < n; ++l) buf[l] = p[l][(v[l] + r * 7) & 15];
-            for (size_t l = 0; l < n; ++l) {
-              p[l][(l + r) & 15] += buf[(l + 1) % n];
-              m[l][(v[l] + r) % 3][(l + r) % 5] += p[l][r & 15];
-            }
-          }
-          std::vector<u32> out(n);
-          for (size_t l = 0; l < n; ++l) {
-            u32 s = 0;
-            for (u32 k = 0; k < 16; ++k) s = s * 31u + p[l][k];
-            for (auto &row : m[l])
-              for (u32 c : row) s = s * 17u + c;
-            out[l] = s;
-          }
-          return out;
-        });
+        }
+        std::vector<u32> out(n);
+        for (size_t l = 0; l < n; ++l) {
+          u32 s = 0;
+          for (u32 k = 0; k < 16; ++k) s = s * 31u + p[l][k];
+          for (auto &row : m[l])
+            for (u32 c : row) s = s * 17u + c;
+          out[l] = s;
+        }
+        return out;
+      });
 }
 
 // The same layout on both sides: OpenCL C struct rules match the host's here
@@ -280,35 +282,36 @@ kernel void structs(global const uint *in, global uint *out, local Rec *recs, Re
 
 TEST_F(LiveValues, StructsPrivateLocalAndByValueArgument) {
   const Rec seed = {100, 0.5f, {0x1111, 0x2222, 0x3333, 0x4444}, 9};
-  check(make(kStructs, "structs"), 6,
-        [&](cl_kernel k, const Shape &s) {
-          return setKernelArgs(k, 2, LocalBytes{s.groupItems() * sizeof(Rec)}, seed);
-        },
-        [&](const Group &, const std::vector<u32> &v) {
-          const size_t n = v.size();
-          std::vector<Rec> r(n);
-          for (size_t l = 0; l < n; ++l) {
-            r[l] = seed;
-            r[l].id += int(l);
-            r[l].w = float(v[l] & 0xff) + seed.w;
-            for (int k = 0; k < 4; ++k) r[l].hist[k] = seed.hist[k] ^ (v[l] >> k);
-            r[l].tag = cl_short(v[l] & 0x3fff);
-          }
-          std::vector<Rec> recs = r;
-          for (size_t l = 0; l < n; ++l) recs[l].hist[l & 3] = r[(l + 2) % n].hist[(l + 1) & 3];
-          std::vector<u32> out(6 * n);
-          for (size_t l = 0; l < n; ++l) {
-            const Rec &o = r[(l + 2) % n], &m = recs[n - 1 - l];
-            u32 *d = &out[6 * l];
-            d[0] = u32(r[l].id + o.id);
-            d[1] = std::bit_cast<u32>(r[l].w + o.w);
-            d[2] = r[l].hist[v[l] & 3] + m.hist[0];
-            d[3] = m.hist[1] + m.hist[2] + m.hist[3];
-            d[4] = u32(int(r[l].tag) - int(o.tag));
-            d[5] = u32(int(m.tag));
-          }
-          return out;
-        });
+  check(
+      make(kStructs, "structs"), 6,
+      [&](cl_kernel k, const Shape &s) {
+        return setKernelArgs(k, 2, LocalBytes{s.groupItems() * sizeof(Rec)}, seed);
+      },
+      [&](const Group &, const std::vector<u32> &v) {
+        const size_t n = v.size();
+        std::vector<Rec> r(n);
+        for (size_t l = 0; l < n; ++l) {
+          r[l] = seed;
+          r[l].id += int(l);
+          r[l].w = float(v[l] & 0xff) + seed.w;
+          for (int k = 0; k < 4; ++k) r[l].hist[k] = seed.hist[k] ^ (v[l] >> k);
+          r[l].tag = cl_short(v[l] & 0x3fff);
+        }
+        std::vector<Rec> recs = r;
+        for (size_t l = 0; l < n; ++l) recs[l].hist[l & 3] = r[(l + 2) % n].hist[(l + 1) & 3];
+        std::vector<u32> out(6 * n);
+        for (size_t l = 0; l < n; ++l) {
+          const Rec &o = r[(l + 2) % n], &m = recs[n - 1 - l];
+          u32 *d = &out[6 * l];
+          d[0] = u32(r[l].id + o.id);
+          d[1] = std::bit_cast<u32>(r[l].w + o.w);
+          d[2] = r[l].hist[v[l] & 3] + m.hist[0];
+          d[3] = m.hist[1] + m.hist[2] + m.hist[3];
+          d[4] = u32(int(r[l].tag) - int(o.tag));
+          d[5] = u32(int(m.tag));
+        }
+        return out;
+      });
 }
 
 const char *kPointers = R"CLC(
@@ -337,30 +340,31 @@ kernel void pointers(global const uint *in, global uint *out, global const uint 
 TEST_F(LiveValues, PointersToLocalAndGlobalChosenPerItem) {
   std::vector<int> otherData = randomInts(1 << 16, 0, 1 << 30);
   cl_mem other = bufferFrom(otherData);
-  check(make(kPointers, "pointers"), 2,
-        [&](cl_kernel k, const Shape &s) {
-          return setKernelArgs(k, 2, other, LocalBytes{s.groupItems() * 4},
-                               LocalBytes{s.groupItems() * 4});
-        },
-        [&](const Group &g, const std::vector<u32> &v) {
-          const size_t n = v.size();
-          std::vector<u32> src(n), a(n), b(n), out(2 * n);
-          for (size_t l = 0; l < n; ++l) {
-            src[l] = l % 3 == 0 ? v[l] : u32(otherData[g.items[l].index]);
-            (l & 1 ? a : b)[l] = src[l];
-            (l & 1 ? b : a)[l] = ~src[l];
-          }
-          std::vector<u32> first(n);
-          for (size_t l = 0; l < n; ++l)
-            first[l] = (l & 1 ? a : b)[(l + 1) % n] + (l & 1 ? b : a)[n - 1 - l];
-          for (size_t l = 0; l < n; ++l) (l & 1 ? a : b)[l] = u32(5 * l + 1);
-          for (size_t l = 0; l < n; ++l) {
-            size_t j = (l + 1) % n;
-            out[2 * l] = first[l] + src[l];
-            out[2 * l + 1] = (l & 1 ? a : b)[j] + u32(j);
-          }
-          return out;
-        });
+  check(
+      make(kPointers, "pointers"), 2,
+      [&](cl_kernel k, const Shape &s) {
+        return setKernelArgs(k, 2, other, LocalBytes{s.groupItems() * 4},
+                             LocalBytes{s.groupItems() * 4});
+      },
+      [&](const Group &g, const std::vector<u32> &v) {
+        const size_t n = v.size();
+        std::vector<u32> src(n), a(n), b(n), out(2 * n);
+        for (size_t l = 0; l < n; ++l) {
+          src[l] = l % 3 == 0 ? v[l] : u32(otherData[g.items[l].index]);
+          (l & 1 ? a : b)[l] = src[l];
+          (l & 1 ? b : a)[l] = ~src[l];
+        }
+        std::vector<u32> first(n);
+        for (size_t l = 0; l < n; ++l)
+          first[l] = (l & 1 ? a : b)[(l + 1) % n] + (l & 1 ? b : a)[n - 1 - l];
+        for (size_t l = 0; l < n; ++l) (l & 1 ? a : b)[l] = u32(5 * l + 1);
+        for (size_t l = 0; l < n; ++l) {
+          size_t j = (l + 1) % n;
+          out[2 * l] = first[l] + src[l];
+          out[2 * l + 1] = (l & 1 ? a : b)[j] + u32(j);
+        }
+        return out;
+      });
 }
 
 const char *kInduction = R"CLC(
@@ -384,31 +388,32 @@ kernel void induction(global const uint *in, global uint *out, local uint *buf, 
 
 TEST_F(LiveValues, LoopInductionVariables) {
   const cl_uint steps = 6;
-  check(make(kInduction, "induction"), 3,
-        [&](cl_kernel k, const Shape &s) {
-          return setKernelArgs(k, 2, LocalBytes{s.groupItems() * 4}, steps);
-        },
-        [&](const Group &, const std::vector<u32> &v) {
-          const size_t n = v.size();
-          std::vector<u32> acc(n, 0), last(n);
-          for (size_t l = 0; l < n; ++l) {
-            u32 i;
-            for (i = u32(l % 5); i < 9; i += 2) acc[l] += v[l] >> i;
-            last[l] = i;
-          }
-          for (u32 k = 0; k < steps; ++k) {
-            std::vector<u32> buf(n);
-            for (size_t l = 0; l < n; ++l) buf[l] = acc[l] + k;
-            for (size_t l = 0; l < n; ++l) acc[l] ^= buf[(l + k) % n] * (k + 1);
-          }
-          std::vector<u32> out(3 * n);
-          for (size_t l = 0; l < n; ++l) {
-            out[3 * l] = acc[l];
-            out[3 * l + 1] = last[l];
-            out[3 * l + 2] = steps * 100 + last[l];
-          }
-          return out;
-        });
+  check(
+      make(kInduction, "induction"), 3,
+      [&](cl_kernel k, const Shape &s) {
+        return setKernelArgs(k, 2, LocalBytes{s.groupItems() * 4}, steps);
+      },
+      [&](const Group &, const std::vector<u32> &v) {
+        const size_t n = v.size();
+        std::vector<u32> acc(n, 0), last(n);
+        for (size_t l = 0; l < n; ++l) {
+          u32 i;
+          for (i = u32(l % 5); i < 9; i += 2) acc[l] += v[l] >> i;
+          last[l] = i;
+        }
+        for (u32 k = 0; k < steps; ++k) {
+          std::vector<u32> buf(n);
+          for (size_t l = 0; l < n; ++l) buf[l] = acc[l] + k;
+          for (size_t l = 0; l < n; ++l) acc[l] ^= buf[(l + k) % n] * (k + 1);
+        }
+        std::vector<u32> out(3 * n);
+        for (size_t l = 0; l < n; ++l) {
+          out[3 * l] = acc[l];
+          out[3 * l + 1] = last[l];
+          out[3 * l + 2] = steps * 100 + last[l];
+        }
+        return out;
+      });
 }
 
 const char *kIds = R"CLC(

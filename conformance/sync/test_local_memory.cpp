@@ -30,8 +30,7 @@ class LocalMemory : public SyncTest {
       s.global = g;
       s.local = l;
       s.offset = o;
-      if (s.uniform() ||
-          deviceInfo<cl_bool>(device_, CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT))
+      if (s.uniform() || deviceInfo<cl_bool>(device_, CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT))
         out.push_back(s);
     };
     add({5, 3, 1}, {1, 1, 1}, {0, 0, 0});
@@ -123,12 +122,12 @@ std::vector<u32> inclusiveSum(const Group &, const std::vector<u32> &v) {
 }
 
 TEST_F(LocalMemory, HillisSteeleScan) {
-  checkGroups(make(kHillisSteele, "hillis_steele"), allShapes(device_),
-              [](cl_kernel k, const Shape &s) {
-                return setKernelArgs(k, 2, LocalBytes{s.groupItems() * 4},
-                                     LocalBytes{s.groupItems() * 4});
-              },
-              inclusiveSum);
+  checkGroups(
+      make(kHillisSteele, "hillis_steele"), allShapes(device_),
+      [](cl_kernel k, const Shape &s) {
+        return setKernelArgs(k, 2, LocalBytes{s.groupItems() * 4}, LocalBytes{s.groupItems() * 4});
+      },
+      inclusiveSum);
 }
 
 // Blelloch's work-efficient exclusive scan over the group padded with zeros
@@ -167,17 +166,18 @@ kernel void blelloch(global const uint *in, global uint *out, local uint *t, uin
 )CLC";
 
 TEST_F(LocalMemory, BlellochScan) {
-  checkGroups(make(kBlelloch, "blelloch"), allShapes(device_),
-              [](cl_kernel k, const Shape &s) {
-                cl_uint m = std::bit_ceil(cl_uint(s.groupItems()));
-                return setKernelArgs(k, 2, LocalBytes{m * 4}, m);
-              },
-              [](const Group &, const std::vector<u32> &v) {
-                std::vector<u32> out(v.size());
-                u32 s = 0;
-                for (size_t l = 0; l < v.size(); ++l) out[l] = s, s += v[l];
-                return out;
-              });
+  checkGroups(
+      make(kBlelloch, "blelloch"), allShapes(device_),
+      [](cl_kernel k, const Shape &s) {
+        cl_uint m = std::bit_ceil(cl_uint(s.groupItems()));
+        return setKernelArgs(k, 2, LocalBytes{m * 4}, m);
+      },
+      [](const Group &, const std::vector<u32> &v) {
+        std::vector<u32> out(v.size());
+        u32 s = 0;
+        for (size_t l = 0; l < v.size(); ++l) out[l] = s, s += v[l];
+        return out;
+      });
 }
 
 // The linear local id says which transposed element an item writes, so a
@@ -245,7 +245,8 @@ TEST_F(LocalMemory, TiledMatrixMultiply) {
   for (const Shape &s : planeShapes())
     if (s.local[0] == s.local[1]) shapes.push_back(s);
   size_t maxN = 0, maxM = 0;
-  for (const Shape &s : shapes) maxN = std::max(maxN, s.global[0]), maxM = std::max(maxM, s.global[1]);
+  for (const Shape &s : shapes)
+    maxN = std::max(maxN, s.global[0]), maxM = std::max(maxM, s.global[1]);
   std::vector<int> A = randomInts(maxM * K, -20, 20), B = randomInts(K * maxN, -20, 20);
   // Each shape uses the top-left corner of A and B laid out for its own size.
   for (const Shape &shape : shapes) {
@@ -338,8 +339,8 @@ TEST_F(LocalMemory, StencilWithHalo2D) {
     };
     for (const Item &it : g.items) {
       long x = long(it.global[0] - s.offset[0]), y = long(it.global[1] - s.offset[1]);
-      want[it.index] = 4 * at(x, y) + at(x - 1, y) + 2 * at(x + 1, y) + 3 * at(x, y - 1) +
-                       5 * at(x, y + 1);
+      want[it.index] =
+          4 * at(x, y) + at(x - 1, y) + 2 * at(x + 1, y) + 3 * at(x, y - 1) + 5 * at(x, y + 1);
     }
   };
   checkPerItem(k, planeShapes(), spec);
@@ -376,23 +377,23 @@ kernel void many_locals(global const uint *in, global uint *out, local uchar *by
 )CLC";
 
 TEST_F(LocalMemory, SeveralLocalArgumentsKernelScopeArraysAndALocalPointerParameter) {
-  checkGroups(make(kManyLocals, "many_locals"), allShapes(device_),
-              [](cl_kernel k, const Shape &s) {
-                size_t n = s.groupItems();
-                return setKernelArgs(k, 2, LocalBytes{n}, LocalBytes{2 * n * 8},
-                                     LocalBytes{n * 16});
-              },
-              [](const Group &, const std::vector<u32> &v) {
-                const size_t n = v.size();
-                std::vector<u32> out(n);
-                for (size_t l = 0; l < n; ++l) {
-                  size_t j = (l + 1) % n;
-                  u32 x = v[j];
-                  out[l] = (x & 0xff) + x + x + (x & 0xff) + u32(j) + x * 5u +
-                           ((v[n - 1 - l] >> 4) & 0xffff) * 3u;
-                }
-                return out;
-              });
+  checkGroups(
+      make(kManyLocals, "many_locals"), allShapes(device_),
+      [](cl_kernel k, const Shape &s) {
+        size_t n = s.groupItems();
+        return setKernelArgs(k, 2, LocalBytes{n}, LocalBytes{2 * n * 8}, LocalBytes{n * 16});
+      },
+      [](const Group &, const std::vector<u32> &v) {
+        const size_t n = v.size();
+        std::vector<u32> out(n);
+        for (size_t l = 0; l < n; ++l) {
+          size_t j = (l + 1) % n;
+          u32 x = v[j];
+          out[l] = (x & 0xff) + x + x + (x & 0xff) + u32(j) + x * 5u +
+                   ((v[n - 1 - l] >> 4) & 0xffff) * 3u;
+        }
+        return out;
+      });
 }
 
 }  // namespace

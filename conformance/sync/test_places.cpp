@@ -33,7 +33,9 @@ class Places : public SyncTest {
     spec.input = [&](size_t i) { return u32(data[i]); };
     spec.extra = extra;
     spec.reference = [&](const Shape &, const Group &g, const std::vector<u32> &in,
-                         std::vector<u32> &want) { store(g, simulate(g, groupValues(g, in)), want); };
+                         std::vector<u32> &want) {
+      store(g, simulate(g, groupValues(g, in)), want);
+    };
     checkPerItem(k, allShapes(device_), spec);
   }
 };
@@ -74,20 +76,21 @@ TEST_F(Places, NestedForWhileDoWithTripCountsFromArgumentsAndMemory) {
   const std::vector<int> trips = {2, 0, 1, 3, /* do-loop counts: */ 1, 4, 0, 2};
   const int outer = 4;
   cl_mem mt = bufferFrom(trips);
-  check(make(kNestedLoops, "nested_loops"),
-        [&](cl_kernel k, const Shape &s) {
-          return setKernelArgs(k, 2, LocalBytes{s.groupItems() * 4}, mt, outer);
-        },
-        [&](const Group &, std::vector<u32> acc) {
-          for (int o = 0; o < outer; ++o)
-            for (int w = trips[o]; w > 0; --w) {
-              acc = rotateAdd(acc, 1, u32(o));
-              int d = trips[outer + o];
-              do acc = rotateAdd(acc, size_t(d), u32(w));
-              while (--d > 0);
-            }
-          return acc;
-        });
+  check(
+      make(kNestedLoops, "nested_loops"),
+      [&](cl_kernel k, const Shape &s) {
+        return setKernelArgs(k, 2, LocalBytes{s.groupItems() * 4}, mt, outer);
+      },
+      [&](const Group &, std::vector<u32> acc) {
+        for (int o = 0; o < outer; ++o)
+          for (int w = trips[o]; w > 0; --w) {
+            acc = rotateAdd(acc, 1, u32(o));
+            int d = trips[outer + o];
+            do acc = rotateAdd(acc, size_t(d), u32(w));
+            while (--d > 0);
+          }
+        return acc;
+      });
 }
 
 // A for loop left by a uniform break decided after a barrier (from __local
@@ -123,24 +126,25 @@ kernel void break_continue(global const uint *in, global uint *out, local uint *
 TEST_F(Places, LoopsWithUniformBreakAndContinue) {
   const int limit = 9, skip = 3;
   const cl_uint stopSum = 5;
-  check(make(kBreakContinue, "break_continue"),
-        [&](cl_kernel k, const Shape &s) {
-          return setKernelArgs(k, 2, LocalBytes{s.groupItems() * 4}, limit, skip, stopSum);
-        },
-        [&](const Group &, std::vector<u32> acc) {
-          for (u32 &a : acc) a &= 0xffff;
-          for (int i = 0; i < limit; ++i) {
-            if (i % skip == 1) continue;
-            acc = rotateAdd(acc, 1, u32(i));
-            if ((acc[0] & 7u) == stopSum) break;
-          }
-          const size_t n = acc.size();
-          for (int rounds = 1; rounds < 3; ++rounds) {
-            std::vector<u32> buf = acc;
-            for (size_t l = 0; l < n; ++l) acc[l] += buf[n - 1 - l];
-          }
-          return acc;
-        });
+  check(
+      make(kBreakContinue, "break_continue"),
+      [&](cl_kernel k, const Shape &s) {
+        return setKernelArgs(k, 2, LocalBytes{s.groupItems() * 4}, limit, skip, stopSum);
+      },
+      [&](const Group &, std::vector<u32> acc) {
+        for (u32 &a : acc) a &= 0xffff;
+        for (int i = 0; i < limit; ++i) {
+          if (i % skip == 1) continue;
+          acc = rotateAdd(acc, 1, u32(i));
+          if ((acc[0] & 7u) == stopSum) break;
+        }
+        const size_t n = acc.size();
+        for (int rounds = 1; rounds < 3; ++rounds) {
+          std::vector<u32> buf = acc;
+          for (size_t l = 0; l < n; ++l) acc[l] += buf[n - 1 - l];
+        }
+        return acc;
+      });
 }
 
 // if/else chains with barriers in the arms (a different number in each) and
@@ -176,22 +180,23 @@ kernel void if_else(global const uint *in, global uint *out, local uint *buf, ui
 TEST_F(Places, IfElseWithBarriersInTheArms) {
   for (cl_uint mode : {0u, 1u}) {
     SCOPED_TRACE("mode " + std::to_string(mode));
-    check(make(kIfElse, "if_else"),
-          [&](cl_kernel k, const Shape &s) {
-            return setKernelArgs(k, 2, LocalBytes{s.groupItems() * 4}, mode);
-          },
-          [&](const Group &g, std::vector<u32> acc) {
-            if (((g.linearId + mode) & 1) == 0) {
-              acc = rotateAdd(acc, 1, 1);
-            } else if (g.linearId % 3 == 0) {
-              acc = rotateAdd(rotateAdd(acc, 2, 2), 3, 3);
-            } else if (acc[0] & 1) {
-              acc = rotateAdd(acc, 1, 4);
-            } else {
-              for (u32 &a : acc) a += 7;
-            }
-            return rotateAdd(acc, acc.size() - 1, 5);
-          });
+    check(
+        make(kIfElse, "if_else"),
+        [&](cl_kernel k, const Shape &s) {
+          return setKernelArgs(k, 2, LocalBytes{s.groupItems() * 4}, mode);
+        },
+        [&](const Group &g, std::vector<u32> acc) {
+          if (((g.linearId + mode) & 1) == 0) {
+            acc = rotateAdd(acc, 1, 1);
+          } else if (g.linearId % 3 == 0) {
+            acc = rotateAdd(rotateAdd(acc, 2, 2), 3, 3);
+          } else if (acc[0] & 1) {
+            acc = rotateAdd(acc, 1, 4);
+          } else {
+            for (u32 &a : acc) a += 7;
+          }
+          return rotateAdd(acc, acc.size() - 1, 5);
+        });
   }
 }
 
@@ -231,29 +236,30 @@ kernel void switch_arms(global const uint *in, global uint *out, local uint *buf
 TEST_F(Places, SwitchWithBarriersInCases) {
   const std::vector<int> modes = {3, 0, 2, 1, 9};
   cl_mem mm = bufferFrom(modes);
-  check(make(kSwitch, "switch_arms"),
-        [&](cl_kernel k, const Shape &s) {
-          return setKernelArgs(k, 2, LocalBytes{s.groupItems() * 4}, mm);
-        },
-        [&](const Group &g, std::vector<u32> acc) {
-          switch (modes[g.linearId % 5]) {
-            case 0:
-              for (u32 &a : acc) a ^= 0x55;
-              break;
-            case 1:
-              acc = rotateAdd(acc, 1, 10);
-              break;
-            case 2:
-              acc = rotateAdd(acc, 2, 20);
-              [[fallthrough]];
-            case 3:
-              acc = rotateAdd(rotateAdd(acc, 3, 30), 1, 31);
-              break;
-            default:
-              for (u32 &a : acc) a += 1000;
-          }
-          return acc;
-        });
+  check(
+      make(kSwitch, "switch_arms"),
+      [&](cl_kernel k, const Shape &s) {
+        return setKernelArgs(k, 2, LocalBytes{s.groupItems() * 4}, mm);
+      },
+      [&](const Group &g, std::vector<u32> acc) {
+        switch (modes[g.linearId % 5]) {
+          case 0:
+            for (u32 &a : acc) a ^= 0x55;
+            break;
+          case 1:
+            acc = rotateAdd(acc, 1, 10);
+            break;
+          case 2:
+            acc = rotateAdd(acc, 2, 20);
+            [[fallthrough]];
+          case 3:
+            acc = rotateAdd(rotateAdd(acc, 3, 30), 1, 31);
+            break;
+          default:
+            for (u32 &a : acc) a += 1000;
+        }
+        return acc;
+      });
 }
 
 // Barriers back to back (empty regions between them), a barrier as the first
@@ -279,17 +285,18 @@ kernel void in_a_row(global const uint *in, global uint *out, local uint *buf) {
 )CLC";
 
 TEST_F(Places, SeveralBarriersInARow) {
-  check(make(kInARow, "in_a_row"),
-        [&](cl_kernel k, const Shape &s) {
-          return setKernelArgs(k, 2, LocalBytes{s.groupItems() * 4});
-        },
-        [&](const Group &, std::vector<u32> v) {
-          const size_t n = v.size();
-          std::vector<u32> b(n), out(n);
-          for (size_t l = 0; l < n; ++l) b[l] = v[(l + 1) % n] + v[l];
-          for (size_t l = 0; l < n; ++l) out[l] = b[n - 1 - l];
-          return out;
-        });
+  check(
+      make(kInARow, "in_a_row"),
+      [&](cl_kernel k, const Shape &s) {
+        return setKernelArgs(k, 2, LocalBytes{s.groupItems() * 4});
+      },
+      [&](const Group &, std::vector<u32> v) {
+        const size_t n = v.size();
+        std::vector<u32> b(n), out(n);
+        for (size_t l = 0; l < n; ++l) b[l] = v[(l + 1) % n] + v[l];
+        for (size_t l = 0; l < n; ++l) out[l] = b[n - 1 - l];
+        return out;
+      });
 }
 
 // Barriers in non-inlined functions: one called from a branch, a loop and
@@ -319,16 +326,17 @@ kernel void functions(global const uint *in, global uint *out, local uint *buf, 
 
 TEST_F(Places, BarriersInNonInlinedFunctionsCalledFromSeveralPlaces) {
   const int times = 3;
-  check(make(kFunctions, "functions"),
-        [&](cl_kernel k, const Shape &s) {
-          return setKernelArgs(k, 2, LocalBytes{s.groupItems() * 4}, times);
-        },
-        [&](const Group &g, std::vector<u32> acc) {
-          if (g.linearId % 2) acc = rotateAdd(acc, 3, 100);
-          for (int t = 0; t < times; ++t) acc = rotateAdd(acc, size_t(t), u32(t));
-          for (u32 salt : {7u, 9u}) acc = rotateAdd(rotateAdd(acc, 1, salt), 2, salt + 1);
-          return acc;
-        });
+  check(
+      make(kFunctions, "functions"),
+      [&](cl_kernel k, const Shape &s) {
+        return setKernelArgs(k, 2, LocalBytes{s.groupItems() * 4}, times);
+      },
+      [&](const Group &g, std::vector<u32> acc) {
+        if (g.linearId % 2) acc = rotateAdd(acc, 3, 100);
+        for (int t = 0; t < times; ++t) acc = rotateAdd(acc, size_t(t), u32(t));
+        for (u32 salt : {7u, 9u}) acc = rotateAdd(rotateAdd(acc, 1, salt), 2, salt + 1);
+        return acc;
+      });
 }
 
 // A kernel that calls another kernel containing barriers; both are launched.
@@ -399,19 +407,20 @@ kernel void early_return(global const uint *in, global uint *out, local uint *bu
 
 TEST_F(Places, EarlyUniformReturnBeforeABarrier) {
   const cl_uint skipEvery = 3;
-  check(make(kEarlyReturn, "early_return"),
-        [&](cl_kernel k, const Shape &s) {
-          return setKernelArgs(k, 2, LocalBytes{s.groupItems() * 4}, skipEvery);
-        },
-        [&](const Group &g, std::vector<u32> acc) {
-          if (g.linearId % skipEvery == 1) return std::vector<u32>(acc.size(), 0xdead);
-          for (u32 i = 0; i < 6; ++i) {
-            acc = rotateAdd(acc, 1, i);
-            if (acc[0] % 4 == 0) return acc;
-          }
-          for (u32 &a : acc) a += 1;
-          return acc;
-        });
+  check(
+      make(kEarlyReturn, "early_return"),
+      [&](cl_kernel k, const Shape &s) {
+        return setKernelArgs(k, 2, LocalBytes{s.groupItems() * 4}, skipEvery);
+      },
+      [&](const Group &g, std::vector<u32> acc) {
+        if (g.linearId % skipEvery == 1) return std::vector<u32>(acc.size(), 0xdead);
+        for (u32 i = 0; i < 6; ++i) {
+          acc = rotateAdd(acc, 1, i);
+          if (acc[0] % 4 == 0) return acc;
+        }
+        for (u32 &a : acc) a += 1;
+        return acc;
+      });
 }
 
 // The trip count of a loop with a barrier differs between groups (it depends
@@ -431,15 +440,16 @@ kernel void per_group_trips(global const uint *in, global uint *out, local uint 
 )CLC";
 
 TEST_F(Places, TripCountsThatDifferBetweenGroups) {
-  check(make(kPerGroupTrips, "per_group_trips"),
-        [&](cl_kernel k, const Shape &s) {
-          return setKernelArgs(k, 2, LocalBytes{s.groupItems() * 4});
-        },
-        [&](const Group &g, std::vector<u32> acc) {
-          const u32 trips = u32(g.linearId % 4 + acc.size() % 3);
-          for (u32 i = 0; i < trips; ++i) acc = rotateAdd(acc, 1, i);
-          return acc;
-        });
+  check(
+      make(kPerGroupTrips, "per_group_trips"),
+      [&](cl_kernel k, const Shape &s) {
+        return setKernelArgs(k, 2, LocalBytes{s.groupItems() * 4});
+      },
+      [&](const Group &g, std::vector<u32> acc) {
+        const u32 trips = u32(g.linearId % 4 + acc.size() % 3);
+        for (u32 i = 0; i < trips; ++i) acc = rotateAdd(acc, 1, i);
+        return acc;
+      });
 }
 
 }  // namespace

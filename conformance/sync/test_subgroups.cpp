@@ -83,7 +83,9 @@ TEST_F(SubGroups, QueriesPartitionTheGroupIntoConsecutiveBlocks) {
                                          shape.dims * sizeof(size_t), shape.local.data(),
                                          sizeof fromApi, &fromApi, nullptr);
     EXPECT_EQ(err, CL_SUCCESS) << errorName(err) << " from clGetKernelSubGroupInfo";
-    if (err == CL_SUCCESS) EXPECT_EQ(fromApi, max);
+    if (err == CL_SUCCESS) {
+      EXPECT_EQ(fromApi, max);
+    }
     const u32 enqueued = u32((shape.groupItems() + max - 1) / max);
     std::vector<u32> want(6 * n);
     for (const Group &g : groupsOf(shape)) {
@@ -299,7 +301,8 @@ TEST_F(SubGroups, SubGroupOperationsInALoopWithWorkGroupBarriers) {
         for (size_t l = 0; l < n; ++l) next[l] = v[(l + 1) % n] + (s[l] & 0xff);
         v = next;
         for (auto &b : blocks)
-          for (size_t j = 0; j < b.size(); ++j) next[b[j]] = v[b[j]] + (v[b[(j + 1) % b.size()]] & 0xf);
+          for (size_t j = 0; j < b.size(); ++j)
+            next[b[j]] = v[b[j]] + (v[b[(j + 1) % b.size()]] & 0xf);
         v = next;
       }
       for (auto &b : blocks) {

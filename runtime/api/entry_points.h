@@ -72,7 +72,7 @@
 
 // What clGetExtensionFunctionAddress* return: the functions of the API-level
 // extensions in CL_PLATFORM_EXTENSIONS (not core functions, per the spec).
-#define LOCKSTEP_EXTENSION_FUNCTIONS(X) X(clIcdGetPlatformIDsKHR)
+#define LOCKSTEP_EXTENSION_FUNCTIONS(X) X(clIcdGetPlatformIDsKHR) X(clGetKernelSubGroupInfoKHR)
 // clang-format on
 
 namespace lockstep::api {

@@ -301,6 +301,16 @@ cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device
   });
 }
 
+// cl_khr_subgroups' name for the same query (the loader dispatches it
+// through its own slot of the dispatch table).
+cl_int CL_API_CALL clGetKernelSubGroupInfoKHR(cl_kernel kernel, cl_device_id device,
+                                              cl_kernel_sub_group_info param_name, size_t input_value_size,
+                                              const void *input_value, size_t param_value_size,
+                                              void *param_value, size_t *param_value_size_ret) {
+  return api::clGetKernelSubGroupInfo(kernel, device, param_name, input_value_size, input_value, param_value_size,
+                                 param_value, param_value_size_ret);
+}
+
 cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel,
                                           cl_uint work_dim, const size_t *global_work_offset,
                                           const size_t *global_work_size,

@@ -259,10 +259,5 @@ cl_event CL_API_CALL clCreateEventFromEGLSyncKHR(cl_context context, CLeglSyncKH
   return guardedCreate(errcode_ret, [&]() -> cl_event { absentIn(context); });
 }
 
-// --- cl_khr_subgroups (the core clGetKernelSubGroupInfo is R2's) ---
-cl_int CL_API_CALL clGetKernelSubGroupInfoKHR(cl_kernel, cl_device_id, cl_kernel_sub_group_info,
-                                              size_t, const void *, size_t, void *, size_t *) {
-  return CL_INVALID_OPERATION;
-}
 
 }  // namespace lockstep::api
