@@ -102,6 +102,12 @@ struct PrintfLoweringPass : llvm::PassInfoMixin<PrintfLoweringPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 
+// Guards integer divisions against the x86 traps (division by zero,
+// INT_MIN / -1) that OpenCL C does not have.
+struct SafeIntegerDivisionPass : llvm::PassInfoMixin<SafeIntegerDivisionPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+
 // Registers the passes above by name ("lockstep-kernel-wrapper", ...).
 void registerLockstepPasses(llvm::PassBuilder &builder);
 

@@ -142,6 +142,7 @@ bool finalizeModule(Module &M, const FrontendOptions &options, std::string &log)
     passes.addPass(WorkItemBuiltinsPass());
     passes.addPass(LocalMemoryLayoutPass());
     passes.addPass(WorkGroupLoopsPass());
+    passes.addPass(SafeIntegerDivisionPass());
     passes.run(M, analyses.modules);
   }
   // LOCKSTEP_DUMP_IR=wg prints the module after the work-group passes,
@@ -175,6 +176,7 @@ void registerLockstepPasses(PassBuilder &builder) {
         else if (name == "lockstep-local-memory") passes.addPass(LocalMemoryLayoutPass());
         else if (name == "lockstep-work-group-loops") passes.addPass(WorkGroupLoopsPass());
         else if (name == "lockstep-printf") passes.addPass(PrintfLoweringPass());
+        else if (name == "lockstep-safe-division") passes.addPass(SafeIntegerDivisionPass());
         else return false;
         return true;
       });

@@ -538,10 +538,22 @@ void WorkGroupLoops::layOutContext() {
   }
   contextBytes = alignTo(contextBytes, 16);
   IRBuilder<> builder(prologue->getTerminator());
+  // The runtime aligns the context block to 64 bytes; a variable that needs
+  // more (a ulong16 in a private struct) gets it by aligning the base here,
+  // with room for that paid for by every work-item's share.
+  uint64_t maxAlign = 1;
+  for (unsigned i = 0; i < allocas.size(); ++i)
+    if (copied[i] || resident[i]) maxAlign = std::max<uint64_t>(maxAlign, allocas[i]->getAlign().value());
+  Value *base = F.getArg(kContextParam);
+  if (maxAlign > 64) {
+    Value *address = builder.CreatePtrToInt(base, builder.getInt64Ty());
+    Value *padding = builder.CreateAnd(builder.CreateNeg(address), builder.getInt64(maxAlign - 1));
+    base = builder.CreateGEP(builder.getInt8Ty(), base, padding, "ctx.aligned");
+    contextBytes += maxAlign;
+  }
   for (Slot &slot : slots)
-    slot.base = builder.CreateGEP(builder.getInt8Ty(), F.getArg(kContextParam),
-                                  builder.CreateMul(workItemCount, builder.getInt64(slot.offset)),
-                                  "ctx.slot");
+    slot.base = builder.CreateGEP(builder.getInt8Ty(), base,
+                                  builder.CreateMul(workItemCount, builder.getInt64(slot.offset)), "ctx.slot");
 }
 
 // ---- code -------------------------------------------------------------------------
