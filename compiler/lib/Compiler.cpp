@@ -179,6 +179,17 @@ std::unique_ptr<Module> readBitcode(StringRef bitcode, LLVMContext &context, std
   return std::move(*M);
 }
 
+// Options, or nullopt with `result` saying why (CL_INVALID_*_OPTIONS).
+std::optional<FrontendOptions> parseOptionsInto(std::string_view text, bool forLink, Result &result) {
+  std::string error;
+  std::optional<FrontendOptions> options = parseOptions(text, forLink, error);
+  if (!options) {
+    result.status = Status::InvalidOptions;
+    result.log = error + "\n";
+  }
+  return options;
+}
+
 }  // namespace
 
 struct Compiler::Impl {
@@ -207,13 +218,8 @@ const LanguageSupport &Compiler::languageSupport() const { return impl_->support
 
 Result Compiler::compile(std::string_view source, std::string_view optionText, std::span<const Header> headers) {
   Result result;
-  std::string error;
-  std::optional<FrontendOptions> options = parseOptions(optionText, false, error);
-  if (!options) {
-    result.status = Status::InvalidOptions;
-    result.log = error + "\n";
-    return result;
-  }
+  std::optional<FrontendOptions> options = parseOptionsInto(optionText, false, result);
+  if (!options) return result;
   LLVMContext context;
   std::unique_ptr<Module> M = compileSource(context, source, *options, headers, result.log);
   if (!M) {
@@ -229,13 +235,8 @@ Result Compiler::compile(std::string_view source, std::string_view optionText, s
 
 Result Compiler::build(std::string_view source, std::string_view optionText) {
   Result result;
-  std::string error;
-  std::optional<FrontendOptions> options = parseOptions(optionText, false, error);
-  if (!options) {
-    result.status = Status::InvalidOptions;
-    result.log = error + "\n";
-    return result;
-  }
+  std::optional<FrontendOptions> options = parseOptionsInto(optionText, false, result);
+  if (!options) return result;
   std::string key = cacheKey("source", source, optionText);
   if (std::optional<Result> cached = fromCache(key)) return std::move(*cached);
   auto context = std::make_unique<LLVMContext>();
@@ -249,13 +250,8 @@ Result Compiler::build(std::string_view source, std::string_view optionText) {
 
 Result Compiler::link(std::span<const std::span<const uint8_t>> binaries, std::string_view optionText) {
   Result result;
-  std::string error;
-  std::optional<FrontendOptions> options = parseOptions(optionText, true, error);
-  if (!options) {
-    result.status = Status::InvalidOptions;
-    result.log = error + "\n";
-    return result;
-  }
+  std::optional<FrontendOptions> options = parseOptionsInto(optionText, true, result);
+  if (!options) return result;
   auto context = std::make_unique<LLVMContext>();
   std::unique_ptr<Module> linked;
   for (std::span<const uint8_t> binary : binaries) {
@@ -317,14 +313,12 @@ Result Compiler::buildFromBinary(std::span<const uint8_t> binary, std::string_vi
     result.log = "not an executable or compiled program binary\n";
     return result;
   }
-  std::string error;
-  std::optional<FrontendOptions> options = parseOptions(parsed.options, false, error);
+  // The options given now are checked; the code is built with the ones the
+  // binary was compiled with.
+  if (!parseOptionsInto(optionText, false, result)) return result;
+  std::string ignored;
+  std::optional<FrontendOptions> options = parseOptions(parsed.options, false, ignored);
   if (!options) options = FrontendOptions{};
-  if (!parseOptions(optionText, false, error)) {
-    result.status = Status::InvalidOptions;
-    result.log = error + "\n";
-    return result;
-  }
   std::string key = cacheKey("binary", std::string_view(reinterpret_cast<const char *>(binary.data()), binary.size()),
                              optionText);
   if (std::optional<Result> cached = fromCache(key)) return std::move(*cached);
