@@ -73,11 +73,19 @@ LS_HELPER double ls_length_scale(double largest) {
     double##N r = d / __builtin_elementwise_sqrt(ls_sum_of_squares(d));                \
     return ls_sum_of_squares(d) == 0.0 ? p : ls_to_float(r);                           \
   }                                                                                    \
+  /* Tiny vectors are scaled up exactly; for huge ones the scale keeps the */        \
+  /* sum of squares in range, and components that scaling would push below */         \
+  /* the normal range are divided by the unscaled length instead. */                  \
   LS_OVERLOAD double##N normalize(double##N p) {                                       \
-    double##N q = ls_infinities_to_units(p);                                           \
-    q *= ls_length_scale(ls_max_magnitude(q));                                         \
-    double sum = ls_sum_of_squares(q);                                                 \
-    return sum == 0.0 ? p : q / __builtin_elementwise_sqrt(sum);                       \
+    double##N u = ls_infinities_to_units(p);                                           \
+    if (ls_max_magnitude(u) < 0x1p-500) u *= 0x1p+600;                                 \
+    double scale = ls_max_magnitude(u) > 0x1p+500 ? 0x1p-600 : 1.0;                    \
+    double##N scaled = u * scale;                                                      \
+    double sum = ls_sum_of_squares(scaled);                                            \
+    double root = __builtin_elementwise_sqrt(sum);                                     \
+    double##N direct = scaled / root, reciprocal = u * (scale / root);                 \
+    double##N r = __builtin_elementwise_abs(scaled) < 0x1p-1000 ? reciprocal : direct; \
+    return sum == 0.0 ? p : r;                                                         \
   }                                                                                    \
   LS_OVERLOAD float fast_length(float##N p) {                                          \
     return __builtin_elementwise_sqrt(ls_sum_of_products(p, p));                       \

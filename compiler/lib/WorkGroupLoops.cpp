@@ -956,6 +956,14 @@ void WorkGroupLoops::buildRegion(BasicBlock *entry, BasicBlock *pre) {
   }
   builder.CreateBr(nest.latch);
   Value *const *ids = nest.ids;
+  // A single-thread fence (mem_fence on __local, work-group scope) orders a
+  // work-item's accesses against other work-items of its group, which here
+  // run on the same thread and, within a region, never look at each other's
+  // memory (that takes a barrier). Left in, it would stop the vectorizer.
+  for (BasicBlock *clone : clones)
+    for (Instruction &I : make_early_inc_range(*clone))
+      if (auto *fence = dyn_cast<FenceInst>(&I); fence && fence->getSyncScopeID() == SyncScope::SingleThread)
+        fence->eraseFromParent();
   // get_local_id(d) in the clones is the loop's induction variable.
   for (BasicBlock *clone : clones)
     for (Instruction &I : make_early_inc_range(*clone))
