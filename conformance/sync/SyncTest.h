@@ -152,4 +152,11 @@ void SyncTest::checkPerItem(cl_kernel kernel, const std::vector<Shape> &shapes,
   }
 }
 
+// Kernel source text with every "TYPE" replaced by `type`.
+inline std::string instantiate(std::string text, const std::string &type) {
+  for (size_t at = text.find("TYPE"); at != std::string::npos; at = text.find("TYPE", at))
+    text.replace(at, 4, type);
+  return text;
+}
+
 }  // namespace lockstep::test::sync

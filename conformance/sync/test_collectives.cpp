@@ -11,12 +11,6 @@
 namespace lockstep::test::sync {
 namespace {
 
-std::string instantiate(std::string text, const std::string &type) {
-  for (size_t at = text.find("TYPE"); at != std::string::npos; at = text.find("TYPE", at))
-    text.replace(at, 4, type);
-  return text;
-}
-
 // Eleven results per item: reduce add/min/max, inclusive and exclusive scans
 // of add/min/max, all(v != 0), any(v == 7).
 const char *kCollectives = R"CLC(

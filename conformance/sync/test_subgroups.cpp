@@ -147,12 +147,6 @@ TEST_F(SubGroups, SubGroupBarrierBothForms) {
   }
 }
 
-std::string instantiate(std::string text, const std::string &type) {
-  for (size_t at = text.find("TYPE"); at != std::string::npos; at = text.find("TYPE", at))
-    text.replace(at, 4, type);
-  return text;
-}
-
 const char *kSubGroupCollectives = R"CLC(
 kernel void sg_coll_TYPE(global const TYPE *in, global TYPE *out) {
   TYPE v = in[GIDX];
