@@ -25,9 +25,10 @@ ulimit -c 0
 here=$(cd "$(dirname "$0")" && pwd)
 if [ "$1" = --list ]; then printf '\t%s\n' a b c; exit 0; fi
 [ "$PWD" = "$here" ] || { echo "wrong working directory $PWD"; exit 3; }
-[ "$(ls "$OCL_ICD_VENDORS" | grep -c "\.icd$")" = 1 ] && [ -f "$OCL_ICD_VENDORS/lockstep.icd" ] || { echo "loader not isolated"; exit 4; }
+icds=$(ls "$OCL_ICD_VENDORS" | grep -c "\.icd$")
+[ "$icds" = 1 ] && [ -f "$OCL_ICD_VENDORS/lockstep.icd" ] || { echo "not isolated"; exit 4; }
 lib=$(cat "$OCL_ICD_VENDORS/lockstep.icd")
-[ "$(dirname "$lib")" = "$OCL_ICD_VENDORS" ] && [ -f "$lib" ] || { echo "driver not a snapshot"; exit 7; }
+[ "$(dirname "$lib")" = "$OCL_ICD_VENDORS" ] && [ -f "$lib" ] || { echo "no snapshot"; exit 7; }
 [ "$CL_PLATFORM_INDEX" = 0 ] || { echo "no platform index"; exit 5; }
 [ -z "$OCL_ICD_FILENAMES" ] || { echo "extra ICDs"; exit 6; }
 echo "$*" > "$here/args.txt"
@@ -123,7 +124,8 @@ class RunnerTest(unittest.TestCase):
         suites = self.summary(out)
         self.assertEqual({n: s['status'] for n, s in suites.items()}, {
             'pass': 'passed', 'fail': 'failed', 'skip': 'skipped', 'crash': 'crashed',
-            'hang': 'timeout', 'nojson': 'failed', 'quit': 'failed', 'badexit': 'failed', 'missing': 'missing'})
+            'hang': 'timeout', 'nojson': 'failed', 'quit': 'failed', 'badexit': 'failed',
+            'missing': 'missing'})
         self.assertEqual(suites['pass']['subtests'], {'a': 'pass', 'b': 'pass'})
         self.assertEqual(suites['pass']['source'], 'json')
         self.assertEqual(suites['fail']['subtests'], {'a': 'pass', 'b': 'fail'})
