@@ -11,6 +11,17 @@ set(LOCKSTEP_OPENCL_C_EXTENSIONS
   cl_khr_int64_base_atomics
   cl_khr_int64_extended_atomics
   cl_khr_fp64
+  # Sub-group extensions: none needs cl_khr_subgroups (they build on
+  # __opencl_c_subgroups as well). The non-uniform ones run in the compiler's
+  # lane mode (WorkGroupLoops.cpp), which keeps each work-item's place.
+  cl_khr_subgroup_extended_types
+  cl_khr_subgroup_non_uniform_vote
+  cl_khr_subgroup_ballot
+  cl_khr_subgroup_non_uniform_arithmetic
+  cl_khr_subgroup_shuffle
+  cl_khr_subgroup_shuffle_relative
+  cl_khr_subgroup_clustered_reduce
+  cl_khr_subgroup_rotate
 )
 # Not cl_khr_subgroups: the extension requires independent forward progress
 # of sub-groups, and the sub-groups of a work-group run one after another on

@@ -64,8 +64,10 @@ bool contains(std::span<const std::string_view> list, std::string_view word) {
 }
 
 // Clang's opencl-c-base.h declares every extension present for SPIR targets
-// in OpenCL C 2.0+; these are the ones Lockstep does not implement, taken
-// back so that a kernel's #ifdef sees the truth.
+// in OpenCL C 2.0+; those of these that Lockstep does not implement (not in
+// LOCKSTEP_OPENCL_C_EXTENSIONS) are taken back so that a kernel's #ifdef sees
+// the truth. Clang declares an extension's builtins only while its macro is
+// defined, so this also hides them.
 constexpr const char *kAbsentExtensionMacros[] = {
     "cl_khr_subgroup_extended_types", "cl_khr_subgroup_non_uniform_vote", "cl_khr_subgroup_ballot",
     "cl_khr_subgroup_non_uniform_arithmetic", "cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative",
@@ -83,7 +85,10 @@ constexpr const char *kAbsentExtensionsHeader = "__lockstep_absent_extensions.h"
 
 std::string absentExtensionsHeader() {
   std::string text;
-  for (const char *name : kAbsentExtensionMacros) text += std::string("#undef ") + name + "\n";
+  std::string supported = std::string(" ") + LOCKSTEP_OPENCL_C_EXTENSIONS + " ";
+  for (const char *name : kAbsentExtensionMacros)
+    if (supported.find(std::string(" ") + name + " ") == std::string::npos)
+      text += std::string("#undef ") + name + "\n";
   return text;
 }
 

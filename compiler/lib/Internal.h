@@ -46,11 +46,18 @@ void reportBarrierDivergence(const char *what, const GroupInfo *group, uint64_t 
 unsigned hostSubGroupSize();
 
 // Work-group and sub-group collective functions, by mangled name.
+// The ones of the cl_khr_subgroup_* extensions (nonUniform) may be called by
+// part of a sub-group: the active work-items are those that reach the call
+// together.
 struct CollectiveOp {
-  enum Kind : uint8_t { All, Any, Broadcast, Reduce, ScanExclusive, ScanInclusive } kind;
-  enum Arith : uint8_t { None, Add, Min, Max } arith = None;
+  enum Kind : uint8_t {
+    All, Any, AllEqual, Broadcast, BroadcastFirst, Elect, Ballot, Reduce, ScanExclusive, ScanInclusive,
+    Shuffle, ShuffleXor, ShuffleUp, ShuffleDown, Rotate, ClusteredRotate, ClusteredReduce
+  } kind;
+  enum Arith : uint8_t { None, Add, Min, Max, Mul, And, Or, Xor, LogicalAnd, LogicalOr, LogicalXor } arith = None;
   bool subGroup = false;
   bool isSigned = false;
+  bool nonUniform = false;
 };
 std::optional<CollectiveOp> parseCollective(llvm::StringRef mangled);
 

@@ -26,6 +26,8 @@
 #include <llvm/ADT/SetVector.h>
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/StringExtras.h>
+#include <llvm/ADT/StringSwitch.h>
+#include <llvm/ADT/PostOrderIterator.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/BasicBlock.h>
 #include <llvm/IR/CFG.h>
@@ -100,9 +102,12 @@ class WorkGroupLoops {
  private:
   // Structure.
   void prepareCollectives();
-  void emitCombine(IRBuilder<> &builder, const Collective &collective);
+  void emitCombine(IRBuilder<> &builder, const Collective &collective, Value *state);
   void emitCombineSegment(IRBuilder<> &builder, const Collective &collective, AllocaInst *accumulator,
-                          Value *first, Value *end);
+                          Value *first, Value *end, Value *state);
+  void emitBarrierFence(IRBuilder<> &builder, CallInst *call);
+  void numberStates();
+  void buildLaneMachine(BasicBlock *start, BasicBlock *finish);
   void emitDivergenceCheck(IRBuilder<> &builder, BasicBlock *decision, unsigned slot);
   void splitAtBarriers();
   void unifyReturns();
@@ -154,6 +159,21 @@ class WorkGroupLoops {
   bool subGroupMode = false;
   Value *subGroupFirst = nullptr, *subGroupEnd = nullptr;
   BasicBlock *subGroupLatch = nullptr;
+  // Lane mode: the kernel calls a function of the cl_khr_subgroup_*
+  // extensions, which part of a sub-group may call. Each work-item keeps its
+  // own place: a state (0 = the start, k = waiting at cut k, done) in the
+  // context. The machine repeatedly picks the lowest state any work-item is
+  // in (cuts numbered in reverse post-order, so work-items that branched
+  // apart meet again at the next cut they share), runs that cut's exchange
+  // among the work-items in it (the active ones) and then the region after
+  // it for them alone. A work-group barrier waits until every work-item is
+  // there. No decisions are needed: regions may end in several places.
+  bool laneMode = false;
+  unsigned laneSlot = 0, doneState = 0;
+  DenseMap<const BasicBlock *, unsigned> cutState;    // cut block → its state
+  DenseMap<const BasicBlock *, unsigned> entryState;  // region entry → state it runs
+  SmallVector<BasicBlock *, 8> stateCuts;             // state k → cut block (k ≥ 1)
+  BasicBlock *dispatch = nullptr;
   bool checking = false;
   std::string kernelName;
   SmallSetVector<BasicBlock *, 8> decisions;
@@ -186,29 +206,77 @@ class WorkGroupLoops {
 
 } // namespace
 
+namespace {
+bool parseArith(StringRef name, CollectiveOp &op, bool extended) {
+  op.arith = StringSwitch<CollectiveOp::Arith>(name)
+                 .Case("add", CollectiveOp::Add)
+                 .Case("min", CollectiveOp::Min)
+                 .Case("max", CollectiveOp::Max)
+                 .Case("mul", CollectiveOp::Mul)
+                 .Case("and", CollectiveOp::And)
+                 .Case("or", CollectiveOp::Or)
+                 .Case("xor", CollectiveOp::Xor)
+                 .Case("logical_and", CollectiveOp::LogicalAnd)
+                 .Case("logical_or", CollectiveOp::LogicalOr)
+                 .Case("logical_xor", CollectiveOp::LogicalXor)
+                 .Default(CollectiveOp::None);
+  if (op.arith == CollectiveOp::None) return false;
+  return extended || op.arith <= CollectiveOp::Max;
+}
+}  // namespace
+
 std::optional<CollectiveOp> parseCollective(StringRef mangled) {
   if (!mangled.consume_front("_Z")) return std::nullopt;
   unsigned length = 0;
   if (mangled.consumeInteger(10, length) || mangled.size() <= length) return std::nullopt;
   StringRef name = mangled.take_front(length), parameters = mangled.drop_front(length);
   CollectiveOp op;
-  if (name.consume_front("sub_group_")) op.subGroup = true;
-  else if (!name.consume_front("work_group_")) return std::nullopt;
+  op.isSigned = parameters.starts_with("i") || parameters.starts_with("l") ||
+                parameters.starts_with("c") || parameters.starts_with("s") || parameters.starts_with("a");
+  auto reduction = [&](StringRef rest, bool extended) -> bool {
+    if (rest.consume_front("reduce_")) op.kind = CollectiveOp::Reduce;
+    else if (rest.consume_front("scan_exclusive_")) op.kind = CollectiveOp::ScanExclusive;
+    else if (rest.consume_front("scan_inclusive_")) op.kind = CollectiveOp::ScanInclusive;
+    else return false;
+    return parseArith(rest, op, extended);
+  };
+  if (name.consume_front("work_group_")) {
+    if (name == "all") op.kind = CollectiveOp::All;
+    else if (name == "any") op.kind = CollectiveOp::Any;
+    else if (name == "broadcast") op.kind = CollectiveOp::Broadcast;
+    else if (!reduction(name, false)) return std::nullopt;
+    return op;
+  }
+  if (!name.consume_front("sub_group_")) return std::nullopt;
+  op.subGroup = true;
   if (name == "all") op.kind = CollectiveOp::All;
   else if (name == "any") op.kind = CollectiveOp::Any;
   else if (name == "broadcast") op.kind = CollectiveOp::Broadcast;
+  else if (reduction(name, false)) return op;
   else {
-    if (name.consume_front("reduce_")) op.kind = CollectiveOp::Reduce;
-    else if (name.consume_front("scan_exclusive_")) op.kind = CollectiveOp::ScanExclusive;
-    else if (name.consume_front("scan_inclusive_")) op.kind = CollectiveOp::ScanInclusive;
-    else return std::nullopt;
-    if (name == "add") op.arith = CollectiveOp::Add;
-    else if (name == "min") op.arith = CollectiveOp::Min;
-    else if (name == "max") op.arith = CollectiveOp::Max;
-    else return std::nullopt;
+    // cl_khr_subgroup_non_uniform_vote, _ballot, _non_uniform_arithmetic,
+    // _shuffle, _shuffle_relative, _clustered_reduce, _rotate.
+    op.nonUniform = true;
+    if (name == "elect") op.kind = CollectiveOp::Elect;
+    else if (name == "non_uniform_all") op.kind = CollectiveOp::All;
+    else if (name == "non_uniform_any") op.kind = CollectiveOp::Any;
+    else if (name == "non_uniform_all_equal") op.kind = CollectiveOp::AllEqual;
+    else if (name == "non_uniform_broadcast") op.kind = CollectiveOp::Broadcast;
+    else if (name == "broadcast_first") op.kind = CollectiveOp::BroadcastFirst;
+    else if (name == "ballot") op.kind = CollectiveOp::Ballot;
+    else if (name == "shuffle") op.kind = CollectiveOp::Shuffle;
+    else if (name == "shuffle_xor") op.kind = CollectiveOp::ShuffleXor;
+    else if (name == "shuffle_up") op.kind = CollectiveOp::ShuffleUp;
+    else if (name == "shuffle_down") op.kind = CollectiveOp::ShuffleDown;
+    else if (name == "rotate") op.kind = CollectiveOp::Rotate;
+    else if (name == "clustered_rotate") op.kind = CollectiveOp::ClusteredRotate;
+    else if (name.consume_front("clustered_reduce_")) {
+      op.kind = CollectiveOp::ClusteredReduce;
+      if (!parseArith(name, op, true)) return std::nullopt;
+    } else if (!name.consume_front("non_uniform_") || !reduction(name, true)) {
+      return std::nullopt;
+    }
   }
-  op.isSigned = parameters.starts_with("i") || parameters.starts_with("l") ||
-                parameters.starts_with("c") || parameters.starts_with("s");
   return op;
 }
 
@@ -230,10 +298,12 @@ void WorkGroupLoops::prepareCollectives() {
     Collective collective;
     collective.op = op;
     collective.type = call->getType();
-    collective.in = allocas.CreateAlloca(call->getArgOperand(0)->getType(), nullptr, "collective.in");
-    collective.out = allocas.CreateAlloca(call->getType(), nullptr, "collective.out");
     IRBuilder<> before(call);
-    before.CreateStore(call->getArgOperand(0), collective.in);
+    if (call->arg_size() > 0) {
+      collective.in = allocas.CreateAlloca(call->getArgOperand(0)->getType(), nullptr, "collective.in");
+      before.CreateStore(call->getArgOperand(0), collective.in);
+    }
+    collective.out = allocas.CreateAlloca(call->getType(), nullptr, "collective.out");
     for (unsigned i = 1; i < call->arg_size(); ++i) {
       Value *id = call->getArgOperand(i);
       collective.ids.push_back(allocas.CreateAlloca(id->getType(), nullptr, "collective.id"));
@@ -536,6 +606,7 @@ void WorkGroupLoops::layOutContext() {
     uint64_t size = layout.getTypeAllocSize(type);
     decisionSlot[decision] = addSlot(type, size, layout.getABITypeAlign(type));
   }
+  if (laneMode) laneSlot = addSlot(Type::getInt32Ty(context), 4, Align(4));
   contextBytes = alignTo(contextBytes, 16);
   IRBuilder<> builder(prologue->getTerminator());
   // The runtime aligns the context block to 64 bytes; a variable that needs
@@ -572,7 +643,7 @@ BitVector WorkGroupLoops::liveAfter(const Exit &exit) const {
     live = liveIn.lookup(exit.block->getSingleSuccessor());
     if (auto it = collectiveAt.find(exit.block); it != collectiveAt.end()) {
       const Collective &collective = collectives[it->second];
-      live.set(allocaIndex.lookup(collective.in));
+      if (collective.in) live.set(allocaIndex.lookup(collective.in));
       for (AllocaInst *id : collective.ids) live.set(allocaIndex.lookup(id));
     }
   }
@@ -612,31 +683,35 @@ void emitCountedLoop(IRBuilder<> &builder, Value *begin, Value *end, Body body) 
 Value *identity(IRBuilder<> &builder, Type *type, const CollectiveOp &op) {
   if (op.kind == CollectiveOp::All) return builder.getInt32(1);
   if (op.kind == CollectiveOp::Any) return builder.getInt32(0);
-  bool fp = type->isFloatingPointTy();
+  bool fp = type->isFPOrFPVectorTy();
   switch (op.arith) {
     case CollectiveOp::Min:
       if (fp) return ConstantFP::getInfinity(type, false);
-      return ConstantInt::get(type, op.isSigned ? APInt::getSignedMaxValue(type->getIntegerBitWidth())
-                                                : APInt::getMaxValue(type->getIntegerBitWidth()));
+      return ConstantInt::get(type, op.isSigned ? APInt::getSignedMaxValue(type->getScalarSizeInBits())
+                                                : APInt::getMaxValue(type->getScalarSizeInBits()));
     case CollectiveOp::Max:
       if (fp) return ConstantFP::getInfinity(type, true);
-      return ConstantInt::get(type, op.isSigned ? APInt::getSignedMinValue(type->getIntegerBitWidth())
-                                                : APInt::getMinValue(type->getIntegerBitWidth()));
+      return ConstantInt::get(type, op.isSigned ? APInt::getSignedMinValue(type->getScalarSizeInBits())
+                                                : APInt::getMinValue(type->getScalarSizeInBits()));
+    case CollectiveOp::Mul:
+      return fp ? ConstantFP::get(type, 1.0) : ConstantInt::get(type, 1);
+    case CollectiveOp::And:
+      return Constant::getAllOnesValue(type);
+    case CollectiveOp::LogicalAnd:
+      return ConstantInt::get(type, 1);
     default:
       return Constant::getNullValue(type);
   }
 }
 
 Value *combine(IRBuilder<> &builder, const CollectiveOp &op, Value *acc, Value *value) {
+  Type *type = acc->getType();
+  auto truth = [&](Value *v) { return builder.CreateICmpNE(v, Constant::getNullValue(v->getType())); };
   if (op.kind == CollectiveOp::All)
-    return builder.CreateZExt(builder.CreateAnd(builder.CreateICmpNE(acc, builder.getInt32(0)),
-                                                builder.CreateICmpNE(value, builder.getInt32(0))),
-                              builder.getInt32Ty());
+    return builder.CreateZExt(builder.CreateAnd(truth(acc), truth(value)), type);
   if (op.kind == CollectiveOp::Any)
-    return builder.CreateZExt(builder.CreateOr(builder.CreateICmpNE(acc, builder.getInt32(0)),
-                                               builder.CreateICmpNE(value, builder.getInt32(0))),
-                              builder.getInt32Ty());
-  bool fp = acc->getType()->isFloatingPointTy();
+    return builder.CreateZExt(builder.CreateOr(truth(acc), truth(value)), type);
+  bool fp = type->isFPOrFPVectorTy();
   switch (op.arith) {
     case CollectiveOp::Min:
       if (fp) return builder.CreateMinNum(acc, value);
@@ -644,6 +719,20 @@ Value *combine(IRBuilder<> &builder, const CollectiveOp &op, Value *acc, Value *
     case CollectiveOp::Max:
       if (fp) return builder.CreateMaxNum(acc, value);
       return builder.CreateBinaryIntrinsic(op.isSigned ? Intrinsic::smax : Intrinsic::umax, acc, value);
+    case CollectiveOp::Mul:
+      return fp ? builder.CreateFMul(acc, value) : builder.CreateMul(acc, value);
+    case CollectiveOp::And:
+      return builder.CreateAnd(acc, value);
+    case CollectiveOp::Or:
+      return builder.CreateOr(acc, value);
+    case CollectiveOp::Xor:
+      return builder.CreateXor(acc, value);
+    case CollectiveOp::LogicalAnd:
+      return builder.CreateZExt(builder.CreateAnd(truth(acc), truth(value)), type);
+    case CollectiveOp::LogicalOr:
+      return builder.CreateZExt(builder.CreateOr(truth(acc), truth(value)), type);
+    case CollectiveOp::LogicalXor:
+      return builder.CreateZExt(builder.CreateXor(truth(acc), truth(value)), type);
     default:
       return fp ? builder.CreateFAdd(acc, value) : builder.CreateAdd(acc, value);
   }
@@ -651,12 +740,13 @@ Value *combine(IRBuilder<> &builder, const CollectiveOp &op, Value *acc, Value *
 
 // Between the loop nests: combine every work-item's operand, per segment
 // (the whole group, or each sub-group of consecutive linear ids), in
-// linear-id order, and give each work-item its result.
-void WorkGroupLoops::emitCombine(IRBuilder<> &builder, const Collective &collective) {
+// linear-id order, and give each work-item its result. In lane mode only
+// the work-items whose state is `state` take part.
+void WorkGroupLoops::emitCombine(IRBuilder<> &builder, const Collective &collective, Value *state) {
   IRBuilder<> entry(prologue->getTerminator());
   AllocaInst *accumulator = entry.CreateAlloca(collective.type, nullptr, "combine.acc");
   if (subGroupMode) {  // just the current sub-group
-    emitCombineSegment(builder, collective, accumulator, subGroupFirst, subGroupEnd);
+    emitCombineSegment(builder, collective, accumulator, subGroupFirst, subGroupEnd, state);
     return;
   }
   Value *segmentSize = collective.op.subGroup ? builder.getInt64(subGroupSize) : workItemCount;
@@ -666,47 +756,164 @@ void WorkGroupLoops::emitCombine(IRBuilder<> &builder, const Collective &collect
   emitCountedLoop(builder, builder.getInt64(0), segments, [&](IRBuilder<> &b, Value *segment) {
     Value *first = b.CreateMul(segment, segmentSize);
     Value *end = b.CreateBinaryIntrinsic(Intrinsic::umin, b.CreateAdd(first, segmentSize), workItemCount);
-    emitCombineSegment(b, collective, accumulator, first, end);
+    emitCombineSegment(b, collective, accumulator, first, end, state);
   });
 }
 
 void WorkGroupLoops::emitCombineSegment(IRBuilder<> &b, const Collective &collective, AllocaInst *accumulator,
-                                        Value *first, Value *end) {
+                                        Value *first, Value *end, Value *state) {
   const CollectiveOp &op = collective.op;
-  unsigned inSlot = allocaSlot.lookup(collective.in), outSlot = allocaSlot.lookup(collective.out);
-  Type *inType = collective.in->getAllocatedType();
+  Type *i64 = b.getInt64Ty(), *i32 = b.getInt32Ty();
+  unsigned outSlot = allocaSlot.lookup(collective.out);
+  Type *inType = collective.in ? collective.in->getAllocatedType() : nullptr;
   Value *one = b.getInt64(1);
-  auto in = [&](IRBuilder<> &at, Value *i) { return at.CreateLoad(inType, contextAddress(at, inSlot, i)); };
+  auto in = [&](IRBuilder<> &at, Value *i) {
+    return at.CreateLoad(inType, contextAddress(at, allocaSlot.lookup(collective.in), i));
+  };
   auto out = [&](IRBuilder<> &at, Value *i, Value *v) { at.CreateStore(v, contextAddress(at, outSlot, i)); };
-  if (op.kind == CollectiveOp::Broadcast) {
-    auto id = [&](unsigned d, Value *at) {
-      unsigned slot = allocaSlot.lookup(collective.ids[d]);
-      return b.CreateZExtOrTrunc(b.CreateLoad(slots[slot].type, contextAddress(b, slot, at)), b.getInt64Ty());
-    };
-    Value *source;
-    if (op.subGroup) {
-      source = b.CreateAdd(first, id(0, first));
-    } else {
-      source = id(collective.ids.size() - 1, first);
-      for (int d = int(collective.ids.size()) - 2; d >= 0; --d)
-        source = b.CreateAdd(b.CreateMul(source, localSize[d]), id(d, first));
-    }
-    source = b.CreateBinaryIntrinsic(Intrinsic::umin, source, b.CreateSub(end, one));
-    Value *value = in(b, source);
+  auto operand = [&](IRBuilder<> &at, unsigned d, Value *lane) {  // extra operand d as i64
+    unsigned slot = allocaSlot.lookup(collective.ids[d]);
+    return at.CreateZExtOrTrunc(at.CreateLoad(slots[slot].type, contextAddress(at, slot, lane)), i64);
+  };
+  auto active = [&](IRBuilder<> &at, Value *i) -> Value * {
+    if (!state) return at.getTrue();
+    return at.CreateICmpEQ(at.CreateLoad(i32, contextAddress(at, laneSlot, i)), state);
+  };
+  auto toAll = [&](Value *value) {
     emitCountedLoop(b, first, end, [&](IRBuilder<> &l, Value *i) { out(l, i, value); });
-    return;
+  };
+  // The leader: the first active work-item. Operands the spec requires to be
+  // the same for every active work-item (a broadcast index, a cluster size)
+  // are read from it. A segment with no active work-item is skipped.
+  Value *leader = first;
+  BasicBlock *skip = nullptr;
+  if (state) {
+    IRBuilder<> entry(prologue->getTerminator());
+    AllocaInst *slot = entry.CreateAlloca(i64, nullptr, "combine.leader");
+    b.CreateStore(end, slot);
+    emitCountedLoop(b, first, end, [&](IRBuilder<> &l, Value *i) {
+      Value *current = l.CreateLoad(i64, slot);
+      Value *take = l.CreateAnd(active(l, i), l.CreateICmpEQ(current, end));
+      l.CreateStore(l.CreateSelect(take, i, current), slot);
+    });
+    leader = b.CreateLoad(i64, slot, "leader");
+    BasicBlock *work = BasicBlock::Create(context, "combine.segment", &F);
+    skip = BasicBlock::Create(context, "combine.segment.done", &F);
+    b.CreateCondBr(b.CreateICmpULT(leader, end), work, skip);
+    b.SetInsertPoint(work);
   }
-  b.CreateStore(identity(b, collective.type, op), accumulator);
-  emitCountedLoop(b, first, end, [&](IRBuilder<> &l, Value *i) {
-    Value *acc = l.CreateLoad(collective.type, accumulator);
-    Value *next = combine(l, op, acc, in(l, i));
-    l.CreateStore(next, accumulator);
-    if (op.kind == CollectiveOp::ScanExclusive) out(l, i, acc);
-    if (op.kind == CollectiveOp::ScanInclusive) out(l, i, next);
-  });
-  if (op.kind == CollectiveOp::ScanExclusive || op.kind == CollectiveOp::ScanInclusive) return;
-  Value *result = b.CreateLoad(collective.type, accumulator);
-  emitCountedLoop(b, first, end, [&](IRBuilder<> &l, Value *i) { out(l, i, result); });
+  Value *last = b.CreateSub(end, one);
+  auto clampLane = [&](IRBuilder<> &at, Value *lane) { return at.CreateBinaryIntrinsic(Intrinsic::umin, lane, last); };
+  switch (op.kind) {
+    case CollectiveOp::Broadcast: {
+      Value *source;
+      if (op.subGroup) {
+        source = b.CreateAdd(first, operand(b, 0, leader));
+      } else {
+        source = operand(b, collective.ids.size() - 1, leader);
+        for (int d = int(collective.ids.size()) - 2; d >= 0; --d)
+          source = b.CreateAdd(b.CreateMul(source, localSize[d]), operand(b, d, leader));
+      }
+      toAll(in(b, clampLane(b, source)));
+      break;
+    }
+    case CollectiveOp::BroadcastFirst:
+      toAll(in(b, leader));
+      break;
+    case CollectiveOp::Elect:
+      emitCountedLoop(b, first, end, [&](IRBuilder<> &l, Value *i) {
+        out(l, i, l.CreateZExt(l.CreateICmpEQ(i, leader), i32));
+      });
+      break;
+    case CollectiveOp::Ballot: {
+      b.CreateStore(Constant::getNullValue(collective.type), accumulator);
+      emitCountedLoop(b, first, end, [&](IRBuilder<> &l, Value *i) {
+        Value *bit = l.CreateSub(i, first);
+        Value *word = l.CreateTrunc(l.CreateLShr(bit, 5), i32);
+        Value *mask = l.CreateShl(l.getInt32(1), l.CreateTrunc(l.CreateAnd(bit, 31), i32));
+        Value *set = l.CreateAnd(active(l, i), l.CreateICmpNE(in(l, i), Constant::getNullValue(inType)));
+        Value *acc = l.CreateLoad(collective.type, accumulator);
+        Value *updated = l.CreateOr(l.CreateExtractElement(acc, word), l.CreateSelect(set, mask, l.getInt32(0)));
+        l.CreateStore(l.CreateInsertElement(acc, updated, word), accumulator);
+      });
+      toAll(b.CreateLoad(collective.type, accumulator));
+      break;
+    }
+    case CollectiveOp::AllEqual: {
+      Value *reference = in(b, leader);
+      b.CreateStore(b.getInt32(1), accumulator);
+      emitCountedLoop(b, first, end, [&](IRBuilder<> &l, Value *i) {
+        Value *value = in(l, i);
+        Value *equal = inType->isFPOrFPVectorTy() ? l.CreateFCmpOEQ(value, reference)
+                                                  : l.CreateICmpEQ(value, reference);
+        Value *agree = l.CreateOr(l.CreateNot(active(l, i)), equal);
+        Value *acc = l.CreateLoad(i32, accumulator);
+        l.CreateStore(l.CreateAnd(acc, l.CreateZExt(agree, i32)), accumulator);
+      });
+      toAll(b.CreateLoad(i32, accumulator));
+      break;
+    }
+    case CollectiveOp::Shuffle:
+    case CollectiveOp::ShuffleXor:
+    case CollectiveOp::ShuffleUp:
+    case CollectiveOp::ShuffleDown:
+    case CollectiveOp::Rotate:
+    case CollectiveOp::ClusteredRotate:
+      emitCountedLoop(b, first, end, [&](IRBuilder<> &l, Value *i) {
+        Value *lane = l.CreateSub(i, first), *n = operand(l, 0, i), *source = nullptr;
+        switch (op.kind) {
+          case CollectiveOp::Shuffle: source = n; break;
+          case CollectiveOp::ShuffleXor: source = l.CreateXor(lane, n); break;
+          case CollectiveOp::ShuffleUp: source = l.CreateSub(lane, n); break;
+          case CollectiveOp::ShuffleDown: source = l.CreateAdd(lane, n); break;
+          case CollectiveOp::Rotate:  // (id + delta) % max sub-group size, in uint arithmetic
+            source = l.CreateZExt(l.CreateURem(l.CreateTrunc(l.CreateAdd(lane, n), i32),
+                                               l.getInt32(subGroupSize)), i64);
+            break;
+          default: {  // clustered: within the cluster of `size` work-items
+            Value *size = l.CreateBinaryIntrinsic(Intrinsic::umax, operand(l, 1, i), one);
+            Value *base = l.CreateAnd(lane, l.CreateNot(l.CreateSub(size, one)));
+            Value *offset = l.CreateZExt(
+                l.CreateURem(l.CreateTrunc(l.CreateAdd(lane, n), i32), l.CreateTrunc(size, i32)), i64);
+            source = l.CreateAdd(base, offset);
+          }
+        }
+        // A source outside the sub-group is undefined by the spec; stay inside.
+        out(l, i, in(l, clampLane(l, l.CreateAdd(first, source))));
+      });
+      break;
+    case CollectiveOp::ClusteredReduce: {
+      Value *size = b.CreateBinaryIntrinsic(Intrinsic::umax, operand(b, 0, leader), one);
+      Value *mask = b.CreateNot(b.CreateSub(size, one));
+      emitCountedLoop(b, first, end, [&](IRBuilder<> &l, Value *i) {
+        Value *base = l.CreateAdd(first, l.CreateAnd(l.CreateSub(i, first), mask));
+        Value *clusterEnd = l.CreateBinaryIntrinsic(Intrinsic::umin, l.CreateAdd(base, size), end);
+        l.CreateStore(identity(l, collective.type, op), accumulator);
+        emitCountedLoop(l, base, clusterEnd, [&](IRBuilder<> &c, Value *j) {
+          Value *acc = c.CreateLoad(collective.type, accumulator);
+          c.CreateStore(c.CreateSelect(active(c, j), combine(c, op, acc, in(c, j)), acc), accumulator);
+        });
+        out(l, i, l.CreateLoad(collective.type, accumulator));
+      });
+      break;
+    }
+    default: {  // all, any, reductions and scans
+      b.CreateStore(identity(b, collective.type, op), accumulator);
+      emitCountedLoop(b, first, end, [&](IRBuilder<> &l, Value *i) {
+        Value *acc = l.CreateLoad(collective.type, accumulator);
+        Value *next = combine(l, op, acc, in(l, i));
+        l.CreateStore(state ? l.CreateSelect(active(l, i), next, acc) : next, accumulator);
+        if (op.kind == CollectiveOp::ScanExclusive) out(l, i, acc);
+        if (op.kind == CollectiveOp::ScanInclusive) out(l, i, next);
+      });
+      if (op.kind != CollectiveOp::ScanExclusive && op.kind != CollectiveOp::ScanInclusive)
+        toAll(b.CreateLoad(collective.type, accumulator));
+    }
+  }
+  if (skip) {
+    b.CreateBr(skip);
+    b.SetInsertPoint(skip);
+  }
 }
 
 std::string describeLocation(const Instruction *I) {
@@ -766,6 +973,18 @@ void WorkGroupLoops::emitDivergenceCheck(IRBuilder<> &builder, BasicBlock *decis
   stop.CreateRetVoid();
 }
 
+// One thread runs the whole group: other work-items' memory is ordered by
+// program order. A global fence still orders this group's global accesses
+// for other threads; a local one only pins the compiler.
+void WorkGroupLoops::emitBarrierFence(IRBuilder<> &builder, CallInst *call) {
+  auto *flags = dyn_cast<ConstantInt>(call->getArgOperand(0));
+  bool global = !flags || (flags->getZExtValue() & (kGlobalMemFence | kImageMemFence));
+  if (global)
+    builder.CreateFence(AtomicOrdering::AcquireRelease);
+  else
+    builder.CreateFence(AtomicOrdering::SequentiallyConsistent, SyncScope::SingleThread);
+}
+
 void WorkGroupLoops::emitControl(IRBuilder<> &builder, const std::optional<Exit> &exit) {
   if (!exit) {  // the region never ends (it loops forever or traps)
     builder.CreateUnreachable();
@@ -777,21 +996,10 @@ void WorkGroupLoops::emitControl(IRBuilder<> &builder, const std::optional<Exit>
       else builder.CreateRetVoid();
       return;
     case Exit::Barrier: {
-      if (auto it = collectiveAt.find(exit->block); it != collectiveAt.end()) {
-        emitCombine(builder, collectives[it->second]);
-        builder.CreateBr(regionFor(exit->block->getSingleSuccessor()));
-        return;
-      }
-      CallInst *call = barrierBlocks.lookup(exit->block);
-      auto *flags = dyn_cast<ConstantInt>(call->getArgOperand(0));
-      bool global = !flags || (flags->getZExtValue() & (kGlobalMemFence | kImageMemFence));
-      // One thread runs the whole group: other work-items' memory is ordered
-      // by program order. A global fence still orders this group's global
-      // accesses for other threads; a local one only pins the compiler.
-      if (global)
-        builder.CreateFence(AtomicOrdering::AcquireRelease);
+      if (auto it = collectiveAt.find(exit->block); it != collectiveAt.end())
+        emitCombine(builder, collectives[it->second], nullptr);
       else
-        builder.CreateFence(AtomicOrdering::SequentiallyConsistent, SyncScope::SingleThread);
+        emitBarrierFence(builder, barrierBlocks.lookup(exit->block));
       builder.CreateBr(regionFor(exit->block->getSingleSuccessor()));
       return;
     }
@@ -876,12 +1084,13 @@ WorkGroupLoops::LoopNest WorkGroupLoops::makeLoopNest(BasicBlock *pre, BasicBloc
 // pre → work-item loops { copy in; region body; copy out } → control
 void WorkGroupLoops::buildRegion(BasicBlock *entry, BasicBlock *pre) {
   IRBuilder<> builder(pre);
-  if (barrierBlocks.count(entry)) {  // two barriers in a row: nothing to run
+  bool startsAtCut = barrierBlocks.count(entry);
+  if (startsAtCut && !laneMode) {  // two barriers in a row: nothing to run
     emitControl(builder, Exit{Exit::Barrier, entry});
     return;
   }
   SmallVector<BasicBlock *, 32> blocks;
-  ExitSet exits = exitsFrom(entry, &blocks);
+  ExitSet exits = startsAtCut ? ExitSet{{Exit::Barrier, entry}} : exitsFrom(entry, &blocks);
   std::optional<Exit> exit;
   if (!exits.empty()) exit = *exits.begin();
 
@@ -889,6 +1098,14 @@ void WorkGroupLoops::buildRegion(BasicBlock *entry, BasicBlock *pre) {
   LoopNest nest = makeLoopNest(pre, after);
   builder.SetInsertPoint(nest.body);
   Value *workItem = nest.workItem;
+  SmallVector<BasicBlock *, 8> extraBody;  // blocks of the loop body besides the clones
+  if (laneMode) {  // only the work-items in this region's state
+    BasicBlock *run = BasicBlock::Create(context, "lane.active", &F);
+    Value *state = builder.CreateLoad(builder.getInt32Ty(), contextAddress(builder, laneSlot, workItem), "lane.state");
+    builder.CreateCondBr(builder.CreateICmpEQ(state, builder.getInt32(entryState.lookup(entry))), run, nest.latch);
+    builder.SetInsertPoint(run);
+    extraBody.push_back(run);
+  }
   ValueToValueMapTy map;
   SmallPtrSet<BasicBlock *, 32> inRegion(blocks.begin(), blocks.end());
   BitVector usedHere(allocas.size());
@@ -921,21 +1138,41 @@ void WorkGroupLoops::buildRegion(BasicBlock *entry, BasicBlock *pre) {
   for (BasicBlock *clone : clones)
     for (Instruction &I : *clone)
       RemapInstruction(&I, map, RF_IgnoreMissingLocals | RF_NoModuleLevelChanges);
-  builder.CreateBr(cast<BasicBlock>(map[entry]));
 
-  // Every way out of the region goes through `store`: save what is live.
-  BasicBlock *store = BasicBlock::Create(context, "region.exit", &F);
+  // Every way out of the region goes through a store block that saves what
+  // is live after it (in lane mode one per end, which also records where
+  // the work-item stopped; otherwise the region has one end).
+  DenseMap<BasicBlock *, BasicBlock *> stores;
+  for (const Exit &end : exits) {
+    if (!laneMode && !(end == *exit)) continue;
+    BasicBlock *store = BasicBlock::Create(context, "region.exit", &F);
+    IRBuilder<> at(store);
+    BitVector out = liveAfter(end);
+    for (unsigned i : out.set_bits())
+      if (copied[i] && usedHere[i])
+        at.CreateStore(at.CreateLoad(allocas[i]->getAllocatedType(), allocas[i]),
+                       contextAddress(at, allocaSlot[allocas[i]], workItem));
+    if (laneMode)
+      at.CreateStore(at.getInt32(end.kind == Exit::Return ? doneState : cutState.lookup(end.block)),
+                     contextAddress(at, laneSlot, workItem));
+    at.CreateBr(nest.latch);
+    stores[end.block] = store;
+    extraBody.push_back(store);
+  }
+  auto storeFor = [&](BasicBlock *end) { return stores.lookup(laneMode ? end : exit->block); };
+  builder.CreateBr(startsAtCut ? storeFor(entry) : cast<BasicBlock>(map[entry]));
   for (BasicBlock *clone : clones) {
     Instruction *terminator = clone->getTerminator();
     for (unsigned s = 0; s < terminator->getNumSuccessors(); ++s)
-      if (barrierBlocks.count(terminator->getSuccessor(s))) terminator->setSuccessor(s, store);
+      if (barrierBlocks.count(terminator->getSuccessor(s)))
+        terminator->setSuccessor(s, storeFor(terminator->getSuccessor(s)));
   }
-  builder.SetInsertPoint(store);
-  if (exit && exit->kind == Exit::Return) {
+  if (exits.count({Exit::Return, returnBlock})) {
     BasicBlock *clone = cast<BasicBlock>(map[returnBlock]);
     clone->getTerminator()->eraseFromParent();
-    BranchInst::Create(store, clone);
-  } else if (exit && exit->kind == Exit::Decision) {
+    BranchInst::Create(storeFor(returnBlock), clone);
+  }
+  if (exit && exit->kind == Exit::Decision) {
     BasicBlock *clone = cast<BasicBlock>(map[exit->block]);
     Instruction *terminator = clone->getTerminator();
     unsigned slot = decisionSlot.lookup(exit->block);
@@ -945,16 +1182,8 @@ void WorkGroupLoops::buildRegion(BasicBlock *entry, BasicBlock *pre) {
     if (condition->getType()->isIntegerTy(1)) condition = at.CreateZExt(condition, at.getInt32Ty());
     at.CreateStore(condition, contextAddress(at, slot, workItem));
     terminator->eraseFromParent();
-    BranchInst::Create(store, clone);
+    BranchInst::Create(stores.lookup(exit->block), clone);
   }
-  if (exit) {
-    BitVector out = liveAfter(*exit);
-    for (unsigned i : out.set_bits())
-      if (copied[i] && usedHere[i])
-        builder.CreateStore(builder.CreateLoad(allocas[i]->getAllocatedType(), allocas[i]),
-                            contextAddress(builder, allocaSlot[allocas[i]], workItem));
-  }
-  builder.CreateBr(nest.latch);
   Value *const *ids = nest.ids;
   // A single-thread fence (mem_fence on __local, work-group scope) orders a
   // work-item's accesses against other work-items of its group, which here
@@ -984,11 +1213,12 @@ void WorkGroupLoops::buildRegion(BasicBlock *entry, BasicBlock *pre) {
       }
   SmallVector<BasicBlock *, 34> body(clones.begin(), clones.end());
   body.push_back(nest.body);
-  body.push_back(store);
+  body.append(extraBody.begin(), extraBody.end());
   markParallel(body, nest.innerLatch);
 
   builder.SetInsertPoint(after);
-  emitControl(builder, exit);
+  if (laneMode) builder.CreateBr(dispatch);
+  else emitControl(builder, exit);
 }
 
 // Work-items of one region never depend on each other (that would need a
@@ -1020,6 +1250,88 @@ void WorkGroupLoops::markParallel(ArrayRef<BasicBlock *> body, BranchInst *latch
   latch->setMetadata(LLVMContext::MD_loop, loop);
 }
 
+// Lane mode: states in reverse post-order of the cuts, so that the lowest
+// state is the one work-items that branched apart reach first.
+void WorkGroupLoops::numberStates() {
+  ReversePostOrderTraversal<Function *> order(&F);
+  for (BasicBlock *block : order)
+    if (barrierBlocks.count(block)) stateCuts.push_back(block);
+  for (auto &[block, call] : barrierBlocks)  // unreachable ones, for completeness
+    if (!is_contained(stateCuts, block)) stateCuts.push_back(block);
+  entryState[bodyEntry] = 0;
+  for (unsigned k = 0; k < stateCuts.size(); ++k) {
+    cutState[stateCuts[k]] = k + 1;
+    entryState[stateCuts[k]->getSingleSuccessor()] = k + 1;
+  }
+  doneState = stateCuts.size() + 1;
+}
+
+// start: every work-item of the range at state 0 → dispatch: pick the state
+// to run → that cut's exchange among the work-items in it → the region after
+// it (buildRegion) → dispatch; when every work-item is done → finish.
+void WorkGroupLoops::buildLaneMachine(BasicBlock *start, BasicBlock *finish) {
+  Type *i32 = Type::getInt32Ty(context);
+  IRBuilder<> b(start);
+  Value *begin = subGroupMode ? subGroupFirst : b.getInt64(0);
+  Value *end = subGroupMode ? subGroupEnd : workItemCount;
+  emitCountedLoop(b, begin, end, [&](IRBuilder<> &l, Value *i) {
+    l.CreateStore(l.getInt32(0), contextAddress(l, laneSlot, i));
+  });
+  dispatch = BasicBlock::Create(context, "lanes.dispatch", &F);
+  b.CreateBr(dispatch);
+  b.SetInsertPoint(dispatch);
+  // A work-group barrier or collective (a hard state) runs only once every
+  // work-item has reached it: until then the lowest other state runs.
+  SmallVector<uint8_t, 16> hard(doneState + 1, 0);
+  bool anyHard = false;
+  for (unsigned k = 1; k < doneState; ++k) {
+    BasicBlock *cut = stateCuts[k - 1];
+    CallInst *call = barrierBlocks.lookup(cut);
+    bool subGroup = call ? isSubGroupBarrier(call->getCalledFunction()->getName())
+                         : collectives[collectiveAt.lookup(cut)].op.subGroup;
+    hard[k] = !subGroup;
+    anyHard |= !subGroup;
+  }
+  IRBuilder<> entry(prologue->getTerminator());
+  AllocaInst *lowest = entry.CreateAlloca(i32, nullptr, "lanes.lowest");
+  AllocaInst *lowestSoft = entry.CreateAlloca(i32, nullptr, "lanes.lowest.soft");
+  Value *done = b.getInt32(doneState);
+  b.CreateStore(done, lowest);
+  b.CreateStore(done, lowestSoft);
+  GlobalVariable *table = nullptr;
+  if (anyHard)
+    table = new GlobalVariable(*F.getParent(), ArrayType::get(b.getInt8Ty(), hard.size()), true,
+                               GlobalValue::PrivateLinkage, ConstantDataArray::get(context, hard), "lanes.hard");
+  emitCountedLoop(b, begin, end, [&](IRBuilder<> &l, Value *i) {
+    Value *state = l.CreateLoad(i32, contextAddress(l, laneSlot, i));
+    l.CreateStore(l.CreateBinaryIntrinsic(Intrinsic::umin, l.CreateLoad(i32, lowest), state), lowest);
+    if (!table) return;
+    Value *isHard = l.CreateICmpNE(
+        l.CreateLoad(l.getInt8Ty(), l.CreateGEP(l.getInt8Ty(), table, l.CreateZExt(state, l.getInt64Ty()))),
+        l.getInt8(0));
+    Value *soft = l.CreateLoad(i32, lowestSoft);
+    l.CreateStore(l.CreateSelect(isHard, soft, l.CreateBinaryIntrinsic(Intrinsic::umin, soft, state)), lowestSoft);
+  });
+  Value *state = b.CreateLoad(i32, lowest, "lanes.state");
+  if (table) {
+    Value *soft = b.CreateLoad(i32, lowestSoft);
+    state = b.CreateSelect(b.CreateICmpNE(soft, done), soft, state, "lanes.state");
+  }
+  SwitchInst *choose = b.CreateSwitch(state, finish, doneState);
+  choose->addCase(b.getInt32(0), regionFor(bodyEntry));
+  for (unsigned k = 1; k < doneState; ++k) {
+    BasicBlock *cut = stateCuts[k - 1];
+    BasicBlock *block = BasicBlock::Create(context, "lanes.cut", &F);
+    choose->addCase(b.getInt32(k), block);
+    IRBuilder<> at(block);
+    if (auto it = collectiveAt.find(cut); it != collectiveAt.end())
+      emitCombine(at, collectives[it->second], at.getInt32(k));
+    else
+      emitBarrierFence(at, barrierBlocks.lookup(cut));
+    at.CreateBr(regionFor(cut->getSingleSuccessor()));
+  }
+}
+
 void WorkGroupLoops::run() {
   prologue = &F.getEntryBlock();
   bodyEntry = prologue->getSingleSuccessor();
@@ -1048,14 +1360,17 @@ void WorkGroupLoops::run() {
     (subGroup ? subGroupCuts : groupCuts) = true;
   }
   subGroupMode = subGroupCuts && !groupCuts;
-  while (addOneDecision()) {
-  }
+  laneMode = any_of(collectives, [](const Collective &c) { return c.op.nonUniform; });
+  if (laneMode) numberStates();
+  else
+    while (addOneDecision()) {
+    }
   if (!barrierBlocks.empty()) demoteCrossBlockValues();
   analyzeAllocas();
   if (!barrierBlocks.empty()) computeLiveness();
   else for (unsigned i = 0; i < allocas.size(); ++i) shared[i] = !promotable[i] && !resident[i];
   for (const Collective &collective : collectives) {
-    copied.set(allocaIndex.lookup(collective.in));
+    if (collective.in) copied.set(allocaIndex.lookup(collective.in));
     copied.set(allocaIndex.lookup(collective.out));
     for (AllocaInst *id : collective.ids) copied.set(allocaIndex.lookup(id));
   }
@@ -1074,13 +1389,21 @@ void WorkGroupLoops::run() {
     subGroupFirst = builder.CreateMul(index, builder.getInt64(subGroupSize), "sg.first");
     subGroupEnd = builder.CreateBinaryIntrinsic(
         Intrinsic::umin, builder.CreateAdd(subGroupFirst, builder.getInt64(subGroupSize)), workItemCount);
-    builder.CreateBr(regionFor(bodyEntry));
+    BasicBlock *start = laneMode ? BasicBlock::Create(context, "lanes", &F) : regionFor(bodyEntry);
+    builder.CreateBr(start);
+    if (laneMode) buildLaneMachine(start, subGroupLatch);
     builder.SetInsertPoint(subGroupLatch);
     Value *next = builder.CreateAdd(index, builder.getInt64(1));
     index->addIncoming(next, subGroupLatch);
     builder.CreateCondBr(builder.CreateICmpULT(builder.CreateMul(next, builder.getInt64(subGroupSize)), workItemCount),
                          header, done);
     ReturnInst::Create(context, done);
+  } else if (laneMode) {
+    BasicBlock *start = BasicBlock::Create(context, "lanes", &F);
+    BasicBlock *done = BasicBlock::Create(context, "lanes.done", &F);
+    ReturnInst::Create(context, done);
+    BranchInst::Create(start, prologue);
+    buildLaneMachine(start, done);
   } else {
     BranchInst::Create(regionFor(bodyEntry), prologue);
   }
