@@ -28,6 +28,7 @@
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/ADT/StringSwitch.h>
 #include <llvm/ADT/PostOrderIterator.h>
+#include <llvm/Analysis/PostDominators.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/BasicBlock.h>
 #include <llvm/IR/CFG.h>
@@ -121,6 +122,7 @@ class WorkGroupLoops {
   bool isRematerializable(const Instruction *I, unsigned depth) const;
   void analyzeAllocas();
   void computeLiveness();
+  void findUniformVariables();
   void layOutContext();
   // Code.
   struct LoopNest {
@@ -182,6 +184,10 @@ class WorkGroupLoops {
   SmallVector<AllocaInst *, 32> allocas;
   DenseMap<const AllocaInst *, unsigned> allocaIndex;
   BitVector promotable, resident, copied, shared;
+  // Copied variables whose value is the same for every work-item: kept once
+  // (the first work-item's element of their slot), loaded before a region's
+  // work-item loop and stored after it.
+  BitVector uniformVariable;
   DenseMap<const BasicBlock *, BitVector> liveIn;
 
   // Context slots: one per copied/resident alloca and per decision.
@@ -198,6 +204,7 @@ class WorkGroupLoops {
 
   Value *localSize[3] = {};
   Value *workItemCount = nullptr;
+  Value *maxSubGroupSize = nullptr;  // get_max_sub_group_size(), i32
   DenseMap<BasicBlock *, BasicBlock *> regionPre;
   std::deque<BasicBlock *> pendingRegions;
 };
@@ -585,6 +592,98 @@ void WorkGroupLoops::computeLiveness() {
   }
 }
 
+// Divergence analysis over the work-item code: a value differs between
+// work-items if it derives from the local id, from memory other than the
+// kernel arguments and the group geometry, from a private address, or from
+// a variable that is assigned a differing value or assigned under a branch
+// whose condition differs (the blocks between that branch and its immediate
+// post-dominator; through a loop's back edge this also covers values that
+// leave a loop whose trip count differs). What remains is uniform.
+void WorkGroupLoops::findUniformVariables() {
+  unsigned n = allocas.size();
+  uniformVariable.resize(n);
+  if (laneMode || n == 0) return;
+  BitVector divergentVariable(n);
+  for (const Collective &collective : collectives) {
+    if (collective.in) divergentVariable.set(allocaIndex.lookup(collective.in));
+    divergentVariable.set(allocaIndex.lookup(collective.out));
+    for (AllocaInst *id : collective.ids) divergentVariable.set(allocaIndex.lookup(id));
+  }
+  PostDominatorTree postDominators(F);
+  SmallPtrSet<const Value *, 32> divergent;
+  SmallPtrSet<const BasicBlock *, 32> divergentControl, expanded;
+  auto variableOf = [&](const Value *pointer) -> int {
+    auto *alloca = dyn_cast<AllocaInst>(pointer);
+    if (!alloca || !allocaIndex.count(alloca) || !promotable[allocaIndex.lookup(alloca)]) return -1;
+    return allocaIndex.lookup(alloca);
+  };
+  auto differs = [&](const Value *value) {
+    if (isa<AllocaInst>(value)) return true;  // a private address
+    auto *I = dyn_cast<Instruction>(value);
+    return I && I->getParent() != prologue && divergent.count(I);
+  };
+  auto readsSharedInput = [&](const Value *pointer) {
+    const Value *object = getUnderlyingObject(pointer);
+    return object == F.getArg(kArgBlockParam) || object == F.getArg(kGroupInfoParam);
+  };
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (BasicBlock &BB : F) {
+      if (&BB == prologue) continue;
+      for (Instruction &I : BB) {
+        if (auto *store = dyn_cast<StoreInst>(&I)) {
+          int v = variableOf(store->getPointerOperand());
+          if (v >= 0 && !divergentVariable[v] &&
+              (differs(store->getValueOperand()) || divergentControl.count(&BB))) {
+            divergentVariable.set(v);
+            changed = true;
+          }
+          continue;
+        }
+        if (divergent.count(&I)) continue;
+        bool d;
+        if (isLocalIdPlaceholder(I)) {
+          d = true;
+        } else if (auto *load = dyn_cast<LoadInst>(&I)) {
+          int v = variableOf(load->getPointerOperand());
+          if (v >= 0) d = divergentVariable[v];
+          else d = !readsSharedInput(load->getPointerOperand()) || differs(load->getPointerOperand());
+        } else if (auto *call = dyn_cast<CallBase>(&I)) {
+          d = !call->doesNotAccessMemory() || any_of(call->args(), [&](const Use &a) { return differs(a.get()); });
+        } else {
+          d = I.mayReadOrWriteMemory() || any_of(I.operands(), [&](const Use &o) { return differs(o.get()); });
+        }
+        if (d) {
+          divergent.insert(&I);
+          changed = true;
+        }
+      }
+      // A branch on a differing condition: the blocks it controls.
+      Instruction *terminator = BB.getTerminator();
+      Value *condition = nullptr;
+      if (auto *branch = dyn_cast<BranchInst>(terminator); branch && branch->isConditional())
+        condition = branch->getCondition();
+      else if (auto *sw = dyn_cast<SwitchInst>(terminator))
+        condition = sw->getCondition();
+      if (!condition || !differs(condition) || !expanded.insert(&BB).second) continue;
+      changed = true;
+      BasicBlock *join = postDominators.getNode(&BB) && postDominators.getNode(&BB)->getIDom()
+                             ? postDominators.getNode(&BB)->getIDom()->getBlock()
+                             : nullptr;
+      SmallVector<BasicBlock *, 16> work(successors(&BB).begin(), successors(&BB).end());
+      SmallPtrSet<BasicBlock *, 32> seen;
+      while (!work.empty()) {
+        BasicBlock *block = work.pop_back_val();
+        if (block == join || !seen.insert(block).second) continue;
+        divergentControl.insert(block);
+        for (BasicBlock *successor : successors(block)) work.push_back(successor);
+      }
+    }
+  }
+  for (unsigned i = 0; i < n; ++i) uniformVariable[i] = promotable[i] && copied[i] && !divergentVariable[i];
+}
+
 void WorkGroupLoops::layOutContext() {
   auto addSlot = [&](Type *type, uint64_t size, Align align) {
     uint64_t stride = alignTo(size, align);
@@ -866,9 +965,8 @@ void WorkGroupLoops::emitCombineSegment(IRBuilder<> &b, const Collective &collec
           case CollectiveOp::ShuffleXor: source = l.CreateXor(lane, n); break;
           case CollectiveOp::ShuffleUp: source = l.CreateSub(lane, n); break;
           case CollectiveOp::ShuffleDown: source = l.CreateAdd(lane, n); break;
-          case CollectiveOp::Rotate:  // (id + delta) % max sub-group size, in uint arithmetic
-            source = l.CreateZExt(l.CreateURem(l.CreateTrunc(l.CreateAdd(lane, n), i32),
-                                               l.getInt32(subGroupSize)), i64);
+          case CollectiveOp::Rotate:  // (id + delta) % get_max_sub_group_size(), in uint arithmetic
+            source = l.CreateZExt(l.CreateURem(l.CreateTrunc(l.CreateAdd(lane, n), i32), maxSubGroupSize), i64);
             break;
           default: {  // clustered: within the cluster of `size` work-items
             Value *size = l.CreateBinaryIntrinsic(Intrinsic::umax, operand(l, 1, i), one);
@@ -1124,9 +1222,15 @@ void WorkGroupLoops::buildRegion(BasicBlock *entry, BasicBlock *pre) {
     if (!used) continue;
     usedHere.set(i);
     Value *initial = PoisonValue::get(alloca->getAllocatedType());
-    if (copied[i] && live[i] && entry != bodyEntry)
-      initial = builder.CreateLoad(alloca->getAllocatedType(),
-                                   contextAddress(builder, allocaSlot[alloca], workItem));
+    if (copied[i] && live[i] && entry != bodyEntry) {
+      if (uniformVariable[i]) {  // once, before the work-item loop
+        IRBuilder<> before(pre->getTerminator());
+        initial = before.CreateLoad(alloca->getAllocatedType(), slots[allocaSlot[alloca]].base, "uniform");
+      } else {
+        initial = builder.CreateLoad(alloca->getAllocatedType(),
+                                     contextAddress(builder, allocaSlot[alloca], workItem));
+      }
+    }
     builder.CreateStore(initial, alloca);
   }
   SmallVector<BasicBlock *, 32> clones;
@@ -1149,7 +1253,7 @@ void WorkGroupLoops::buildRegion(BasicBlock *entry, BasicBlock *pre) {
     IRBuilder<> at(store);
     BitVector out = liveAfter(end);
     for (unsigned i : out.set_bits())
-      if (copied[i] && usedHere[i])
+      if (copied[i] && usedHere[i] && !uniformVariable[i])
         at.CreateStore(at.CreateLoad(allocas[i]->getAllocatedType(), allocas[i]),
                        contextAddress(at, allocaSlot[allocas[i]], workItem));
     if (laneMode)
@@ -1217,6 +1321,15 @@ void WorkGroupLoops::buildRegion(BasicBlock *entry, BasicBlock *pre) {
   markParallel(body, nest.innerLatch);
 
   builder.SetInsertPoint(after);
+  // Uniform variables: every work-item ended with the same value; the last
+  // one's is in the variable.
+  if (exit && !laneMode) {
+    BitVector out = liveAfter(*exit);
+    for (unsigned i : out.set_bits())
+      if (copied[i] && usedHere[i] && uniformVariable[i])
+        builder.CreateStore(builder.CreateLoad(allocas[i]->getAllocatedType(), allocas[i]),
+                            slots[allocaSlot[allocas[i]]].base);
+  }
   if (laneMode) builder.CreateBr(dispatch);
   else emitControl(builder, exit);
 }
@@ -1339,12 +1452,17 @@ void WorkGroupLoops::run() {
   IRBuilder<> builder(prologue->getTerminator());
   for (int d = 0; d < 3; ++d) localSize[d] = loadGroupInfo(builder, F.getArg(kGroupInfoParam), kLocalSize, d);
   workItemCount = builder.CreateMul(builder.CreateMul(localSize[0], localSize[1]), localSize[2]);
+  Value *enqueued = builder.getInt64(1);
+  for (int d = 0; d < 3; ++d)
+    enqueued = builder.CreateMul(enqueued, loadGroupInfo(builder, F.getArg(kGroupInfoParam), kEnqueuedLocalSize, d));
 
   SmallPtrSet<BasicBlock *, 32> original;
   for (BasicBlock &BB : F)
     if (&BB != prologue) original.insert(&BB);
 
   subGroupSize = std::max<uint64_t>(functionAttrNumber(F, kSubGroupSizeAttr), 1);
+  maxSubGroupSize = builder.CreateTrunc(
+      builder.CreateBinaryIntrinsic(Intrinsic::umin, builder.getInt64(subGroupSize), enqueued), builder.getInt32Ty());
   checking = F.hasFnAttribute(kCheckBarriersAttr);
   kernelName = F.getFnAttribute(kKernelNameAttr).getValueAsString().str();
   prepareCollectives();
@@ -1374,6 +1492,8 @@ void WorkGroupLoops::run() {
     copied.set(allocaIndex.lookup(collective.out));
     for (AllocaInst *id : collective.ids) copied.set(allocaIndex.lookup(id));
   }
+  if (!barrierBlocks.empty()) findUniformVariables();
+  else uniformVariable.resize(allocas.size());
   layOutContext();
 
   prologue->getTerminator()->eraseFromParent();
