@@ -308,5 +308,51 @@ TEST_F(SubGroups, SubGroupOperationsInALoopWithWorkGroupBarriers) {
   }
 }
 
+// Control flow uniform per sub-group but not per work-group, in a kernel
+// with work-group barriers: odd sub-groups reduce, even ones scan, then all
+// exchange through __local memory across the barrier.
+const char *kPerSubGroupBranches = R"CLC(
+kernel void sg_branches(global const int *in, global int *out, local int *buf) {
+  uint lid = LID, n = LSZ;
+  int v = in[GIDX], r;
+  if (get_sub_group_id() % 2 == 1) r = sub_group_reduce_add(v);
+  else r = sub_group_scan_inclusive_max(v) * 3;
+  buf[lid] = r;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[GIDX] = buf[n - 1 - lid] - v;
+}
+)CLC";
+
+TEST_F(SubGroups, SubGroupUniformBranchesAroundWorkGroupBarriers) {
+  cl_program program = makeProgram(std::string(kPerSubGroupBranches) + kMaxSize);
+  ASSERT_NE(program, nullptr);
+  cl_kernel k = kernelOf(program, "sg_branches");
+  std::vector<int> data = randomInts(1 << 16, -1000, 1000);
+  for (const Shape &shape : allShapes(device_)) {
+    SCOPED_TRACE("shape " + shape.name());
+    if (!fits(k, shape)) continue;
+    const size_t size = maxSubGroupSize(program, shape);
+    PerItem<int, int> spec;
+    spec.input = [&](size_t i) { return data[i]; };
+    spec.extra = [&](cl_kernel k, const Shape &s) { return setKernelArgs(k, 2, LocalBytes{s.groupItems() * 4}); };
+    spec.reference = [&](const Shape &, const Group &g, const std::vector<int> &in,
+                         std::vector<int> &want) {
+      const size_t n = g.count();
+      auto blocks = subGroupsOf(g, size);
+      std::vector<int> r(n);
+      for (size_t id = 0; id < blocks.size(); ++id) {
+        int sum = 0, hi = std::numeric_limits<int>::min();
+        for (size_t l : blocks[id]) sum += in[g.items[l].index];
+        for (size_t l : blocks[id]) {
+          hi = std::max(hi, in[g.items[l].index]);
+          r[l] = id % 2 == 1 ? sum : hi * 3;
+        }
+      }
+      for (size_t l = 0; l < n; ++l) want[g.items[l].index] = r[n - 1 - l] - in[g.items[l].index];
+    };
+    checkPerItem(k, {shape}, spec);
+  }
+}
+
 }  // namespace
 }  // namespace lockstep::test::sync
