@@ -176,6 +176,17 @@ class WorkGroupLoops {
   DenseMap<const BasicBlock *, unsigned> entryState;  // region entry → state it runs
   SmallVector<BasicBlock *, 8> stateCuts;             // state k → cut block (k ≥ 1)
   BasicBlock *dispatch = nullptr;
+  // In lane mode the slots' addresses are computed where they are used, from
+  // the work-item count reloaded from the context's header (laneCount, loaded
+  // once per state block and per region): computed in the prologue, hundreds
+  // of slot addresses would be live across the whole dispatch loop, and
+  // register allocation time would grow with their number times its size.
+  static constexpr uint64_t kLaneHeaderBytes = 64;
+  Value *contextBase = nullptr;
+  Value *laneCount = nullptr;
+  Value *loadLaneCount(IRBuilder<> &builder) {
+    return laneCount = builder.CreateLoad(builder.getInt64Ty(), contextBase, "lanes.count");
+  }
   bool checking = false;
   std::string kernelName;
   SmallSetVector<BasicBlock *, 8> decisions;
@@ -721,6 +732,12 @@ void WorkGroupLoops::layOutContext() {
     base = builder.CreateGEP(builder.getInt8Ty(), base, padding, "ctx.aligned");
     contextBytes += maxAlign;
   }
+  contextBase = base;
+  if (laneMode) {
+    builder.CreateStore(workItemCount, base);
+    contextBytes += kLaneHeaderBytes;
+    return;
+  }
   for (Slot &slot : slots)
     slot.base = builder.CreateGEP(builder.getInt8Ty(), base,
                                   builder.CreateMul(workItemCount, builder.getInt64(slot.offset)), "ctx.slot");
@@ -730,10 +747,18 @@ void WorkGroupLoops::layOutContext() {
 
 Value *WorkGroupLoops::contextAddress(IRBuilder<> &builder, unsigned slotIndex, Value *workItem) {
   const Slot &slot = slots[slotIndex];
+  Value *base = slot.base;
+  if (laneMode) {
+    Value *count = laneCount ? laneCount : builder.CreateLoad(builder.getInt64Ty(), contextBase, "lanes.count");
+    base = builder.CreateGEP(builder.getInt8Ty(), contextBase,
+                             builder.CreateAdd(builder.CreateMul(count, builder.getInt64(slot.offset)),
+                                               builder.getInt64(kLaneHeaderBytes)),
+                             "ctx.slot");
+  }
   if (slot.type->isIntegerTy(8) && slot.stride != 1)
-    return builder.CreateGEP(builder.getInt8Ty(), slot.base,
+    return builder.CreateGEP(builder.getInt8Ty(), base,
                              builder.CreateMul(workItem, builder.getInt64(slot.stride)));
-  return builder.CreateGEP(slot.type, slot.base, workItem);
+  return builder.CreateGEP(slot.type, base, workItem);
 }
 
 BitVector WorkGroupLoops::liveAfter(const Exit &exit) const {
@@ -1193,6 +1218,7 @@ void WorkGroupLoops::buildRegion(BasicBlock *entry, BasicBlock *pre) {
   if (!exits.empty()) exit = *exits.begin();
 
   BasicBlock *after = BasicBlock::Create(context, "region.done", &F);
+  if (laneMode) loadLaneCount(builder);
   LoopNest nest = makeLoopNest(pre, after);
   builder.SetInsertPoint(nest.body);
   Value *workItem = nest.workItem;
@@ -1330,6 +1356,7 @@ void WorkGroupLoops::buildRegion(BasicBlock *entry, BasicBlock *pre) {
         builder.CreateStore(builder.CreateLoad(allocas[i]->getAllocatedType(), allocas[i]),
                             slots[allocaSlot[allocas[i]]].base);
   }
+  laneCount = nullptr;
   if (laneMode) builder.CreateBr(dispatch);
   else emitControl(builder, exit);
 }
@@ -1385,6 +1412,7 @@ void WorkGroupLoops::numberStates() {
 void WorkGroupLoops::buildLaneMachine(BasicBlock *start, BasicBlock *finish) {
   Type *i32 = Type::getInt32Ty(context);
   IRBuilder<> b(start);
+  loadLaneCount(b);
   Value *begin = subGroupMode ? subGroupFirst : b.getInt64(0);
   Value *end = subGroupMode ? subGroupEnd : workItemCount;
   emitCountedLoop(b, begin, end, [&](IRBuilder<> &l, Value *i) {
@@ -1393,6 +1421,7 @@ void WorkGroupLoops::buildLaneMachine(BasicBlock *start, BasicBlock *finish) {
   dispatch = BasicBlock::Create(context, "lanes.dispatch", &F);
   b.CreateBr(dispatch);
   b.SetInsertPoint(dispatch);
+  loadLaneCount(b);
   // A work-group barrier or collective (a hard state) runs only once every
   // work-item has reached it: until then the lowest other state runs.
   SmallVector<uint8_t, 16> hard(doneState + 1, 0);
@@ -1437,12 +1466,14 @@ void WorkGroupLoops::buildLaneMachine(BasicBlock *start, BasicBlock *finish) {
     BasicBlock *block = BasicBlock::Create(context, "lanes.cut", &F);
     choose->addCase(b.getInt32(k), block);
     IRBuilder<> at(block);
+    loadLaneCount(at);
     if (auto it = collectiveAt.find(cut); it != collectiveAt.end())
       emitCombine(at, collectives[it->second], at.getInt32(k));
     else
       emitBarrierFence(at, barrierBlocks.lookup(cut));
     at.CreateBr(regionFor(cut->getSingleSuccessor()));
   }
+  laneCount = nullptr;
 }
 
 void WorkGroupLoops::run() {
