@@ -152,4 +152,23 @@ std::vector<int> SyncTest::randomInts(size_t n, int lo, int hi) {
   return out;
 }
 
+const char *const kSubGroupSizeKernel = R"CLC(
+kernel void sg_max(global uint *out) {
+  if (GIDX == 0) out[0] = get_max_sub_group_size();
+}
+)CLC";
+
+void SubGroupTest::SetUp() {
+  SyncTest::SetUp();
+  if (!hasFeature("__opencl_c_subgroups") && !hasFeature("cl_khr_subgroups")) GTEST_SKIP() << "no sub-groups";
+}
+
+cl_uint SubGroupTest::maxSubGroupSize(cl_program program, const Shape &shape) {
+  cl_kernel k = kernelOf(program, "sg_max");
+  cl_mem out = buffer(CL_MEM_WRITE_ONLY, sizeof(cl_uint));
+  EXPECT_CL(setKernelArgs(k, 0, out));
+  EXPECT_TRUE(launch(k, shape));
+  return read<cl_uint>(out, 1)[0];
+}
+
 }  // namespace lockstep::test::sync

@@ -97,6 +97,16 @@ class SyncTest : public ClTest {
                                                const std::vector<T> &want);
 };
 
+// Tests of sub-group functions: skipped where the device has no sub-groups.
+// Their programs append kSubGroupSizeKernel, whose sg_max tells the sub-group
+// size the device uses for a shape (a property of the kernel and dispatch).
+extern const char *const kSubGroupSizeKernel;
+class SubGroupTest : public SyncTest {
+ protected:
+  void SetUp() override;
+  cl_uint maxSubGroupSize(cl_program program, const Shape &shape);
+};
+
 namespace detail {
 template <typename T>
 cl_int setOne(cl_kernel kernel, cl_uint index, const T &value) {

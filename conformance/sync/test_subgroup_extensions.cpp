@@ -26,12 +26,6 @@ namespace {
 
 using u32 = uint32_t;
 
-const char *kMaxSize = R"CLC(
-kernel void sg_max(global uint *out) {
-  if (GIDX == 0) out[0] = get_max_sub_group_size();
-}
-)CLC";
-
 // BODY is pasted three times; it writes o[0 .. N) from v and the ids below.
 const char *kKernel = R"CLC(
 bool taken(uint condition, uint sgl, uint sgid, uint mask) {
@@ -125,22 +119,8 @@ std::string show(T value) {
   return s.str();
 }
 
-class SubGroupExtensions : public SyncTest {
+class SubGroupExtensions : public SubGroupTest {
  protected:
-  void SetUp() override {
-    SyncTest::SetUp();
-    if (!hasFeature("__opencl_c_subgroups") && !hasFeature("cl_khr_subgroups"))
-      GTEST_SKIP() << "no sub-groups";
-  }
-
-  u32 maxSubGroupSize(cl_program program, const Shape &shape) {
-    cl_kernel k = kernelOf(program, "sg_max");
-    cl_mem out = buffer(CL_MEM_WRITE_ONLY, sizeof(cl_uint));
-    EXPECT_CL(setKernelArgs(k, 0, out));
-    EXPECT_TRUE(launch(k, shape));
-    return read<cl_uint>(out, 1)[0];
-  }
-
   // Builds the spec's kernel and checks it over every shape and condition.
   // Long lists of outputs are split over several kernels: the build time
   // grows faster than linearly with the sub-group calls in one kernel.
@@ -167,7 +147,7 @@ class SubGroupExtensions : public SyncTest {
     }
     std::string source = "#define IN " + spec.in + "\n#define OUT " + spec.out + "\n#define N " +
                          std::to_string(n) + "\n#define SLOTS " + std::to_string(slots) + "\n" +
-                         kKernel + kMaxSize;
+                         kKernel + kSubGroupSizeKernel;
     for (size_t at = source.find("BODY"); at != std::string::npos; at = source.find("BODY", at))
       source.replace(at, 4, body);
     cl_program program = makeProgram(instantiate(source, spec.in));

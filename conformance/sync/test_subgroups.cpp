@@ -15,29 +15,8 @@ namespace {
 
 using u32 = uint32_t;
 
-const char *kMaxSize = R"CLC(
-kernel void sg_max(global uint *out) {
-  if (GIDX == 0) out[0] = get_max_sub_group_size();
-}
-)CLC";
-
-class SubGroups : public SyncTest {
- protected:
-  void SetUp() override {
-    SyncTest::SetUp();
-    if (!hasFeature("__opencl_c_subgroups") && !hasFeature("cl_khr_subgroups"))
-      GTEST_SKIP() << "no sub-groups";
-  }
-  // The sub-group size the device uses for this shape, from a kernel of the
-  // same program (the size is a property of the kernel and the dispatch).
-  size_t maxSubGroupSize(cl_program program, const Shape &shape) {
-    cl_kernel k = kernelOf(program, "sg_max");
-    cl_mem out = buffer(CL_MEM_WRITE_ONLY, sizeof(cl_uint));
-    EXPECT_CL(setKernelArgs(k, 0, out));
-    EXPECT_TRUE(launch(k, shape));
-    return read<cl_uint>(out, 1)[0];
-  }
-  // Blocks of `size` consecutive items (by linear local id) of a group.
+class SubGroups : public SubGroupTest {
+ protected:  // Blocks of `size` consecutive items (by linear local id) of a group.
   static std::vector<std::vector<size_t>> subGroupsOf(const Group &g, size_t size) {
     std::vector<std::vector<size_t>> blocks;
     for (size_t first = 0; first < g.count(); first += size) {
@@ -63,7 +42,7 @@ kernel void sg_queries(global const uint *in, global uint *out) {
 TEST_F(SubGroups, QueriesPartitionTheGroupIntoConsecutiveBlocks) {
   EXPECT_GT(deviceInfo<cl_uint>(device_, CL_DEVICE_MAX_NUM_SUB_GROUPS), 0u)
       << "CL_DEVICE_MAX_NUM_SUB_GROUPS must be at least 1 where sub-groups are supported";
-  cl_program program = makeProgram(std::string(kQueries) + kMaxSize);
+  cl_program program = makeProgram(std::string(kQueries) + kSubGroupSizeKernel);
   ASSERT_NE(program, nullptr);
   cl_kernel k = kernelOf(program, "sg_queries");
   for (const Shape &shape : allShapes(device_)) {
@@ -121,7 +100,7 @@ kernel void sg_barrier(global const uint *in, global uint *out, local uint *buf)
 )CLC";
 
 TEST_F(SubGroups, SubGroupBarrierBothForms) {
-  cl_program program = makeProgram(std::string(kSubGroupBarrier) + kMaxSize);
+  cl_program program = makeProgram(std::string(kSubGroupBarrier) + kSubGroupSizeKernel);
   ASSERT_NE(program, nullptr);
   cl_kernel k = kernelOf(program, "sg_barrier");
   std::vector<int> data = randomInts(1 << 16, 0, 1 << 20);
@@ -202,7 +181,7 @@ class SubGroupCollectives : public SubGroups {
   template <typename T>
   void checkType(const std::string &type) {
     if (type == "double" && !hasFeature("__opencl_c_fp64")) GTEST_SKIP() << "no fp64";
-    cl_program program = makeProgram(instantiate(kSubGroupCollectives, type) + kMaxSize);
+    cl_program program = makeProgram(instantiate(kSubGroupCollectives, type) + kSubGroupSizeKernel);
     ASSERT_NE(program, nullptr);
     cl_kernel k = kernelOf(program, ("sg_coll_" + type).c_str());
     // Exact sums in T; zeros and sevens make all() and any() go both ways.
@@ -266,7 +245,7 @@ kernel void sg_mixed(global const int *in, global int *out, local int *buf, int 
 
 TEST_F(SubGroups, SubGroupOperationsInALoopWithWorkGroupBarriers) {
   const int rounds = 3;
-  cl_program program = makeProgram(std::string(kMixed) + kMaxSize);
+  cl_program program = makeProgram(std::string(kMixed) + kSubGroupSizeKernel);
   ASSERT_NE(program, nullptr);
   cl_kernel k = kernelOf(program, "sg_mixed");
   std::vector<int> data = randomInts(1 << 16, -1000, 1000);
@@ -324,7 +303,7 @@ kernel void sg_branches(global const int *in, global int *out, local int *buf) {
 )CLC";
 
 TEST_F(SubGroups, SubGroupUniformBranchesAroundWorkGroupBarriers) {
-  cl_program program = makeProgram(std::string(kPerSubGroupBranches) + kMaxSize);
+  cl_program program = makeProgram(std::string(kPerSubGroupBranches) + kSubGroupSizeKernel);
   ASSERT_NE(program, nullptr);
   cl_kernel k = kernelOf(program, "sg_branches");
   std::vector<int> data = randomInts(1 << 16, -1000, 1000);
