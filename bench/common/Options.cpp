@@ -136,4 +136,24 @@ void printList(const std::vector<BenchInfo> &benches) {
                 info.what.c_str());
 }
 
+int handleCommandLine(int argc, char **argv, bool native, const std::vector<BenchInfo> &benches,
+                      Options &options) {
+  try {
+    options = parseOptions(argc, argv, native);
+    checkNames(options, benches);
+    for (const auto &info : benches)
+      if (selected(options, info.name)) sizeFor(options, info);  // validates --size early
+  } catch (const UsageError &error) {
+    bool help = std::string(error.what()).empty();
+    std::fprintf(help ? stdout : stderr, "%s%s%s", error.what(), help ? "" : "\n",
+                 usageText(argv[0], native).c_str());
+    return help ? 0 : 2;
+  }
+  if (options.list) {
+    printList(benches);
+    return 0;
+  }
+  return -1;
+}
+
 }  // namespace bench

@@ -63,4 +63,10 @@ void checkNames(const Options &options, const std::vector<BenchInfo> &benches);
 
 void printList(const std::vector<BenchInfo> &benches);
 
+// The command line of a benchmark program: parses and checks it into
+// `options` (sizes included) and handles --help, usage errors and --list.
+// Returns the exit status when the program is done, -1 when it should run.
+int handleCommandLine(int argc, char **argv, bool native, const std::vector<BenchInfo> &benches,
+                      Options &options);
+
 }  // namespace bench

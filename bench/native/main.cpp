@@ -47,21 +47,7 @@ Record runOne(const NativeBench &bench, uint64_t size, const Options &options) {
 
 int main(int argc, char **argv) {
   Options options;
-  try {
-    options = parseOptions(argc, argv, true);
-    checkNames(options, infos());
-    for (const auto &info : infos())
-      if (selected(options, info.name)) sizeFor(options, info);  // validates --size early
-  } catch (const UsageError &error) {
-    bool help = std::string(error.what()).empty();
-    std::fprintf(help ? stdout : stderr, "%s%s%s", error.what(), help ? "" : "\n",
-                 usageText(argv[0], true).c_str());
-    return help ? 0 : 2;
-  }
-  if (options.list) {
-    printList(infos());
-    return 0;
-  }
+  if (int status = handleCommandLine(argc, argv, true, infos(), options); status >= 0) return status;
   if (options.threads > 0) omp_set_num_threads(options.threads);
   Reporter reporter("native", "native",
                     cpuModel() + " (C++ -O3 -march=native, OpenMP " +

@@ -213,13 +213,17 @@ Record runScan(Session &session, const BenchInfo &info, uint64_t n, const Option
   return rateRecord(info, sizeText("n", n), timings, 2.0 * bytes, 1e9);
 }
 
-Record runTranspose(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
-  TransposeProblem problem(static_cast<uint32_t>(n));
+// An n x n float grid in, one out, over kTile x kTile groups with a __local
+// tile of `local_bytes`: the transpose and the stencil.
+template <typename Problem>
+Record runTiledGrid(Session &session, const BenchInfo &info, uint64_t n, const Options &options,
+                    const char *kernel_name, size_t local_bytes) {
+  Problem problem(static_cast<uint32_t>(n));
   size_t bytes = n * n * sizeof(float);
   Buffer in = session.buffer(bytes, problem.in.data(), CL_MEM_READ_ONLY);
   Buffer out = session.buffer(bytes, nullptr, CL_MEM_WRITE_ONLY);
-  cl_kernel kernel = session.kernel("transpose_tiled");
-  session.requireGroup(kernel, kTile * kTile, kTile * (kTile + 1) * sizeof(float));
+  cl_kernel kernel = session.kernel(kernel_name);
+  session.requireGroup(kernel, kTile * kTile, local_bytes);
   setArgs(kernel, in, out, static_cast<cl_uint>(n));
   std::vector<float> got(n * n);
   size_t global[2] = {n, n}, local[2] = {kTile, kTile};
@@ -232,23 +236,14 @@ Record runTranspose(Session &session, const BenchInfo &info, uint64_t n, const O
   return rateRecord(info, sizeText("n", n), timings, 2.0 * bytes, 1e9);
 }
 
+Record runTranspose(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
+  return runTiledGrid<TransposeProblem>(session, info, n, options, "transpose_tiled",
+                                        kTile * (kTile + 1) * sizeof(float));
+}
+
 Record runStencil(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
-  StencilProblem problem(static_cast<uint32_t>(n));
-  size_t bytes = n * n * sizeof(float);
-  Buffer in = session.buffer(bytes, problem.in.data(), CL_MEM_READ_ONLY);
-  Buffer out = session.buffer(bytes, nullptr, CL_MEM_WRITE_ONLY);
-  cl_kernel kernel = session.kernel("stencil_5point");
-  session.requireGroup(kernel, kTile * kTile, (kTile + 2) * (kTile + 2) * sizeof(float));
-  setArgs(kernel, in, out, static_cast<cl_uint>(n));
-  std::vector<float> got(n * n);
-  size_t global[2] = {n, n}, local[2] = {kTile, kTile};
-  auto timings = timeKernel(
-      session, options, kernel, 2, global, local, [&] { session.fill(out, kPoison, bytes); },
-      [&] {
-        session.read(out, got.data(), bytes);
-        return problem.verify(got.data());
-      });
-  return rateRecord(info, sizeText("n", n), timings, 2.0 * bytes, 1e9);
+  return runTiledGrid<StencilProblem>(session, info, n, options, "stencil_5point",
+                                      (kTile + 2) * (kTile + 2) * sizeof(float));
 }
 
 Record runNbody(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {

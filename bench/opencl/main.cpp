@@ -75,21 +75,7 @@ int runSuite(const Options &options) {
 
 int main(int argc, char **argv) {
   Options options;
-  try {
-    options = parseOptions(argc, argv, false);
-    checkNames(options, infos());
-    for (const auto &info : infos())
-      if (selected(options, info.name)) sizeFor(options, info);  // validates --size early
-  } catch (const UsageError &error) {
-    bool help = std::string(error.what()).empty();
-    std::fprintf(help ? stdout : stderr, "%s%s%s", error.what(), help ? "" : "\n",
-                 usageText(argv[0], false).c_str());
-    return help ? 0 : 2;
-  }
-  if (options.list) {
-    printList(infos());
-    return 0;
-  }
+  if (int status = handleCommandLine(argc, argv, false, infos(), options); status >= 0) return status;
   if (options.build_probe) return runBuildProbe(options);
   return runSuite(options);
 }
