@@ -17,6 +17,9 @@
 #include <llvm/Transforms/InstCombine/InstCombine.h>
 #include <llvm/Transforms/Scalar/EarlyCSE.h>
 #include <llvm/Transforms/Scalar/SROA.h>
+#include <llvm/Transforms/Utils/LowerAtomic.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Operator.h>
 
 #include <cstdlib>
 
@@ -109,6 +112,38 @@ bool checkUndefined(const Module &M, std::string &log) {
   return ok;
 }
 
+// A pointer into __local memory: of the local address space, or cast from
+// one (generic pointers to __local, the layout's cast of the group's block).
+bool isLocalPointer(Value *pointer) {
+  for (int depth = 0; depth < 16; ++depth) {
+    if (pointer->getType()->getPointerAddressSpace() == kLocalAddressSpace) return true;
+    if (auto *gep = dyn_cast<GEPOperator>(pointer)) pointer = gep->getPointerOperand();
+    else if (auto *cast = dyn_cast<AddrSpaceCastOperator>(pointer)) pointer = cast->getPointerOperand();
+    else return false;
+  }
+  return false;
+}
+
+// __local memory belongs to one work-group, and all work-items of a group run
+// on one thread, in program order: atomics on it need no lock prefix and no
+// fence. Lowered to plain read-modify-write after -O3, so the new accesses
+// are never taken for independent work-item accesses by the vectorizer.
+void lowerLocalAtomics(Module &M) {
+  SmallVector<Instruction *, 16> atomics;
+  for (Function &F : M)
+    for (BasicBlock &BB : F)
+      for (Instruction &I : BB) {
+        if (auto *rmw = dyn_cast<AtomicRMWInst>(&I); rmw && isLocalPointer(rmw->getPointerOperand()))
+          atomics.push_back(rmw);
+        if (auto *cas = dyn_cast<AtomicCmpXchgInst>(&I); cas && isLocalPointer(cas->getPointerOperand()))
+          atomics.push_back(cas);
+      }
+  for (Instruction *I : atomics) {
+    if (auto *rmw = dyn_cast<AtomicRMWInst>(I)) lowerAtomicRMWInst(rmw);
+    else lowerAtomicCmpXchgInst(cast<AtomicCmpXchgInst>(I));
+  }
+}
+
 }  // namespace
 
 bool finalizeModule(Module &M, const FrontendOptions &options, std::string &log) {
@@ -164,6 +199,7 @@ bool finalizeModule(Module &M, const FrontendOptions &options, std::string &log)
   OptimizationLevel level = options.optDisable ? OptimizationLevel::O1 : OptimizationLevel::O3;
   ModulePassManager passes = builder.buildPerModuleDefaultPipeline(level);
   passes.run(M, analyses.modules);
+  lowerLocalAtomics(M);
   if (dump && std::string_view(dump) == "final") M.print(errs(), nullptr);
   return true;
 }
