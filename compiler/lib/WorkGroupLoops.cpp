@@ -258,44 +258,45 @@ std::optional<CollectiveOp> parseCollective(StringRef mangled) {
     else return false;
     return parseArith(rest, op, extended);
   };
-  if (name.consume_front("work_group_")) {
-    if (name == "all") op.kind = CollectiveOp::All;
-    else if (name == "any") op.kind = CollectiveOp::Any;
-    else if (name == "broadcast") op.kind = CollectiveOp::Broadcast;
-    else if (!reduction(name, false)) return std::nullopt;
+  bool workGroup = name.consume_front("work_group_");
+  if (!workGroup && !name.consume_front("sub_group_")) return std::nullopt;
+  op.subGroup = !workGroup;
+  // The functions without an arithmetic operation; those of the
+  // cl_khr_subgroup_* extensions (non_uniform, elect, ballot, shuffles,
+  // rotates) may be called by part of a sub-group.
+  std::optional<std::pair<CollectiveOp::Kind, bool>> plain =
+      StringSwitch<std::optional<std::pair<CollectiveOp::Kind, bool>>>(name)
+          .Case("all", {{CollectiveOp::All, false}})
+          .Case("any", {{CollectiveOp::Any, false}})
+          .Case("broadcast", {{CollectiveOp::Broadcast, false}})
+          .Case("elect", {{CollectiveOp::Elect, true}})
+          .Case("non_uniform_all", {{CollectiveOp::All, true}})
+          .Case("non_uniform_any", {{CollectiveOp::Any, true}})
+          .Case("non_uniform_all_equal", {{CollectiveOp::AllEqual, true}})
+          .Case("non_uniform_broadcast", {{CollectiveOp::Broadcast, true}})
+          .Case("broadcast_first", {{CollectiveOp::BroadcastFirst, true}})
+          .Case("ballot", {{CollectiveOp::Ballot, true}})
+          .Case("shuffle", {{CollectiveOp::Shuffle, true}})
+          .Case("shuffle_xor", {{CollectiveOp::ShuffleXor, true}})
+          .Case("shuffle_up", {{CollectiveOp::ShuffleUp, true}})
+          .Case("shuffle_down", {{CollectiveOp::ShuffleDown, true}})
+          .Case("rotate", {{CollectiveOp::Rotate, true}})
+          .Case("clustered_rotate", {{CollectiveOp::ClusteredRotate, true}})
+          .Default(std::nullopt);
+  if (plain) {
+    if (workGroup && plain->second) return std::nullopt;
+    std::tie(op.kind, op.nonUniform) = *plain;
     return op;
   }
-  if (!name.consume_front("sub_group_")) return std::nullopt;
-  op.subGroup = true;
-  if (name == "all") op.kind = CollectiveOp::All;
-  else if (name == "any") op.kind = CollectiveOp::Any;
-  else if (name == "broadcast") op.kind = CollectiveOp::Broadcast;
-  else if (reduction(name, false)) return op;
-  else {
-    // cl_khr_subgroup_non_uniform_vote, _ballot, _non_uniform_arithmetic,
-    // _shuffle, _shuffle_relative, _clustered_reduce, _rotate.
-    op.nonUniform = true;
-    if (name == "elect") op.kind = CollectiveOp::Elect;
-    else if (name == "non_uniform_all") op.kind = CollectiveOp::All;
-    else if (name == "non_uniform_any") op.kind = CollectiveOp::Any;
-    else if (name == "non_uniform_all_equal") op.kind = CollectiveOp::AllEqual;
-    else if (name == "non_uniform_broadcast") op.kind = CollectiveOp::Broadcast;
-    else if (name == "broadcast_first") op.kind = CollectiveOp::BroadcastFirst;
-    else if (name == "ballot") op.kind = CollectiveOp::Ballot;
-    else if (name == "shuffle") op.kind = CollectiveOp::Shuffle;
-    else if (name == "shuffle_xor") op.kind = CollectiveOp::ShuffleXor;
-    else if (name == "shuffle_up") op.kind = CollectiveOp::ShuffleUp;
-    else if (name == "shuffle_down") op.kind = CollectiveOp::ShuffleDown;
-    else if (name == "rotate") op.kind = CollectiveOp::Rotate;
-    else if (name == "clustered_rotate") op.kind = CollectiveOp::ClusteredRotate;
-    else if (name.consume_front("clustered_reduce_")) {
-      op.kind = CollectiveOp::ClusteredReduce;
-      if (!parseArith(name, op, true)) return std::nullopt;
-    } else if (!name.consume_front("non_uniform_") || !reduction(name, true)) {
-      return std::nullopt;
-    }
+  if (reduction(name, false)) return op;
+  if (workGroup) return std::nullopt;
+  op.nonUniform = true;
+  if (name.consume_front("clustered_reduce_")) {
+    op.kind = CollectiveOp::ClusteredReduce;
+    return parseArith(name, op, true) ? std::optional(op) : std::nullopt;
   }
-  return op;
+  if (name.consume_front("non_uniform_") && reduction(name, true)) return op;
+  return std::nullopt;
 }
 
 namespace {

@@ -16,7 +16,8 @@ namespace {
 using u32 = uint32_t;
 
 class SubGroups : public SubGroupTest {
- protected:  // Blocks of `size` consecutive items (by linear local id) of a group.
+ protected:
+  // Blocks of `size` consecutive items (by linear local id) of a group.
   static std::vector<std::vector<size_t>> subGroupsOf(const Group &g, size_t size) {
     std::vector<std::vector<size_t>> blocks;
     for (size_t first = 0; first < g.count(); first += size) {
@@ -24,6 +25,23 @@ class SubGroups : public SubGroupTest {
       for (size_t l = first; l < std::min(g.count(), first + size); ++l) blocks.back().push_back(l);
     }
     return blocks;
+  }
+  template <typename T>
+  using SubGroupReference =
+      std::function<void(size_t size, const Group &, const std::vector<T> &in, std::vector<T> &want)>;
+  // checkPerItem over every shape the kernel fits; the reference is also told
+  // the sub-group size the device uses for the shape.
+  template <typename T>
+  void checkEveryShape(cl_program program, cl_kernel k, PerItem<T, T> spec, const SubGroupReference<T> &reference) {
+    for (const Shape &shape : allShapes(device_)) {
+      SCOPED_TRACE("shape " + shape.name());
+      if (!fits(k, shape)) continue;
+      const size_t size = maxSubGroupSize(program, shape);
+      spec.reference = [&](const Shape &, const Group &g, const std::vector<T> &in, std::vector<T> &want) {
+        reference(size, g, in, want);
+      };
+      checkPerItem(k, {shape}, spec);
+    }
   }
 };
 
@@ -104,26 +122,18 @@ TEST_F(SubGroups, SubGroupBarrierBothForms) {
   ASSERT_NE(program, nullptr);
   cl_kernel k = kernelOf(program, "sg_barrier");
   std::vector<int> data = randomInts(1 << 16, 0, 1 << 20);
-  for (const Shape &shape : allShapes(device_)) {
-    SCOPED_TRACE("shape " + shape.name());
-    if (!fits(k, shape)) continue;
-    const size_t size = maxSubGroupSize(program, shape);
-    PerItem<u32, u32> spec;
-    spec.input = [&](size_t i) { return u32(data[i]); };
-    spec.extra = [](cl_kernel k, const Shape &s) {
-      return setKernelArgs(k, 2, LocalBytes{s.groupItems() * 4});
-    };
-    spec.reference = [&](const Shape &, const Group &g, const std::vector<u32> &in,
-                         std::vector<u32> &want) {
-      for (const std::vector<size_t> &sg : subGroupsOf(g, size)) {
-        const size_t m = sg.size();
-        std::vector<u32> b(m);
-        for (size_t j = 0; j < m; ++j) b[j] = in[g.items[sg[(j + 1) % m]].index] * 3u + u32(j);
-        for (size_t j = 0; j < m; ++j) want[g.items[sg[j]].index] = b[m - 1 - j];
-      }
-    };
-    checkPerItem(k, {shape}, spec);
-  }
+  PerItem<u32, u32> spec;
+  spec.input = [&](size_t i) { return u32(data[i]); };
+  spec.extra = [](cl_kernel k, const Shape &s) { return setKernelArgs(k, 2, LocalBytes{s.groupItems() * 4}); };
+  checkEveryShape<u32>(program, k, spec,
+                       [&](size_t size, const Group &g, const std::vector<u32> &in, std::vector<u32> &want) {
+                         for (const std::vector<size_t> &sg : subGroupsOf(g, size)) {
+                           const size_t m = sg.size();
+                           std::vector<u32> b(m);
+                           for (size_t j = 0; j < m; ++j) b[j] = in[g.items[sg[(j + 1) % m]].index] * 3u + u32(j);
+                           for (size_t j = 0; j < m; ++j) want[g.items[sg[j]].index] = b[m - 1 - j];
+                         }
+                       });
 }
 
 const char *kSubGroupCollectives = R"CLC(
@@ -196,21 +206,15 @@ class SubGroupCollectives : public SubGroups {
       x = T(small(rng_));
       if constexpr (sizeof(T) == 8 && std::is_integral_v<T>) x = T(x * T(1 << 20) + 3);
     }
-    for (const Shape &shape : allShapes(device_)) {
-      SCOPED_TRACE("shape " + shape.name());
-      if (!fits(k, shape)) continue;
-      const size_t size = maxSubGroupSize(program, shape);
-      PerItem<T, T> spec;
-      spec.perItem = 12;
-      spec.input = [&](size_t i) { return data[i]; };
-      spec.reference = [&](const Shape &, const Group &g, const std::vector<T> &in,
-                           std::vector<T> &want) {
-        auto blocks = subGroupsOf(g, size);
-        for (size_t id = 0; id < blocks.size(); ++id)
-          subGroupReference(g, blocks[id], id, in, want);
-      };
-      checkPerItem(k, {shape}, spec);
-    }
+    PerItem<T, T> spec;
+    spec.perItem = 12;
+    spec.input = [&](size_t i) { return data[i]; };
+    checkEveryShape<T>(program, k, spec,
+                       [&](size_t size, const Group &g, const std::vector<T> &in, std::vector<T> &want) {
+                         auto blocks = subGroupsOf(g, size);
+                         for (size_t id = 0; id < blocks.size(); ++id)
+                           subGroupReference(g, blocks[id], id, in, want);
+                       });
   }
 };
 
@@ -249,42 +253,36 @@ TEST_F(SubGroups, SubGroupOperationsInALoopWithWorkGroupBarriers) {
   ASSERT_NE(program, nullptr);
   cl_kernel k = kernelOf(program, "sg_mixed");
   std::vector<int> data = randomInts(1 << 16, -1000, 1000);
-  for (const Shape &shape : allShapes(device_)) {
-    SCOPED_TRACE("shape " + shape.name());
-    if (!fits(k, shape)) continue;
-    const size_t size = maxSubGroupSize(program, shape);
-    PerItem<int, int> spec;
-    spec.input = [&](size_t i) { return data[i]; };
-    spec.extra = [&](cl_kernel k, const Shape &s) {
-      return setKernelArgs(k, 2, LocalBytes{s.groupItems() * 4}, rounds);
-    };
-    spec.reference = [&](const Shape &, const Group &g, const std::vector<int> &in,
-                         std::vector<int> &want) {
-      const size_t n = g.count();
-      auto blocks = subGroupsOf(g, size);
-      std::vector<int> v(n);
-      for (size_t l = 0; l < n; ++l) v[l] = in[g.items[l].index];
-      for (int r = 0; r < rounds; ++r) {
-        std::vector<int> s(n), next(n);
-        for (auto &b : blocks) {
-          int sum = 0;
-          for (size_t l : b) sum += v[l];
-          for (size_t l : b) s[l] = sum;
-        }
-        for (size_t l = 0; l < n; ++l) next[l] = v[(l + 1) % n] + (s[l] & 0xff);
-        v = next;
-        for (auto &b : blocks)
-          for (size_t j = 0; j < b.size(); ++j)
-            next[b[j]] = v[b[j]] + (v[b[(j + 1) % b.size()]] & 0xf);
-        v = next;
-      }
-      for (auto &b : blocks) {
-        int sum = 0;
-        for (size_t l : b) want[g.items[l].index] = sum += v[l];
-      }
-    };
-    checkPerItem(k, {shape}, spec);
-  }
+  PerItem<int, int> spec;
+  spec.input = [&](size_t i) { return data[i]; };
+  spec.extra = [&](cl_kernel k, const Shape &s) {
+    return setKernelArgs(k, 2, LocalBytes{s.groupItems() * 4}, rounds);
+  };
+  checkEveryShape<int>(program, k, spec,
+                       [&](size_t size, const Group &g, const std::vector<int> &in, std::vector<int> &want) {
+                         const size_t n = g.count();
+                         auto blocks = subGroupsOf(g, size);
+                         std::vector<int> v(n);
+                         for (size_t l = 0; l < n; ++l) v[l] = in[g.items[l].index];
+                         for (int r = 0; r < rounds; ++r) {
+                           std::vector<int> s(n), next(n);
+                           for (auto &b : blocks) {
+                             int sum = 0;
+                             for (size_t l : b) sum += v[l];
+                             for (size_t l : b) s[l] = sum;
+                           }
+                           for (size_t l = 0; l < n; ++l) next[l] = v[(l + 1) % n] + (s[l] & 0xff);
+                           v = next;
+                           for (auto &b : blocks)
+                             for (size_t j = 0; j < b.size(); ++j)
+                               next[b[j]] = v[b[j]] + (v[b[(j + 1) % b.size()]] & 0xf);
+                           v = next;
+                         }
+                         for (auto &b : blocks) {
+                           int sum = 0;
+                           for (size_t l : b) want[g.items[l].index] = sum += v[l];
+                         }
+                       });
 }
 
 // Control flow uniform per sub-group but not per work-group, in a kernel
@@ -307,30 +305,24 @@ TEST_F(SubGroups, SubGroupUniformBranchesAroundWorkGroupBarriers) {
   ASSERT_NE(program, nullptr);
   cl_kernel k = kernelOf(program, "sg_branches");
   std::vector<int> data = randomInts(1 << 16, -1000, 1000);
-  for (const Shape &shape : allShapes(device_)) {
-    SCOPED_TRACE("shape " + shape.name());
-    if (!fits(k, shape)) continue;
-    const size_t size = maxSubGroupSize(program, shape);
-    PerItem<int, int> spec;
-    spec.input = [&](size_t i) { return data[i]; };
-    spec.extra = [&](cl_kernel k, const Shape &s) { return setKernelArgs(k, 2, LocalBytes{s.groupItems() * 4}); };
-    spec.reference = [&](const Shape &, const Group &g, const std::vector<int> &in,
-                         std::vector<int> &want) {
-      const size_t n = g.count();
-      auto blocks = subGroupsOf(g, size);
-      std::vector<int> r(n);
-      for (size_t id = 0; id < blocks.size(); ++id) {
-        int sum = 0, hi = std::numeric_limits<int>::min();
-        for (size_t l : blocks[id]) sum += in[g.items[l].index];
-        for (size_t l : blocks[id]) {
-          hi = std::max(hi, in[g.items[l].index]);
-          r[l] = id % 2 == 1 ? sum : hi * 3;
-        }
-      }
-      for (size_t l = 0; l < n; ++l) want[g.items[l].index] = r[n - 1 - l] - in[g.items[l].index];
-    };
-    checkPerItem(k, {shape}, spec);
-  }
+  PerItem<int, int> spec;
+  spec.input = [&](size_t i) { return data[i]; };
+  spec.extra = [&](cl_kernel k, const Shape &s) { return setKernelArgs(k, 2, LocalBytes{s.groupItems() * 4}); };
+  checkEveryShape<int>(program, k, spec,
+                       [&](size_t size, const Group &g, const std::vector<int> &in, std::vector<int> &want) {
+                         const size_t n = g.count();
+                         auto blocks = subGroupsOf(g, size);
+                         std::vector<int> r(n);
+                         for (size_t id = 0; id < blocks.size(); ++id) {
+                           int sum = 0, hi = std::numeric_limits<int>::min();
+                           for (size_t l : blocks[id]) sum += in[g.items[l].index];
+                           for (size_t l : blocks[id]) {
+                             hi = std::max(hi, in[g.items[l].index]);
+                             r[l] = id % 2 == 1 ? sum : hi * 3;
+                           }
+                         }
+                         for (size_t l = 0; l < n; ++l) want[g.items[l].index] = r[n - 1 - l] - in[g.items[l].index];
+                       });
 }
 
 }  // namespace

@@ -71,7 +71,10 @@
 #define LOCKSTEP_ENTRY_POINTS(X) LOCKSTEP_R1_ENTRY_POINTS(X) LOCKSTEP_R2_ENTRY_POINTS(X)
 
 // What clGetExtensionFunctionAddress* return: the functions of the API-level
-// extensions in CL_PLATFORM_EXTENSIONS (not core functions, per the spec).
+// extensions in CL_PLATFORM_EXTENSIONS (not core functions, per the spec),
+// and clGetKernelSubGroupInfoKHR, the extension-named form of the core
+// sub-group query that programs written against cl_khr_subgroups look up
+// (a non-NULL address does not claim the extension, per the spec).
 #define LOCKSTEP_EXTENSION_FUNCTIONS(X) X(clIcdGetPlatformIDsKHR) X(clGetKernelSubGroupInfoKHR)
 // clang-format on
 

@@ -259,5 +259,4 @@ cl_event CL_API_CALL clCreateEventFromEGLSyncKHR(cl_context context, CLeglSyncKH
   return guardedCreate(errcode_ret, [&]() -> cl_event { absentIn(context); });
 }
 
-
 }  // namespace lockstep::api
