@@ -27,8 +27,8 @@
 
 #include "Internal.h"
 
-extern "C" const char lockstep_builtins_bitcode[];
-extern "C" const char lockstep_builtins_bitcode_end[];
+extern "C" const char lockstep_builtin_chunks[];
+extern "C" const char lockstep_builtin_chunks_end[];
 
 namespace fs = std::filesystem;
 
@@ -189,8 +189,8 @@ std::string libraryIdentity() {
 
 std::string cacheKey(std::string_view kind, std::string_view input, std::string_view options) {
   static const uint64_t builtins = llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(
-      reinterpret_cast<const uint8_t *>(lockstep_builtins_bitcode),
-      lockstep_builtins_bitcode_end - lockstep_builtins_bitcode));
+      reinterpret_cast<const uint8_t *>(lockstep_builtin_chunks),
+      lockstep_builtin_chunks_end - lockstep_builtin_chunks));
   llvm::TargetMachine &machine = hostTargetMachine();
   const char *check = std::getenv("LOCKSTEP_CHECK_BARRIERS");
   Writer key;

@@ -25,32 +25,104 @@
 
 #include "Internal.h"
 
-extern "C" const char lockstep_builtins_bitcode[];
-extern "C" const char lockstep_builtins_bitcode_end[];
+extern "C" const char lockstep_builtin_chunks[];
+extern "C" const char lockstep_builtin_chunks_end[];
 
 using namespace llvm;
 
 namespace lockstep::compiler {
 namespace {
 
-bool linkBuiltins(Module &M, std::string &log) {
-  MemoryBufferRef buffer(StringRef(lockstep_builtins_bitcode,
-                                   lockstep_builtins_bitcode_end - lockstep_builtins_bitcode),
-                         "builtins.bc");
-  Expected<std::unique_ptr<Module>> builtins = getLazyBitcodeModule(buffer, M.getContext());
-  if (!builtins) {
-    log += "internal error: cannot read the builtins: " + toString(builtins.takeError()) + "\n";
-    return false;
-  }
-  (*builtins)->setDataLayout(M.getDataLayout());
-  (*builtins)->setTargetTriple(M.getTargetTriple());
-  if (Linker::linkModules(M, std::move(*builtins), Linker::LinkOnlyNeeded)) {
-    log += "internal error: cannot link the builtins\n";
-    return false;
-  }
-  return true;
+// The builtins library, cut at build time into chunks of a few dozen
+// functions with an index of which chunk defines each (format in
+// builtins/tools/split_builtins.cpp). Reading bitcode costs in proportion to
+// what the module declares, so a build reads only the chunks it needs.
+struct BuiltinChunks {
+  std::vector<StringRef> chunks;
+  StringMap<unsigned> chunkOf;
+  std::string error;
+};
+
+const BuiltinChunks &builtinChunks() {
+  static const BuiltinChunks library = [] {
+    BuiltinChunks parsed;
+    StringRef rest(lockstep_builtin_chunks, lockstep_builtin_chunks_end - lockstep_builtin_chunks);
+    auto nextLine = [&rest] {
+      auto [line, after] = rest.split('\n');
+      rest = after;
+      return line;
+    };
+    auto fail = [&parsed](const char *what) {
+      parsed.chunks.clear();
+      parsed.chunkOf.clear();
+      parsed.error = std::string("internal error: the embedded builtins are damaged (") + what + ")\n";
+      return parsed;
+    };
+    if (nextLine() != "LOCKSTEP-BUILTIN-CHUNKS 1") return fail("header");
+    size_t chunkCount = 0, symbolCount = 0;
+    if (nextLine().getAsInteger(10, chunkCount)) return fail("chunk count");
+    std::vector<std::pair<size_t, size_t>> placement(chunkCount);
+    for (auto &[offset, size] : placement) {
+      auto [first, second] = nextLine().split(' ');
+      if (first.getAsInteger(10, offset) || second.getAsInteger(10, size)) return fail("chunk table");
+    }
+    if (nextLine().getAsInteger(10, symbolCount)) return fail("symbol count");
+    for (size_t i = 0; i < symbolCount; ++i) {
+      auto [name, chunkText] = nextLine().split(' ');
+      unsigned chunk = 0;
+      if (chunkText.getAsInteger(10, chunk) || chunk >= chunkCount) return fail("symbol table");
+      parsed.chunkOf[name] = chunk;
+    }
+    if (nextLine().rtrim(' ') != "data") return fail("data mark");
+    for (auto [offset, size] : placement) {
+      if (offset + size > rest.size()) return fail("chunk bounds");
+      parsed.chunks.push_back(rest.substr(offset, size));
+    }
+    return parsed;
+  }();
+  return library;
 }
 
+// Links, chunk by chunk, the builtins that the module declares, and what
+// those call in turn, until no declaration is left that the library defines.
+bool linkBuiltins(Module &M, std::string &log) {
+  const BuiltinChunks &library = builtinChunks();
+  if (!library.error.empty()) {
+    log += library.error;
+    return false;
+  }
+  for (;;) {
+    SmallVector<unsigned, 8> needed;
+    SmallVector<Function *, 8> wanted;
+    for (Function &F : M) {
+      if (!F.isDeclaration() || F.isIntrinsic()) continue;
+      auto it = library.chunkOf.find(F.getName());
+      if (it == library.chunkOf.end()) continue;
+      wanted.push_back(&F);
+      if (!is_contained(needed, it->second)) needed.push_back(it->second);
+    }
+    if (needed.empty()) return true;
+    for (unsigned chunk : needed) {
+      Expected<std::unique_ptr<Module>> builtins =
+          getLazyBitcodeModule(MemoryBufferRef(library.chunks[chunk], "builtins.bc"), M.getContext());
+      if (!builtins) {
+        log += "internal error: cannot read the builtins: " + toString(builtins.takeError()) + "\n";
+        return false;
+      }
+      (*builtins)->setDataLayout(M.getDataLayout());
+      (*builtins)->setTargetTriple(M.getTargetTriple());
+      if (Linker::linkModules(M, std::move(*builtins), Linker::LinkOnlyNeeded)) {
+        log += "internal error: cannot link the builtins\n";
+        return false;
+      }
+    }
+    // Each round defines what the last one declared; stop rather than loop if not.
+    if (none_of(wanted, [](Function *F) { return !F->isDeclaration(); })) {
+      log += "internal error: the builtins do not define " + wanted.front()->getName().str() + "\n";
+      return false;
+    }
+  }
+}
 
 void retargetToHost(Module &M, TargetMachine &machine) {
   M.setTargetTriple(machine.getTargetTriple().str());
