@@ -28,10 +28,15 @@
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/ADT/StringSwitch.h>
 #include <llvm/ADT/PostOrderIterator.h>
+#include <llvm/Analysis/AssumptionCache.h>
+#include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/PostDominators.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/BasicBlock.h>
 #include <llvm/IR/CFG.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
@@ -96,9 +101,10 @@ struct Collective {
 
 class WorkGroupLoops {
  public:
-  explicit WorkGroupLoops(Function &F)
-      : F(F), context(F.getContext()), layout(F.getParent()->getDataLayout()) {}
+  WorkGroupLoops(Function &F, bool cutLoops)
+      : F(F), context(F.getContext()), layout(F.getParent()->getDataLayout()), cutLoops(cutLoops) {}
   void run();
+  unsigned loopCutCount() const { return loopCuts.size(); }
 
  private:
   // Structure.
@@ -110,6 +116,7 @@ class WorkGroupLoops {
   void numberStates();
   void buildLaneMachine(BasicBlock *start, BasicBlock *finish);
   void emitDivergenceCheck(IRBuilder<> &builder, BasicBlock *decision, unsigned slot);
+  void addLoopCuts();
   void splitAtBarriers();
   void unifyReturns();
   ExitSet exitsFrom(BasicBlock *start, SmallVectorImpl<BasicBlock *> *blocks = nullptr) const;
@@ -190,6 +197,10 @@ class WorkGroupLoops {
   bool checking = false;
   std::string kernelName;
   SmallSetVector<BasicBlock *, 8> decisions;
+  // Cuts the compiler added at the top of uniform loops (addLoopCuts): they
+  // order nothing, so they fence nothing.
+  SmallPtrSet<const CallInst *, 4> loopCuts;
+  bool cutLoops = true;
 
   // Allocas of the prologue and what the regions need of them.
   SmallVector<AllocaInst *, 32> allocas;
@@ -604,6 +615,30 @@ void WorkGroupLoops::computeLiveness() {
   }
 }
 
+// The blocks a branch on a differing condition controls: those reachable
+// from it before its immediate post-dominator, where the work-items that
+// went different ways meet again.
+void addControlledBlocks(BasicBlock &BB, const PostDominatorTree &postDominators,
+                         SmallPtrSetImpl<const BasicBlock *> &controlled) {
+  const DomTreeNode *node = postDominators.getNode(&BB);
+  BasicBlock *join = node && node->getIDom() ? node->getIDom()->getBlock() : nullptr;
+  SmallVector<BasicBlock *, 16> work(successors(&BB).begin(), successors(&BB).end());
+  SmallPtrSet<BasicBlock *, 32> seen;
+  while (!work.empty()) {
+    BasicBlock *block = work.pop_back_val();
+    if (block == join || !seen.insert(block).second) continue;
+    controlled.insert(block);
+    for (BasicBlock *successor : successors(block)) work.push_back(successor);
+  }
+}
+
+Value *branchCondition(const Instruction *terminator) {
+  if (auto *branch = dyn_cast<BranchInst>(terminator); branch && branch->isConditional())
+    return branch->getCondition();
+  if (auto *sw = dyn_cast<SwitchInst>(terminator)) return sw->getCondition();
+  return nullptr;
+}
+
 // Divergence analysis over the work-item code: a value differs between
 // work-items if it derives from the local id, from memory other than the
 // kernel arguments and the group geometry, from a private address, or from
@@ -672,28 +707,142 @@ void WorkGroupLoops::findUniformVariables() {
         }
       }
       // A branch on a differing condition: the blocks it controls.
-      Instruction *terminator = BB.getTerminator();
-      Value *condition = nullptr;
-      if (auto *branch = dyn_cast<BranchInst>(terminator); branch && branch->isConditional())
-        condition = branch->getCondition();
-      else if (auto *sw = dyn_cast<SwitchInst>(terminator))
-        condition = sw->getCondition();
+      Value *condition = branchCondition(BB.getTerminator());
       if (!condition || !differs(condition) || !expanded.insert(&BB).second) continue;
       changed = true;
-      BasicBlock *join = postDominators.getNode(&BB) && postDominators.getNode(&BB)->getIDom()
-                             ? postDominators.getNode(&BB)->getIDom()->getBlock()
-                             : nullptr;
-      SmallVector<BasicBlock *, 16> work(successors(&BB).begin(), successors(&BB).end());
-      SmallPtrSet<BasicBlock *, 32> seen;
-      while (!work.empty()) {
-        BasicBlock *block = work.pop_back_val();
-        if (block == join || !seen.insert(block).second) continue;
-        divergentControl.insert(block);
-        for (BasicBlock *successor : successors(block)) work.push_back(successor);
-      }
+      addControlledBlocks(BB, postDominators, divergentControl);
     }
   }
   for (unsigned i = 0; i < n; ++i) uniformVariable[i] = promotable[i] && copied[i] && !divergentVariable[i];
+}
+
+// A call a loop with a cut may make: an intrinsic, or a function of the
+// program or the builtins that calls only such (within `depth` levels) and
+// is not convergent. Not printf's formatter, nor any function outside.
+bool mayCallInLoopCut(const CallBase &call, unsigned depth) {
+  const Function *callee = call.getCalledFunction();
+  if (!callee || call.isConvergent()) return false;
+  if (callee->isIntrinsic()) return true;
+  if (callee->isDeclaration() || depth == 0) return false;
+  for (const BasicBlock &BB : *callee)
+    for (const Instruction &I : BB)
+      if (auto *inner = dyn_cast<CallBase>(&I); inner && !mayCallInLoopCut(*inner, depth - 1)) return false;
+  return true;
+}
+
+// Work-item loops inside kernel loops. A loop with no barrier runs whole
+// within each work-item's iteration of its region's work-item loop, and the
+// vectorizer, which widens only innermost loops, leaves such a region
+// scalar. When every work-item runs the loop the same number of times
+// (reached in uniform control flow, exits on uniform conditions) a cut at the
+// top of its body is a barrier the kernel could have written itself: the
+// work-item loop moves inside, one region per iteration of the kernel loop
+// (which widens), the exit test becomes a decision, and the counter, being
+// uniform, is kept once. Only innermost loops, not in kernels with
+// sub-group cuts (which run lane by lane or sub-group by sub-group), not when
+// barriers are checked (those cuts are the user's), and not loops the
+// optimizer will unroll anyway (a small constant trip count) or that call
+// printf (whose order within a work-item the cut would interleave) or
+// anything outside the program and the builtins.
+void WorkGroupLoops::addLoopCuts() {
+  if (checking || !cutLoops) return;
+  for (const Collective &collective : collectives)
+    if (collective.op.subGroup || collective.op.nonUniform) return;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      if (isBarrierCall(I) && isSubGroupBarrier(cast<CallInst>(I).getCalledFunction()->getName())) return;
+
+  DominatorTree dominators(F);
+  LoopInfo loops(dominators);
+  if (loops.empty()) return;
+
+  // Which values and blocks differ between work-items, on the SSA form: as
+  // in findUniformVariables, with a phi differing when it merges paths of a
+  // differing branch.
+  PostDominatorTree postDominators(F);
+  SmallPtrSet<const Value *, 32> divergent;
+  SmallPtrSet<const BasicBlock *, 32> controlled, branching;
+  auto differs = [&](const Value *value) {
+    if (isa<AllocaInst>(value)) return true;
+    auto *I = dyn_cast<Instruction>(value);
+    return I && I->getParent() != prologue && divergent.count(I);
+  };
+  auto readsSharedInput = [&](const Value *pointer) {
+    const Value *object = getUnderlyingObject(pointer);
+    return object == F.getArg(kArgBlockParam) || object == F.getArg(kGroupInfoParam);
+  };
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (BasicBlock &BB : F) {
+      if (&BB == prologue) continue;
+      for (Instruction &I : BB) {
+        if (I.getType()->isVoidTy() || divergent.count(&I)) continue;
+        bool d;
+        if (isLocalIdPlaceholder(I)) {
+          d = true;
+        } else if (auto *phi = dyn_cast<PHINode>(&I)) {
+          d = any_of(phi->incoming_values(), [&](const Use &v) { return differs(v.get()); }) ||
+              any_of(phi->blocks(), [&](const BasicBlock *from) {
+                return controlled.count(from) || branching.count(from);
+              });
+        } else if (auto *load = dyn_cast<LoadInst>(&I)) {
+          d = !readsSharedInput(load->getPointerOperand()) || differs(load->getPointerOperand());
+        } else if (auto *call = dyn_cast<CallBase>(&I)) {
+          d = !call->doesNotAccessMemory() || any_of(call->args(), [&](const Use &a) { return differs(a.get()); });
+        } else {
+          d = I.mayReadOrWriteMemory() || any_of(I.operands(), [&](const Use &o) { return differs(o.get()); });
+        }
+        if (d) {
+          divergent.insert(&I);
+          changed = true;
+        }
+      }
+      Value *condition = branchCondition(BB.getTerminator());
+      if (!condition || !differs(condition) || !branching.insert(&BB).second) continue;
+      changed = true;
+      addControlledBlocks(BB, postDominators, controlled);
+    }
+  }
+
+  SmallVector<Loop *, 4> uniformLoops;
+  for (Loop *loop : loops.getLoopsInPreorder()) {
+    if (!loop->isInnermost() || controlled.count(loop->getHeader())) continue;
+    bool eligible = true;
+    for (BasicBlock *block : loop->blocks()) {
+      if (barrierBlocks.count(block) || branching.count(block)) eligible = false;
+      for (Instruction &I : *block)
+        if (auto *call = dyn_cast<CallBase>(&I); call && !isLocalIdPlaceholder(I) && !mayCallInLoopCut(*call, 3))
+          eligible = false;
+    }
+    SmallVector<BasicBlock *, 4> exiting;
+    loop->getExitingBlocks(exiting);
+    for (BasicBlock *block : exiting)
+      if (!branchCondition(block->getTerminator())) eligible = false;
+    if (eligible) uniformLoops.push_back(loop);
+  }
+  if (uniformLoops.empty()) return;
+
+  TargetLibraryInfoImpl libraryInfo(Triple(F.getParent()->getTargetTriple()));
+  TargetLibraryInfo library(libraryInfo);
+  AssumptionCache assumptions(F);
+  ScalarEvolution evolution(F, library, assumptions, dominators, loops);
+  Module &M = *F.getParent();
+  FunctionCallee barrier = M.getOrInsertFunction("_Z7barrierj", Type::getVoidTy(context), Type::getInt32Ty(context));
+  for (Loop *loop : uniformLoops) {
+    unsigned trips = evolution.getSmallConstantTripCount(loop);
+    if (trips != 0 && trips <= 32) continue;
+    // The top of the body: after the exit test when the header makes it.
+    BasicBlock *header = loop->getHeader(), *top = header;
+    if (loop->isLoopExiting(header))
+      for (BasicBlock *successor : successors(header))
+        if (successor != header && loop->contains(successor)) {
+          top = successor->getSinglePredecessor() ? successor : SplitEdge(header, successor, &dominators, &loops);
+          break;
+        }
+    loopCuts.insert(CallInst::Create(barrier, {ConstantInt::get(Type::getInt32Ty(context), 0)}, "",
+                                     top->getFirstInsertionPt()));
+  }
 }
 
 void WorkGroupLoops::layOutContext() {
@@ -1101,6 +1250,7 @@ void WorkGroupLoops::emitDivergenceCheck(IRBuilder<> &builder, BasicBlock *decis
 // program order. A global fence still orders this group's global accesses
 // for other threads; a local one only pins the compiler.
 void WorkGroupLoops::emitBarrierFence(IRBuilder<> &builder, CallInst *call) {
+  if (loopCuts.contains(call)) return;
   auto *flags = dyn_cast<ConstantInt>(call->getArgOperand(0));
   bool global = !flags || (flags->getZExtValue() & (kGlobalMemFence | kImageMemFence));
   if (global)
@@ -1498,6 +1648,7 @@ void WorkGroupLoops::run() {
   checking = F.hasFnAttribute(kCheckBarriersAttr);
   kernelName = F.getFnAttribute(kKernelNameAttr).getValueAsString().str();
   prepareCollectives();
+  addLoopCuts();
   splitAtBarriers();
   unifyReturns();
   for (BasicBlock &BB : F) original.insert(&BB);
@@ -1576,23 +1727,63 @@ void WorkGroupLoops::run() {
       if (!isa<AllocaInst>(getUnderlyingObject(marker->getArgOperand(1)))) marker->eraseFromParent();
 
   F.addFnAttr(kContextBytesAttr, std::to_string(contextBytes));
-  F.addFnAttr(kBarrierCountAttr, std::to_string(barrierBlocks.size() - collectives.size()));
+  F.addFnAttr(kBarrierCountAttr, std::to_string(barrierBlocks.size() - collectives.size() - loopCuts.size()));
   uint64_t privateBytes = 0;
   for (unsigned i = 0; i < allocas.size(); ++i)
     if (shared[i]) privateBytes += allocas[i]->getAllocationSize(layout)->getFixedValue();
   F.addFnAttr(kPrivateBytesAttr, std::to_string(privateBytes + contextBytes));
 }
 
+// Below this many work-items along x, the work-item loop that a loop cut
+// moves inside a kernel loop is too short to widen, and every trip of the
+// kernel loop would pay for the values it keeps in the context: such groups
+// run a version of the kernel without loop cuts.
+constexpr uint64_t kLoopCutMinWidth = 4;
+
+// The work-group function with loop cuts, and, when it has any, the same
+// kernel without them for narrow groups; the prologue picks one by the
+// group's local size along x.
+void buildWorkGroupFunction(Function &F) {
+  ValueToValueMapTy map;
+  Function *whole = CloneFunction(&F, map);
+  WorkGroupLoops cut(F, true);
+  cut.run();
+  if (cut.loopCutCount() == 0) {
+    whole->eraseFromParent();
+    return;
+  }
+  whole->setName(F.getName() + ".whole_loops");
+  whole->setLinkage(GlobalValue::InternalLinkage);
+  WorkGroupLoops(*whole, false).run();
+  for (const char *attribute : {kContextBytesAttr, kPrivateBytesAttr}) {
+    uint64_t most = std::max(functionAttrNumber(F, attribute), functionAttrNumber(*whole, attribute));
+    F.addFnAttr(attribute, std::to_string(most));
+  }
+  whole->removeFnAttr(kKernelNameAttr);
+
+  BasicBlock *prologue = &F.getEntryBlock();
+  auto *start = cast<BranchInst>(prologue->getTerminator());
+  IRBuilder<> builder(start);
+  Value *width = loadGroupInfo(builder, F.getArg(kGroupInfoParam), kLocalSize, 0);
+  BasicBlock *narrow = BasicBlock::Create(F.getContext(), "narrow.group", &F);
+  builder.CreateCondBr(builder.CreateICmpUGE(width, builder.getInt64(kLoopCutMinWidth)), start->getSuccessor(0),
+                       narrow);
+  start->eraseFromParent();
+  IRBuilder<> call(narrow);
+  SmallVector<Value *, 4> arguments;
+  for (Argument &argument : F.args()) arguments.push_back(&argument);
+  call.CreateCall(whole, arguments);
+  call.CreateRetVoid();
+}
+
 }  // namespace
 
 PreservedAnalyses WorkGroupLoopsPass::run(Module &M, ModuleAnalysisManager &) {
-  bool changed = false;
+  SmallVector<Function *, 8> kernels;
   for (Function &F : M)
-    if (!F.isDeclaration() && F.hasFnAttribute(kKernelNameAttr)) {
-      WorkGroupLoops(F).run();
-      changed = true;
-    }
-  return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+    if (!F.isDeclaration() && F.hasFnAttribute(kKernelNameAttr)) kernels.push_back(&F);
+  for (Function *F : kernels) buildWorkGroupFunction(*F);
+  return kernels.empty() ? PreservedAnalyses::all() : PreservedAnalyses::none();
 }
 
 }  // namespace lockstep::compiler

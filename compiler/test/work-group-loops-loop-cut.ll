@@ -1,0 +1,137 @@
+; A loop that every work-item runs the same number of times, with no barrier
+; in it, gets a cut at the top of its body (addLoopCuts): its exit test
+; becomes a decision taken on work-item 0's value between the work-item
+; loops, and the counter, uniform, is kept once. A loop whose trip count
+; differs between work-items, or is a small constant, is left whole inside
+; one work-item loop.
+; RUN: %opt -passes=lockstep-work-group-loops -S %s | FileCheck %s
+
+declare i64 @__lockstep.local_id(i32) memory(none)
+
+define void @uniform_trip_count(ptr %args, ptr %group, ptr %local, ptr %context) "lockstep-kernel"="a" {
+prologue:
+  %n = load i32, ptr %args, align 4
+  %inp = getelementptr i8, ptr %args, i64 8
+  %in = load ptr, ptr %inp, align 8
+  %outp = getelementptr i8, ptr %args, i64 16
+  %out = load ptr, ptr %outp, align 8
+  br label %entry
+
+entry:
+  %lid = call i64 @__lockstep.local_id(i32 0)
+  br label %header
+
+header:
+  %k = phi i32 [ 0, %entry ], [ %k.next, %body ]
+  %sum = phi float [ 0.0, %entry ], [ %sum.next, %body ]
+  %more = icmp ult i32 %k, %n
+  br i1 %more, label %body, label %done
+
+body:
+  %k64 = zext i32 %k to i64
+  %row = mul i64 %k64, 1024
+  %idx = add i64 %row, %lid
+  %p = getelementptr float, ptr %in, i64 %idx
+  %v = load float, ptr %p
+  %sum.next = fadd float %sum, %v
+  %k.next = add i32 %k, 1
+  br label %header
+
+done:
+  %q = getelementptr float, ptr %out, i64 %lid
+  store float %sum, ptr %q
+  ret void
+}
+
+define void @differing_trip_count(ptr %args, ptr %group, ptr %local, ptr %context) "lockstep-kernel"="b" {
+prologue:
+  %n = load i32, ptr %args, align 4
+  %inp = getelementptr i8, ptr %args, i64 8
+  %in = load ptr, ptr %inp, align 8
+  %outp = getelementptr i8, ptr %args, i64 16
+  %out = load ptr, ptr %outp, align 8
+  br label %entry
+
+entry:
+  %lid = call i64 @__lockstep.local_id(i32 0)
+  br label %header
+
+header:
+  %k = phi i32 [ 0, %entry ], [ %k.next, %body ]
+  %sum = phi float [ 0.0, %entry ], [ %sum.next, %body ]
+  %lid32 = trunc i64 %lid to i32
+  %more = icmp ult i32 %k, %lid32
+  br i1 %more, label %body, label %done
+
+body:
+  %k64 = zext i32 %k to i64
+  %row = mul i64 %k64, 1024
+  %idx = add i64 %row, %lid
+  %p = getelementptr float, ptr %in, i64 %idx
+  %v = load float, ptr %p
+  %sum.next = fadd float %sum, %v
+  %k.next = add i32 %k, 1
+  br label %header
+
+done:
+  %q = getelementptr float, ptr %out, i64 %lid
+  store float %sum, ptr %q
+  ret void
+}
+
+define void @small_constant_trip_count(ptr %args, ptr %group, ptr %local, ptr %context) "lockstep-kernel"="c" {
+prologue:
+  %n = load i32, ptr %args, align 4
+  %inp = getelementptr i8, ptr %args, i64 8
+  %in = load ptr, ptr %inp, align 8
+  %outp = getelementptr i8, ptr %args, i64 16
+  %out = load ptr, ptr %outp, align 8
+  br label %entry
+
+entry:
+  %lid = call i64 @__lockstep.local_id(i32 0)
+  br label %header
+
+header:
+  %k = phi i32 [ 0, %entry ], [ %k.next, %body ]
+  %sum = phi float [ 0.0, %entry ], [ %sum.next, %body ]
+  %more = icmp ult i32 %k, 8
+  br i1 %more, label %body, label %done
+
+body:
+  %k64 = zext i32 %k to i64
+  %row = mul i64 %k64, 1024
+  %idx = add i64 %row, %lid
+  %p = getelementptr float, ptr %in, i64 %idx
+  %v = load float, ptr %p
+  %sum.next = fadd float %sum, %v
+  %k.next = add i32 %k, 1
+  br label %header
+
+done:
+  %q = getelementptr float, ptr %out, i64 %lid
+  store float %sum, ptr %q
+  ret void
+}
+
+; CHECK-LABEL: define void @uniform_trip_count(
+; The first region tests the exit for the first time; the decision follows.
+; CHECK: region.done:
+; CHECK-NEXT: %[[LAST:[0-9]+]] = load i32, ptr %k.reload.reg2mem
+; CHECK-NEXT: store i32 %[[LAST]], ptr %[[K:ctx.slot[0-9]*]], align 4
+; CHECK-NEXT: %uniform.condition = load i32, ptr %[[D:ctx.slot[0-9]*]], align 4
+; CHECK: br i1 %{{[0-9]+}}, label %region{{[0-9]+}}, label %region{{[0-9]+}}
+; The body's region: the counter loaded once before its work-item loop, the
+; accumulator per work-item inside it, and the exit tested again at its end.
+; CHECK: %uniform{{[0-9]*}} = load i32, ptr %[[K]], align 4
+; CHECK-NEXT: br label %wi.loop
+; CHECK: %uniform.condition{{[0-9]+}} = load i32, ptr %[[D]], align 4
+; CHECK: getelementptr float, ptr %ctx.slot, i64 %wi
+; CHECK: getelementptr i32, ptr %[[D]], i64 %wi
+; CHECK-LABEL: define void @differing_trip_count(
+; CHECK-NOT: uniform.condition
+; CHECK-NOT: ctx.slot
+; CHECK-LABEL: define void @small_constant_trip_count(
+; CHECK-NOT: uniform.condition
+; CHECK-NOT: ctx.slot
+; CHECK: ret void
