@@ -104,7 +104,7 @@ class WorkGroupLoops {
   WorkGroupLoops(Function &F, bool cutLoops)
       : F(F), context(F.getContext()), layout(F.getParent()->getDataLayout()), cutLoops(cutLoops) {}
   void run();
-  unsigned loopCutCount() const { return loopCuts.size(); }
+  unsigned loopCutCount() const { return loopCuts.size() + maskedLoops; }
 
  private:
   // Structure.
@@ -117,6 +117,8 @@ class WorkGroupLoops {
   void buildLaneMachine(BasicBlock *start, BasicBlock *finish);
   void emitDivergenceCheck(IRBuilder<> &builder, BasicBlock *decision, unsigned slot);
   void addLoopCuts();
+  void maskLoop(Loop *loop);
+  void cutUniformLoops(ArrayRef<Loop *> uniformLoops, DominatorTree &dominators, LoopInfo &loops);
   void splitAtBarriers();
   void unifyReturns();
   ExitSet exitsFrom(BasicBlock *start, SmallVectorImpl<BasicBlock *> *blocks = nullptr) const;
@@ -201,6 +203,7 @@ class WorkGroupLoops {
   // order nothing, so they fence nothing.
   SmallPtrSet<const CallInst *, 4> loopCuts;
   bool cutLoops = true;
+  unsigned maskedLoops = 0;
 
   // Allocas of the prologue and what the regions need of them.
   SmallVector<AllocaInst *, 32> allocas;
@@ -717,12 +720,14 @@ void WorkGroupLoops::findUniformVariables() {
 }
 
 // A call a loop with a cut may make: an intrinsic, or a function of the
-// program or the builtins that calls only such (within `depth` levels) and
-// is not convergent. Not printf's formatter, nor any function outside.
+// program or the builtins that calls only such (within `depth` levels). Not
+// printf's formatter, nor any function outside, nor a barrier or collective
+// (declarations all). Clang marks every OpenCL call convergent, since any
+// function might hold a barrier; looking inside answers that.
 bool mayCallInLoopCut(const CallBase &call, unsigned depth) {
   const Function *callee = call.getCalledFunction();
-  if (!callee || call.isConvergent()) return false;
-  if (callee->isIntrinsic()) return true;
+  if (!callee) return false;
+  if (callee->isIntrinsic()) return !call.isConvergent();
   if (callee->isDeclaration() || depth == 0) return false;
   for (const BasicBlock &BB : *callee)
     for (const Instruction &I : BB)
@@ -738,19 +743,23 @@ bool mayCallInLoopCut(const CallBase &call, unsigned depth) {
 // top of its body is a barrier the kernel could have written itself: the
 // work-item loop moves inside, one region per iteration of the kernel loop
 // (which widens), the exit test becomes a decision, and the counter, being
-// uniform, is kept once. Only innermost loops, not in kernels with
-// sub-group cuts (which run lane by lane or sub-group by sub-group), not when
-// barriers are checked (those cuts are the user's), and not loops the
-// optimizer will unroll anyway (a small constant trip count) or that call
-// printf (whose order within a work-item the cut would interleave) or
-// anything outside the program and the builtins.
+// uniform, is kept once. A loop reached alike by all work-items whose trip
+// count differs between them is masked first (maskLoop) and then has a cut of
+// its own. Only innermost loops, not in kernels with sub-group cuts (which run
+// lane by lane or sub-group by sub-group), not when barriers are checked
+// (those cuts are the user's), and not loops the optimizer will unroll anyway
+// (a small constant trip count) or that call printf (whose order within a
+// work-item the cut would interleave) or anything outside the program and
+// the builtins.
 void WorkGroupLoops::addLoopCuts() {
   if (checking || !cutLoops) return;
-  for (const Collective &collective : collectives)
-    if (collective.op.subGroup || collective.op.nonUniform) return;
   for (BasicBlock &BB : F)
     for (Instruction &I : BB)
-      if (isBarrierCall(I) && isSubGroupBarrier(cast<CallInst>(I).getCalledFunction()->getName())) return;
+      if (auto *call = dyn_cast<CallInst>(&I); call && call->getCalledFunction()) {
+        if (isBarrierCall(I) && isSubGroupBarrier(call->getCalledFunction()->getName())) return;
+        std::optional<CollectiveOp> op = parseCollective(call->getCalledFunction()->getName());
+        if (op && (op->subGroup || op->nonUniform)) return;
+      }
 
   DominatorTree dominators(F);
   LoopInfo loops(dominators);
@@ -805,24 +814,47 @@ void WorkGroupLoops::addLoopCuts() {
     }
   }
 
-  SmallVector<Loop *, 4> uniformLoops;
-  for (Loop *loop : loops.getLoopsInPreorder()) {
-    if (!loop->isInnermost() || controlled.count(loop->getHeader())) continue;
-    bool eligible = true;
-    for (BasicBlock *block : loop->blocks()) {
-      if (barrierBlocks.count(block) || branching.count(block)) eligible = false;
-      for (Instruction &I : *block)
-        if (auto *call = dyn_cast<CallBase>(&I); call && !isLocalIdPlaceholder(I) && !mayCallInLoopCut(*call, 3))
-          eligible = false;
+  // Loops that branch on nothing differing outside them.
+  auto reachedAlike = [&](Loop *loop) {
+    for (const BasicBlock *block : branching) {
+      if (loop->contains(block)) continue;
+      SmallPtrSet<const BasicBlock *, 32> reach;
+      addControlledBlocks(*const_cast<BasicBlock *>(block), postDominators, reach);
+      if (reach.count(loop->getHeader())) return false;
     }
+    return true;
+  };
+  SmallVector<Loop *, 4> uniformLoops, differingLoops;
+  for (Loop *loop : loops.getLoopsInPreorder()) {
+    if (!loop->isInnermost() || !reachedAlike(loop)) continue;
+    bool callsAllowed = true, pure = true;
+    for (BasicBlock *block : loop->blocks()) {
+      for (Instruction &I : *block) {
+        if (auto *call = dyn_cast<CallBase>(&I); call && !isLocalIdPlaceholder(I)) {
+          if (!mayCallInLoopCut(*call, 3)) callsAllowed = false;
+          if (call->mayWriteToMemory()) pure = false;
+        }
+        if (I.isAtomic() || isa<FenceInst>(I)) pure = false;
+      }
+    }
+    if (!callsAllowed) continue;
     SmallVector<BasicBlock *, 4> exiting;
     loop->getExitingBlocks(exiting);
-    for (BasicBlock *block : exiting)
-      if (!branchCondition(block->getTerminator())) eligible = false;
-    if (eligible) uniformLoops.push_back(loop);
+    bool uniformExits = !controlled.count(loop->getHeader());
+    for (BasicBlock *block : exiting) {
+      if (!branchCondition(block->getTerminator())) callsAllowed = false;
+      if (branching.count(block) || controlled.count(block)) uniformExits = false;
+    }
+    if (!callsAllowed) continue;
+    if (uniformExits) uniformLoops.push_back(loop);
+    else if (pure && loop->getLoopPreheader() && loop->getUniqueExitBlock()) differingLoops.push_back(loop);
   }
-  if (uniformLoops.empty()) return;
+  if (!uniformLoops.empty()) cutUniformLoops(uniformLoops, dominators, loops);
+  // Last: masking changes the control flow the analyses above describe.
+  for (Loop *loop : differingLoops) maskLoop(loop);
+}
 
+void WorkGroupLoops::cutUniformLoops(ArrayRef<Loop *> uniformLoops, DominatorTree &dominators, LoopInfo &loops) {
   TargetLibraryInfoImpl libraryInfo(Triple(F.getParent()->getTargetTriple()));
   TargetLibraryInfo library(libraryInfo);
   AssumptionCache assumptions(F);
@@ -843,6 +875,57 @@ void WorkGroupLoops::addLoopCuts() {
     loopCuts.insert(CallInst::Create(barrier, {ConstantInt::get(Type::getInt32Ty(context), 0)}, "",
                                      top->getFirstInsertionPt()));
   }
+}
+
+// A loop whose trip count differs between work-items, made one that every
+// work-item runs alike: each keeps an `active` flag; the loop goes round while
+// any work-item of the group is active (work_group_any, a collective, so a
+// cut), and its body runs for the active ones only (the vectorizer masks it).
+// Values that cross the loop's edges go through memory first (promotable
+// private variables, per work-item in the context), so that those that were
+// left behind by a work-item keep their last value. Only loops with one exit
+// block, a preheader and no writes through calls or atomics.
+void WorkGroupLoops::maskLoop(Loop *loop) {
+  BasicBlock *header = loop->getHeader(), *preheader = loop->getLoopPreheader();
+  BasicBlock *exit = loop->getUniqueExitBlock();
+  SmallVector<PHINode *, 8> phis;
+  for (PHINode &phi : exit->phis()) phis.push_back(&phi);
+  for (BasicBlock *block : loop->blocks())
+    for (PHINode &phi : block->phis()) phis.push_back(&phi);
+  for (PHINode *phi : phis) DemotePHIToStack(phi, prologue->getFirstInsertionPt());
+  SmallVector<Instruction *, 16> escaping;
+  for (BasicBlock *block : loop->blocks())
+    for (Instruction &I : *block)
+      if (any_of(I.users(), [&](User *user) { return !loop->contains(cast<Instruction>(user)->getParent()); }))
+        escaping.push_back(&I);
+  for (Instruction *I : escaping) DemoteRegToStack(*I, false, prologue->getFirstInsertionPt());
+
+  Type *i32 = Type::getInt32Ty(context);
+  IRBuilder<> entry(prologue->getTerminator());
+  AllocaInst *active = entry.CreateAlloca(i32, nullptr, "loop.active");
+  BasicBlock *top = BasicBlock::Create(context, "masked.loop", &F, header);
+  BasicBlock *latch = BasicBlock::Create(context, "masked.latch", &F, header);
+  BasicBlock *leave = BasicBlock::Create(context, "masked.exit", &F, header);
+  SmallVector<BasicBlock *, 4> latches, exiting;
+  loop->getLoopLatches(latches);
+  loop->getExitingBlocks(exiting);
+  for (BasicBlock *block : latches) block->getTerminator()->replaceSuccessorWith(header, latch);
+  for (BasicBlock *block : exiting) block->getTerminator()->replaceSuccessorWith(exit, leave);
+  new StoreInst(ConstantInt::get(i32, 1), active, preheader->getTerminator());
+  preheader->getTerminator()->replaceSuccessorWith(header, top);
+
+  IRBuilder<> builder(top);
+  Value *isActive = builder.CreateICmpNE(builder.CreateLoad(i32, active), ConstantInt::get(i32, 0));
+  builder.CreateCondBr(isActive, header, latch);
+  builder.SetInsertPoint(leave);
+  builder.CreateStore(ConstantInt::get(i32, 0), active);
+  builder.CreateBr(latch);
+  builder.SetInsertPoint(latch);
+  FunctionCallee any = F.getParent()->getOrInsertFunction("_Z14work_group_anyi", i32, i32);
+  if (auto *declared = dyn_cast<Function>(any.getCallee())) declared->addFnAttr(Attribute::Convergent);
+  Value *anyActive = builder.CreateCall(any, {builder.CreateLoad(i32, active)});
+  builder.CreateCondBr(builder.CreateICmpNE(anyActive, ConstantInt::get(i32, 0)), top, exit);
+  ++maskedLoops;
 }
 
 void WorkGroupLoops::layOutContext() {
@@ -1647,8 +1730,8 @@ void WorkGroupLoops::run() {
       builder.CreateBinaryIntrinsic(Intrinsic::umin, builder.getInt64(subGroupSize), enqueued), builder.getInt32Ty());
   checking = F.hasFnAttribute(kCheckBarriersAttr);
   kernelName = F.getFnAttribute(kKernelNameAttr).getValueAsString().str();
-  prepareCollectives();
   addLoopCuts();
+  prepareCollectives();
   splitAtBarriers();
   unifyReturns();
   for (BasicBlock &BB : F) original.insert(&BB);

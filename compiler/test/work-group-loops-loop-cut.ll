@@ -2,8 +2,10 @@
 ; in it, gets a cut at the top of its body (addLoopCuts): its exit test
 ; becomes a decision taken on work-item 0's value between the work-item
 ; loops, and the counter, uniform, is kept once. A loop whose trip count
-; differs between work-items, or is a small constant, is left whole inside
-; one work-item loop.
+; differs between work-items is masked: it goes round while any work-item is
+; active (a work_group_any, combined between the work-item loops), its body
+; runs for the active ones. A loop with a small constant trip count is left
+; whole inside one work-item loop.
 ; RUN: %opt -passes=lockstep-work-group-loops -S %s | FileCheck %s
 
 declare i64 @__lockstep.local_id(i32) memory(none)
@@ -129,8 +131,18 @@ done:
 ; CHECK: getelementptr float, ptr %ctx.slot, i64 %wi
 ; CHECK: getelementptr i32, ptr %[[D]], i64 %wi
 ; CHECK-LABEL: define void @differing_trip_count(
-; CHECK-NOT: uniform.condition
-; CHECK-NOT: ctx.slot
+; CHECK: %loop.active = alloca i32
+; CHECK: masked.loop.r:
+; CHECK-NEXT: %[[A:[0-9]+]] = load i32, ptr %loop.active
+; CHECK-NEXT: %[[ON:[0-9]+]] = icmp ne i32 %[[A]], 0
+; CHECK-NEXT: br i1 %[[ON]], label %header.r, label %masked.latch.r
+; CHECK: masked.latch.r:
+; CHECK: store i32 %{{[0-9]+}}, ptr %collective.in
+; CHECK: masked.exit.r:
+; CHECK-NEXT: store i32 0, ptr %loop.active
+; CHECK: combine.loop:
+; CHECK: or i1
+; CHECK: %uniform.condition = load i32
 ; CHECK-LABEL: define void @small_constant_trip_count(
 ; CHECK-NOT: uniform.condition
 ; CHECK-NOT: ctx.slot
