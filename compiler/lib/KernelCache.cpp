@@ -22,6 +22,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <system_error>
 #include <thread>
 
@@ -150,8 +151,9 @@ KernelDescription readKernel(Reader &in) {
   return kernel;
 }
 
-// Keeps the folder under its size bound, oldest files first.
-void trim(const fs::path &directory) {
+// Keeps the folder under its size bound, oldest files first; returns what
+// it holds after.
+uint64_t trim(const fs::path &directory) {
   std::error_code error;
   std::vector<std::pair<fs::file_time_type, fs::path>> files;
   uint64_t total = 0;
@@ -161,13 +163,32 @@ void trim(const fs::path &directory) {
     files.push_back({entry.last_write_time(error), entry.path()});
   }
   uint64_t limit = maxCacheBytes();
-  if (total <= limit) return;
+  if (total <= limit) return total;
   std::sort(files.begin(), files.end());
   for (const auto &[time, path] : files) {
     if (total <= limit * 9 / 10) break;
     uint64_t size = fs::file_size(path, error);
     if (fs::remove(path, error)) total -= size;
   }
+  return total;
+}
+
+// Counting the folder stats every file in it: with tens of thousands of
+// programs (the CTS builds that many) a count per store made storing
+// quadratic. The folder is counted (and trimmed) at a process's first store,
+// then when what it held plus what this process stored since passes the
+// bound, and every kStoresPerCount stores to notice other processes' files.
+constexpr unsigned kStoresPerCount = 256;
+
+void noteStored(const fs::path &directory, uint64_t bytes) {
+  static std::mutex mutex;
+  static uint64_t estimate = 0;
+  static unsigned stores = 0;
+  std::lock_guard lock(mutex);
+  estimate += bytes;
+  if (stores++ % kStoresPerCount != 0 && estimate <= maxCacheBytes()) return;
+  estimate = trim(directory);
+  stores = 1;
 }
 
 // The code that compiled a program is part of its key: the library's file,
@@ -279,8 +300,11 @@ void storeCachedProgram(const std::string &key, const CachedProgram &program) {
     }
   }
   fs::rename(temporary, *directory / (key + ".bin"), error);
-  if (error) fs::remove(temporary, error);
-  trim(*directory);
+  if (error) {
+    fs::remove(temporary, error);
+    return;
+  }
+  noteStored(*directory, sizeof(kMagic) + out.bytes.size() + 8);
 }
 
 }  // namespace lockstep::compiler
