@@ -132,6 +132,8 @@ class WorkGroupLoops {
   void analyzeAllocas();
   void computeLiveness();
   void findUniformVariables();
+  bool differs(const Value *value, const SmallPtrSetImpl<const Value *> &divergent) const;
+  bool instructionDiffers(const Instruction &I, const SmallPtrSetImpl<const Value *> &divergent) const;
   void layOutContext();
   // Code.
   struct LoopNest {
@@ -642,6 +644,30 @@ Value *branchCondition(const Instruction *terminator) {
   return nullptr;
 }
 
+// Whether a value differs between work-items, given the instructions found
+// to differ so far: private addresses always do, prologue values never.
+bool WorkGroupLoops::differs(const Value *value, const SmallPtrSetImpl<const Value *> &divergent) const {
+  if (isa<AllocaInst>(value)) return true;
+  auto *I = dyn_cast<Instruction>(value);
+  return I && I->getParent() != prologue && divergent.count(I);
+}
+
+// The rule both divergence analyses share for an instruction of the body
+// (loads of private variables and phis are theirs): the local id differs;
+// memory other than the kernel arguments and the group geometry may differ;
+// the rest differs when an operand does.
+bool WorkGroupLoops::instructionDiffers(const Instruction &I, const SmallPtrSetImpl<const Value *> &divergent) const {
+  auto operandDiffers = [&](const Use &operand) { return differs(operand.get(), divergent); };
+  if (isLocalIdPlaceholder(I)) return true;
+  if (auto *load = dyn_cast<LoadInst>(&I)) {
+    const Value *object = getUnderlyingObject(load->getPointerOperand());
+    bool shared = object == F.getArg(kArgBlockParam) || object == F.getArg(kGroupInfoParam);
+    return !shared || differs(load->getPointerOperand(), divergent);
+  }
+  if (auto *call = dyn_cast<CallBase>(&I)) return !call->doesNotAccessMemory() || any_of(call->args(), operandDiffers);
+  return I.mayReadOrWriteMemory() || any_of(I.operands(), operandDiffers);
+}
+
 // Divergence analysis over the work-item code: a value differs between
 // work-items if it derives from the local id, from memory other than the
 // kernel arguments and the group geometry, from a private address, or from
@@ -667,15 +693,6 @@ void WorkGroupLoops::findUniformVariables() {
     if (!alloca || !allocaIndex.count(alloca) || !promotable[allocaIndex.lookup(alloca)]) return -1;
     return allocaIndex.lookup(alloca);
   };
-  auto differs = [&](const Value *value) {
-    if (isa<AllocaInst>(value)) return true;  // a private address
-    auto *I = dyn_cast<Instruction>(value);
-    return I && I->getParent() != prologue && divergent.count(I);
-  };
-  auto readsSharedInput = [&](const Value *pointer) {
-    const Value *object = getUnderlyingObject(pointer);
-    return object == F.getArg(kArgBlockParam) || object == F.getArg(kGroupInfoParam);
-  };
   bool changed = true;
   while (changed) {
     changed = false;
@@ -685,7 +702,7 @@ void WorkGroupLoops::findUniformVariables() {
         if (auto *store = dyn_cast<StoreInst>(&I)) {
           int v = variableOf(store->getPointerOperand());
           if (v >= 0 && !divergentVariable[v] &&
-              (differs(store->getValueOperand()) || divergentControl.count(&BB))) {
+              (differs(store->getValueOperand(), divergent) || divergentControl.count(&BB))) {
             divergentVariable.set(v);
             changed = true;
           }
@@ -693,17 +710,10 @@ void WorkGroupLoops::findUniformVariables() {
         }
         if (divergent.count(&I)) continue;
         bool d;
-        if (isLocalIdPlaceholder(I)) {
-          d = true;
-        } else if (auto *load = dyn_cast<LoadInst>(&I)) {
-          int v = variableOf(load->getPointerOperand());
-          if (v >= 0) d = divergentVariable[v];
-          else d = !readsSharedInput(load->getPointerOperand()) || differs(load->getPointerOperand());
-        } else if (auto *call = dyn_cast<CallBase>(&I)) {
-          d = !call->doesNotAccessMemory() || any_of(call->args(), [&](const Use &a) { return differs(a.get()); });
-        } else {
-          d = I.mayReadOrWriteMemory() || any_of(I.operands(), [&](const Use &o) { return differs(o.get()); });
-        }
+        if (int v = isa<LoadInst>(I) ? variableOf(cast<LoadInst>(I).getPointerOperand()) : -1; v >= 0)
+          d = divergentVariable[v];
+        else
+          d = instructionDiffers(I, divergent);
         if (d) {
           divergent.insert(&I);
           changed = true;
@@ -711,7 +721,7 @@ void WorkGroupLoops::findUniformVariables() {
       }
       // A branch on a differing condition: the blocks it controls.
       Value *condition = branchCondition(BB.getTerminator());
-      if (!condition || !differs(condition) || !expanded.insert(&BB).second) continue;
+      if (!condition || !differs(condition, divergent) || !expanded.insert(&BB).second) continue;
       changed = true;
       addControlledBlocks(BB, postDominators, divergentControl);
     }
@@ -771,15 +781,6 @@ void WorkGroupLoops::addLoopCuts() {
   PostDominatorTree postDominators(F);
   SmallPtrSet<const Value *, 32> divergent;
   SmallPtrSet<const BasicBlock *, 32> controlled, branching;
-  auto differs = [&](const Value *value) {
-    if (isa<AllocaInst>(value)) return true;
-    auto *I = dyn_cast<Instruction>(value);
-    return I && I->getParent() != prologue && divergent.count(I);
-  };
-  auto readsSharedInput = [&](const Value *pointer) {
-    const Value *object = getUnderlyingObject(pointer);
-    return object == F.getArg(kArgBlockParam) || object == F.getArg(kGroupInfoParam);
-  };
   bool changed = true;
   while (changed) {
     changed = false;
@@ -788,27 +789,20 @@ void WorkGroupLoops::addLoopCuts() {
       for (Instruction &I : BB) {
         if (I.getType()->isVoidTy() || divergent.count(&I)) continue;
         bool d;
-        if (isLocalIdPlaceholder(I)) {
-          d = true;
-        } else if (auto *phi = dyn_cast<PHINode>(&I)) {
-          d = any_of(phi->incoming_values(), [&](const Use &v) { return differs(v.get()); }) ||
+        if (auto *phi = dyn_cast<PHINode>(&I))
+          d = any_of(phi->incoming_values(), [&](const Use &v) { return differs(v.get(), divergent); }) ||
               any_of(phi->blocks(), [&](const BasicBlock *from) {
                 return controlled.count(from) || branching.count(from);
               });
-        } else if (auto *load = dyn_cast<LoadInst>(&I)) {
-          d = !readsSharedInput(load->getPointerOperand()) || differs(load->getPointerOperand());
-        } else if (auto *call = dyn_cast<CallBase>(&I)) {
-          d = !call->doesNotAccessMemory() || any_of(call->args(), [&](const Use &a) { return differs(a.get()); });
-        } else {
-          d = I.mayReadOrWriteMemory() || any_of(I.operands(), [&](const Use &o) { return differs(o.get()); });
-        }
+        else
+          d = instructionDiffers(I, divergent);
         if (d) {
           divergent.insert(&I);
           changed = true;
         }
       }
       Value *condition = branchCondition(BB.getTerminator());
-      if (!condition || !differs(condition) || !branching.insert(&BB).second) continue;
+      if (!condition || !differs(condition, divergent) || !branching.insert(&BB).second) continue;
       changed = true;
       addControlledBlocks(BB, postDominators, controlled);
     }
