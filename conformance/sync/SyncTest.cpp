@@ -66,14 +66,6 @@ std::vector<Group> groupsOf(const Shape &s) {
   return groups;
 }
 
-namespace {
-Shape shape1(size_t global, size_t local, size_t offset) {
-  Shape s;
-  s.global[0] = global;
-  s.local[0] = local;
-  s.offset[0] = offset;
-  return s;
-}
 Shape shapeN(cl_uint dims, std::array<size_t, 3> global, std::array<size_t, 3> local,
              std::array<size_t, 3> offset) {
   Shape s;
@@ -81,6 +73,15 @@ Shape shapeN(cl_uint dims, std::array<size_t, 3> global, std::array<size_t, 3> l
   s.global = global;
   s.local = local;
   s.offset = offset;
+  return s;
+}
+
+namespace {
+Shape shape1(size_t global, size_t local, size_t offset) {
+  Shape s;
+  s.global[0] = global;
+  s.local[0] = local;
+  s.offset[0] = offset;
   return s;
 }
 }  // namespace

@@ -47,6 +47,10 @@ struct Group {
 
 std::vector<Group> groupsOf(const Shape &shape);
 
+// A shape of `dims` dimensions (unused dimensions 1).
+Shape shapeN(cl_uint dims, std::array<size_t, 3> global, std::array<size_t, 3> local,
+             std::array<size_t, 3> offset = {0, 0, 0});
+
 // 1D shapes with local sizes 1, 7, 64 and 256 (uniform; some with offsets).
 std::vector<Shape> linearShapes();
 // 1D with a remainder group, 2D and 3D with offsets and remainders.

@@ -30,29 +30,19 @@ using ItemReference =
 using GroupReference =
     std::function<std::vector<u32>(const Shape &, const Group &, const std::vector<u32> &v)>;
 
-Shape shapeOf(cl_uint dims, std::array<size_t, 3> global, std::array<size_t, 3> local,
-              std::array<size_t, 3> offset = {0, 0, 0}) {
-  Shape s;
-  s.dims = dims;
-  s.global = global;
-  s.local = local;
-  s.offset = offset;
-  return s;
-}
-
 // Groups narrower than 4 work-items along x run a version of the kernel
 // without loop cuts: shapes on both sides of that width, in one dispatch
 // (remainder groups narrower than the others), and a wide 1D group.
 std::vector<Shape> cutWidthShapes() {
   return {
-      shapeOf(1, {4 * 5 + 2, 1, 1}, {4, 1, 1}),                     // widths 4 and 2
-      shapeOf(1, {5 * 9 + 3, 1, 1}, {5, 1, 1}, {11, 0, 0}),         // widths 5 and 3
-      shapeOf(1, {3 * 7, 1, 1}, {3, 1, 1}),                         // width 3 only
-      shapeOf(2, {4 * 3 + 1, 3 * 2 + 2, 1}, {4, 3, 1}, {1, 2, 0}),  // x remainder 1
-      shapeOf(2, {2 * 4, 16 * 2, 1}, {2, 16, 1}),                   // narrow, 32 per group
-      shapeOf(2, {1 * 3, 64 * 2, 1}, {1, 64, 1}),                   // narrow, 64 per group
-      shapeOf(3, {5 * 2 + 4, 2 * 2 + 1, 3 * 2}, {5, 2, 3}, {3, 0, 1}),
-      shapeOf(1, {1024 * 2 + 37, 1, 1}, {1024, 1, 1}, {7, 0, 0}),  // wide, remainder 37
+      shapeN(1, {4 * 5 + 2, 1, 1}, {4, 1, 1}),                     // widths 4 and 2
+      shapeN(1, {5 * 9 + 3, 1, 1}, {5, 1, 1}, {11, 0, 0}),         // widths 5 and 3
+      shapeN(1, {3 * 7, 1, 1}, {3, 1, 1}),                         // width 3 only
+      shapeN(2, {4 * 3 + 1, 3 * 2 + 2, 1}, {4, 3, 1}, {1, 2, 0}),  // x remainder 1
+      shapeN(2, {2 * 4, 16 * 2, 1}, {2, 16, 1}),                   // narrow, 32 per group
+      shapeN(2, {1 * 3, 64 * 2, 1}, {1, 64, 1}),                   // narrow, 64 per group
+      shapeN(3, {5 * 2 + 4, 2 * 2 + 1, 3 * 2}, {5, 2, 3}, {3, 0, 1}),
+      shapeN(1, {1024 * 2 + 37, 1, 1}, {1024, 1, 1}, {7, 0, 0}),  // wide, remainder 37
   };
 }
 
