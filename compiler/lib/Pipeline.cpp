@@ -93,12 +93,13 @@ bool linkBuiltins(Module &M, std::string &log) {
   }
   for (;;) {
     SmallVector<unsigned, 8> needed;
-    SmallVector<Function *, 8> wanted;
+    // By name: linking may replace a declaration by a new function.
+    SmallVector<std::string, 8> wanted;
     for (Function &F : M) {
       if (!F.isDeclaration() || F.isIntrinsic()) continue;
       auto it = library.chunkOf.find(F.getName());
       if (it == library.chunkOf.end()) continue;
-      wanted.push_back(&F);
+      wanted.push_back(F.getName().str());
       if (!is_contained(needed, it->second)) needed.push_back(it->second);
     }
     if (needed.empty()) return true;
@@ -117,8 +118,11 @@ bool linkBuiltins(Module &M, std::string &log) {
       }
     }
     // Each round defines what the last one declared; stop rather than loop if not.
-    if (none_of(wanted, [](Function *F) { return !F->isDeclaration(); })) {
-      log += "internal error: the builtins do not define " + wanted.front()->getName().str() + "\n";
+    if (none_of(wanted, [&](const std::string &name) {
+          const Function *F = M.getFunction(name);
+          return F && !F->isDeclaration();
+        })) {
+      log += "internal error: the builtins do not define " + wanted.front() + "\n";
       return false;
     }
   }
