@@ -222,15 +222,17 @@ class KernelCache : public ClTest {
     EXPECT_TRUE(stillSameFile(name, kept)) << "the healed file was not used: it was replaced again";
   }
 
-  bool hasFeature(const char *name) {
-    size_t size = 0;
-    EXPECT_CL(clGetDeviceInfo(device_, CL_DEVICE_OPENCL_C_FEATURES, 0, nullptr, &size));
-    std::vector<cl_name_version> features(size / sizeof(cl_name_version));
-    EXPECT_CL(
-        clGetDeviceInfo(device_, CL_DEVICE_OPENCL_C_FEATURES, size, features.data(), nullptr));
-    for (const cl_name_version &feature : features)
-      if (std::string(feature.name) == name) return true;
-    return false;
+
+  // After builds racing to store one program: exactly one stored file and
+  // no temporary ones, and a further build loads that file.
+  void expectOneFileThenReused(int scale, int offset, const char *whose) {
+    std::string name = onlyBin();
+    EXPECT_TRUE(strays().empty()) << "folder:\n" << listing();
+    if (name.empty()) return;
+    fs::path kept = keep(name);
+    buildScale(scale, offset);
+    EXPECT_EQ(binNames(), std::set<std::string>{name}) << "folder:\n" << listing();
+    EXPECT_TRUE(stillSameFile(name, kept)) << whose << " was not used";
   }
 
   fs::path root_, cache_, links_;
@@ -629,14 +631,7 @@ TEST_F(KernelCache, ThreadsBuildTheSameProgramAtOnce) {
       EXPECT_TRUE(computesScale(programs[t], scale, offset));
     }
   }
-  std::string name = onlyBin();
-  EXPECT_TRUE(strays().empty()) << "folder:\n" << listing();
-  if (!name.empty()) {
-    fs::path kept = keep(name);
-    buildScale(scale, offset);
-    EXPECT_EQ(binNames(), std::set<std::string>{name}) << "folder:\n" << listing();
-    EXPECT_TRUE(stillSameFile(name, kept)) << "the file the threads left was not used";
-  }
+  expectOneFileThenReused(scale, offset, "the file the threads left");
   for (cl_program program : programs)
     if (program) EXPECT_CL(clReleaseProgram(program));
 }
@@ -713,14 +708,7 @@ TEST_F(KernelCache, TwoProcessesBuildTheSameProgramAtOnce) {
         << "child " << i << " did not pass; its output:\n"
         << readFile(root_ / ("child." + std::to_string(i) + ".log"));
   }
-  std::string name = onlyBin();
-  EXPECT_TRUE(strays().empty()) << "folder:\n" << listing();
-  if (!name.empty()) {
-    fs::path kept = keep(name);
-    buildScale(scale, offset);
-    EXPECT_EQ(binNames(), std::set<std::string>{name}) << "folder:\n" << listing();
-    EXPECT_TRUE(stillSameFile(name, kept)) << "the file the children left was not used";
-  }
+  expectOneFileThenReused(scale, offset, "the file the children left");
 }
 
 // LOCKSTEP_CACHE=0: nothing is stored, nothing is read, nothing is removed.

@@ -6,19 +6,7 @@
 namespace lockstep::test {
 namespace {
 
-class Language : public ClTest {
- protected:
-  bool hasFeature(const char *name) {
-    size_t size = 0;
-    EXPECT_CL(clGetDeviceInfo(device_, CL_DEVICE_OPENCL_C_FEATURES, 0, nullptr, &size));
-    std::vector<cl_name_version> features(size / sizeof(cl_name_version));
-    EXPECT_CL(
-        clGetDeviceInfo(device_, CL_DEVICE_OPENCL_C_FEATURES, size, features.data(), nullptr));
-    for (const cl_name_version &feature : features)
-      if (std::string(feature.name) == name) return true;
-    return false;
-  }
-};
+class Language : public ClTest {};
 
 // A program-scope global keeps its value from one launch to the next.
 TEST_F(Language, ProgramScopeGlobalVariablesPersistAcrossLaunches) {

@@ -241,4 +241,14 @@ size_t ClTest::kernelMaxGroupSize(cl_kernel kernel) {
   return size;
 }
 
+bool ClTest::hasFeature(const char *name) {
+  size_t size = 0;
+  EXPECT_CL(clGetDeviceInfo(device_, CL_DEVICE_OPENCL_C_FEATURES, 0, nullptr, &size));
+  std::vector<cl_name_version> features(size / sizeof(cl_name_version));
+  EXPECT_CL(clGetDeviceInfo(device_, CL_DEVICE_OPENCL_C_FEATURES, size, features.data(), nullptr));
+  for (const cl_name_version &feature : features)
+    if (std::string(feature.name) == name) return true;
+  return false;
+}
+
 }  // namespace lockstep::test

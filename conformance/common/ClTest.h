@@ -74,6 +74,8 @@ class ClTest : public ::testing::Test {
   // Builds and returns the named kernel, or nullptr after failing the test.
   cl_kernel kernel(const std::string &source, const char *name, const std::string &options = "");
   cl_kernel kernelOf(cl_program program, const char *name);
+  // Whether the device lists this OpenCL C feature (CL_DEVICE_OPENCL_C_FEATURES).
+  bool hasFeature(const char *name);
   cl_mem buffer(cl_mem_flags flags, size_t bytes, void *host = nullptr);
   template <typename T>
   cl_mem bufferFrom(const std::vector<T> &data, cl_mem_flags flags = CL_MEM_READ_WRITE) {
