@@ -183,12 +183,12 @@ constexpr unsigned kStoresPerCount = 256;
 void noteStored(const fs::path &directory, uint64_t bytes) {
   static std::mutex mutex;
   static uint64_t estimate = 0;
-  static unsigned stores = 0;
+  static unsigned storesSinceCount = kStoresPerCount;  // count at the first store
   std::lock_guard lock(mutex);
   estimate += bytes;
-  if (stores++ % kStoresPerCount != 0 && estimate <= maxCacheBytes()) return;
+  if (++storesSinceCount < kStoresPerCount && estimate <= maxCacheBytes()) return;
   estimate = trim(directory);
-  stores = 1;
+  storesSinceCount = 0;
 }
 
 // The code that compiled a program is part of its key: the library's file,

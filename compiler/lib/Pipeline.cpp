@@ -4,7 +4,9 @@
 // and run LLVM's -O3 pipeline, whose loop vectorizer widens the innermost
 // work-item loops.
 #include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/Operator.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Linker/Linker.h>
 #include <llvm/Passes/PassBuilder.h>
@@ -18,8 +20,6 @@
 #include <llvm/Transforms/Scalar/EarlyCSE.h>
 #include <llvm/Transforms/Scalar/SROA.h>
 #include <llvm/Transforms/Utils/LowerAtomic.h>
-#include <llvm/IR/Instructions.h>
-#include <llvm/IR/Operator.h>
 
 #include <cstdlib>
 

@@ -808,38 +808,41 @@ void WorkGroupLoops::addLoopCuts() {
     }
   }
 
-  // Loops that branch on nothing differing outside them.
+  // Loops that no differing branch outside them controls.
+  SmallVector<std::pair<BasicBlock *, SmallPtrSet<const BasicBlock *, 32>>, 8> branchReach;
+  for (BasicBlock &BB : F) {
+    if (!branching.count(&BB)) continue;
+    branchReach.emplace_back();
+    branchReach.back().first = &BB;
+    addControlledBlocks(BB, postDominators, branchReach.back().second);
+  }
   auto reachedAlike = [&](Loop *loop) {
-    for (const BasicBlock *block : branching) {
-      if (loop->contains(block)) continue;
-      SmallPtrSet<const BasicBlock *, 32> reach;
-      addControlledBlocks(*const_cast<BasicBlock *>(block), postDominators, reach);
-      if (reach.count(loop->getHeader())) return false;
-    }
-    return true;
+    return none_of(branchReach, [&](const auto &entry) {
+      return !loop->contains(entry.first) && entry.second.count(loop->getHeader());
+    });
   };
   SmallVector<Loop *, 4> uniformLoops, differingLoops;
   for (Loop *loop : loops.getLoopsInPreorder()) {
     if (!loop->isInnermost() || !reachedAlike(loop)) continue;
-    bool callsAllowed = true, pure = true;
+    // Calls and exits a cut can handle; what masking needs besides.
+    bool eligible = true, pure = true;
     for (BasicBlock *block : loop->blocks()) {
       for (Instruction &I : *block) {
         if (auto *call = dyn_cast<CallBase>(&I); call && !isLocalIdPlaceholder(I)) {
-          if (!mayCallInLoopCut(*call, 3)) callsAllowed = false;
+          if (!mayCallInLoopCut(*call, 3)) eligible = false;
           if (call->mayWriteToMemory()) pure = false;
         }
         if (I.isAtomic() || isa<FenceInst>(I)) pure = false;
       }
     }
-    if (!callsAllowed) continue;
     SmallVector<BasicBlock *, 4> exiting;
     loop->getExitingBlocks(exiting);
     bool uniformExits = !controlled.count(loop->getHeader());
     for (BasicBlock *block : exiting) {
-      if (!branchCondition(block->getTerminator())) callsAllowed = false;
+      if (!branchCondition(block->getTerminator())) eligible = false;
       if (branching.count(block) || controlled.count(block)) uniformExits = false;
     }
-    if (!callsAllowed) continue;
+    if (!eligible) continue;
     if (uniformExits) uniformLoops.push_back(loop);
     else if (pure && loop->getLoopPreheader() && loop->getUniqueExitBlock()) differingLoops.push_back(loop);
   }

@@ -663,12 +663,12 @@ TEST_F(UniformLoops, NestedLoops) {
 }
 
 // ---------------------------------------------------------------------------
-// 6. Loops that must not be cut: a trip count from the local id, an exit that
-// depends on memory (a Collatz walk), a divergent break out of a loop whose
-// bound is uniform, a grid-stride loop over the global id, a trip count
-// loaded from a buffer (the same within a group, but not provably so), a
-// divergent continue, and a divergent loop carrying a private array and a
-// float.
+// 6. Loops whose trip count differs, or may differ, between work-items (masked,
+// not cut as uniform): a trip count from the local id, an exit that depends
+// on memory (a Collatz walk), a divergent break out of a loop whose bound is
+// uniform, a grid-stride loop over the global id, a trip count loaded from a
+// buffer (the same within a group, but not provably so), a divergent
+// continue, and a divergent loop carrying a private array and a float.
 const char *kDivergentTrips = R"CLC(
 kernel void divergent_trips(global const uint *in, global uint *out, int n,
                             global const int *limits) {
