@@ -9,6 +9,18 @@
 
 using namespace lockstep::runtime;
 
+namespace {
+
+// A thread that runs commands (an arena worker, or a waiter that took over
+// its command) continues with a command that becomes ready when one of its
+// commands completes, instead of handing it to another thread: in order,
+// the next command of the queue starts without a wake-up. Only one is kept;
+// others go to the arena as tasks.
+thread_local bool tlRunsCommands = false;
+thread_local _cl_event *tlContinuation = nullptr;
+
+}  // namespace
+
 _cl_event::_cl_event(cl_context context, cl_command_queue queue, cl_command_type type)
     : context_(context),
       queue_(queue),
@@ -29,6 +41,10 @@ void _cl_event::releaseOwners() {
 }
 
 cl_int _cl_event::wait() {
+  // A command that is ready and not started runs here: the caller would
+  // only sleep until a worker woke up and ran it. Not inside another
+  // command (a callback waiting), which could be the one it waits for.
+  if (queue_ && !tlRunsCommands && status() == CL_SUBMITTED && claim()) runClaimed(this);
   std::unique_lock lock(mutex_);
   completed_.wait(lock, [this] { return settled_; });
   return status();
@@ -108,10 +124,44 @@ void _cl_event::submit(bool runHere) {
   setStatus(CL_SUBMITTED);
   if (!work_ || runHere) {
     // Markers and barriers have nothing to run: no task to pay for.
+    claim();
     run();
     return;
   }
-  queue_->device()->arena().enqueue([this] { run(); });
+  if (tlRunsCommands && !tlContinuation) {
+    // The thread that completed this command's last dependency runs it next.
+    claim();
+    tlContinuation = this;
+    return;
+  }
+  // A waiter may take it over before a worker gets to it (wait()); the task
+  // holds a reference so that it can find out.
+  retainInternal();
+  queue_->device()->arena().enqueue([this] {
+    if (claim()) runClaimed(nullptr);
+    releaseInternal();
+  });
+}
+
+void _cl_event::runClaimed(_cl_event *until) {
+  bool outer = !tlRunsCommands;
+  tlRunsCommands = true;
+  _cl_event *next = this;
+  while (next) {
+    next->run();
+    next = std::exchange(tlContinuation, nullptr);
+    if (next && until && until->done()) {
+      // The waiter's own command is done: it returns, and a worker takes
+      // the rest.
+      next->retainInternal();
+      next->queue_->device()->arena().enqueue([next] {
+        next->runClaimed(nullptr);
+        next->releaseInternal();
+      });
+      next = nullptr;
+    }
+  }
+  tlRunsCommands = !outer;
 }
 
 void _cl_event::run() {

@@ -43,8 +43,10 @@ struct _cl_event
   cl_int status() const { return status_.load(std::memory_order_acquire); }
   bool done() const { return status() <= CL_COMPLETE; }
 
-  // Blocks on a condition variable until the event is complete or failed
-  // and its dependents started; returns the final status.
+  // Waits until the event is complete or failed and its dependents started;
+  // returns the final status. A waiter whose command is ready but not yet
+  // started runs it itself (and the commands that become ready after it,
+  // until this event is done) instead of sleeping while a worker wakes up.
   cl_int wait();
   // clSetUserEventStatus: CL_INVALID_OPERATION if already set.
   void setUserStatus(cl_int status);
@@ -73,6 +75,12 @@ struct _cl_event
 
  private:
   void submit(bool runHere);
+  // Takes the right to run the command: true for exactly one caller.
+  bool claim() { return !claimed_.exchange(true, std::memory_order_acq_rel); }
+  // Runs this claimed command, then the commands that became ready after it
+  // and that this thread took over (see submit), until `until` is done (or,
+  // with null, until none is left).
+  void runClaimed(_cl_event *until);
   void run();
   void finish(cl_int status);
   void setStatus(cl_int status);  // and fires that status' callbacks
@@ -92,6 +100,7 @@ struct _cl_event
   std::atomic<cl_int> status_;
   std::atomic<cl_uint> pending_{1};  // dependencies + the enqueuer's guard
   std::atomic<bool> dependencyFailed_{false};
+  std::atomic<bool> claimed_{false};  // someone runs (or ran) the command
   lockstep::runtime::Command work_;
   std::mutex mutex_;
   std::condition_variable completed_;
