@@ -115,6 +115,12 @@ struct SafeIntegerDivisionPass : llvm::PassInfoMixin<SafeIntegerDivisionPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 
+// After -O3: puts masked gathers and scatters behind a test of their mask,
+// and turns those of one address into scalar accesses.
+struct MaskedMemoryGuardsPass : llvm::PassInfoMixin<MaskedMemoryGuardsPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+
 // Registers the passes above by name ("lockstep-kernel-wrapper", ...).
 void registerLockstepPasses(llvm::PassBuilder &builder);
 

@@ -274,6 +274,7 @@ bool finalizeModule(Module &M, const FrontendOptions &options, std::string &log)
   Analyses analyses(builder);
   OptimizationLevel level = options.optDisable ? OptimizationLevel::O1 : OptimizationLevel::O3;
   ModulePassManager passes = builder.buildPerModuleDefaultPipeline(level);
+  passes.addPass(MaskedMemoryGuardsPass());
   passes.run(M, analyses.modules);
   lowerLocalAtomics(M);
   if (dump && std::string_view(dump) == "final") M.print(errs(), nullptr);
@@ -289,6 +290,7 @@ void registerLockstepPasses(PassBuilder &builder) {
         else if (name == "lockstep-work-group-loops") passes.addPass(WorkGroupLoopsPass());
         else if (name == "lockstep-printf") passes.addPass(PrintfLoweringPass());
         else if (name == "lockstep-safe-division") passes.addPass(SafeIntegerDivisionPass());
+        else if (name == "lockstep-masked-memory-guards") passes.addPass(MaskedMemoryGuardsPass());
         else return false;
         return true;
       });

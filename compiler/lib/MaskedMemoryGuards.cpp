@@ -1,0 +1,194 @@
+// MaskedMemoryGuardsPass, run after -O3: the loop vectorizer turns a
+// conditional access that is not consecutive across work-items into a masked
+// gather or scatter. Those cost tens of cycles whatever the mask, and the
+// mask of a work-item condition is often all-false (`if (gid == 0)`, a
+// border test, a rarely-taken branch). Each run of gathers and scatters under
+// one mask now sits behind a test of that mask, and a gather or scatter whose
+// lanes all use one address (a work-item condition on a uniform pointer)
+// becomes a scalar load or store:
+//
+//   gather(splat p, M, pass)  ->  select(M, splat(load p), pass)
+//   scatter(v, splat p, M)    ->  store v[last active lane of M], p
+//
+// (LangRef: a scatter's overlapping lanes are stored in lane order, so the
+// last active lane's value is the one memory keeps.)
+#include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/Analysis/VectorUtils.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
+
+#include "Internal.h"
+
+using namespace llvm;
+
+namespace lockstep::compiler {
+namespace {
+
+// A masked gather or scatter whose mask is not a constant: the mask.
+Value *guardableMask(const Instruction &I) {
+  auto *call = dyn_cast<IntrinsicInst>(&I);
+  if (!call) return nullptr;
+  Value *mask = nullptr;
+  if (call->getIntrinsicID() == Intrinsic::masked_gather) mask = call->getArgOperand(2);
+  else if (call->getIntrinsicID() == Intrinsic::masked_scatter) mask = call->getArgOperand(3);
+  if (!mask || isa<Constant>(mask)) return nullptr;
+  return mask;
+}
+
+// Computes a value and touches no memory: may move into the guarded block
+// (and be recomputed on the skipping path).
+bool isPure(const Instruction &I) {
+  return !isa<PHINode>(I) && !I.isTerminator() && !I.mayHaveSideEffects() &&
+         !I.mayReadFromMemory() && !isa<AllocaInst>(I);
+}
+
+// Replaces a gather or scatter of one address by a scalar access, before
+// `call`. Returns true if it did (and erased `call`).
+bool scalarize(IntrinsicInst *call) {
+  bool gather = call->getIntrinsicID() == Intrinsic::masked_gather;
+  Value *pointers = call->getArgOperand(gather ? 0 : 1);
+  Value *pointer = getSplatValue(pointers);
+  if (!pointer) return false;
+  Align align = cast<ConstantInt>(call->getArgOperand(gather ? 1 : 2))->getAlignValue();
+  Value *mask = call->getArgOperand(gather ? 2 : 3);
+  auto *maskType = cast<FixedVectorType>(mask->getType());
+  IRBuilder<> builder(call);
+  if (gather) {
+    auto *type = cast<FixedVectorType>(call->getType());
+    LoadInst *load = builder.CreateAlignedLoad(type->getElementType(), pointer, align);
+    load->copyMetadata(*call, {LLVMContext::MD_tbaa, LLVMContext::MD_alias_scope,
+                               LLVMContext::MD_noalias});
+    Value *all = builder.CreateVectorSplat(type->getElementCount(), load);
+    Value *passThrough = call->getArgOperand(3);
+    Value *result =
+        isa<PoisonValue>(passThrough) ? all : builder.CreateSelect(mask, all, passThrough);
+    call->replaceAllUsesWith(result);
+  } else {
+    unsigned lanes = maskType->getNumElements();
+    Value *bits = builder.CreateBitCast(mask, builder.getIntNTy(lanes));
+    Value *leading = builder.CreateBinaryIntrinsic(Intrinsic::ctlz, bits, builder.getTrue());
+    Value *lane = builder.CreateSub(ConstantInt::get(bits->getType(), lanes - 1), leading);
+    Value *value = builder.CreateExtractElement(call->getArgOperand(0), lane);
+    StoreInst *store = builder.CreateAlignedStore(value, pointer, align);
+    store->copyMetadata(*call, {LLVMContext::MD_tbaa, LLVMContext::MD_alias_scope,
+                                LLVMContext::MD_noalias});
+  }
+  call->eraseFromParent();
+  return true;
+}
+
+// Guards the first run of gathers and scatters under one mask in `block`
+// that starts at or after `from`. Returns the block to go on with (the rest
+// of `block` after the run), or null when the block has none left.
+BasicBlock *guardFirstRun(BasicBlock *block, BasicBlock::iterator from) {
+  // The run: from the first guardable access to the last one with the same
+  // mask that only pure instructions separate from it.
+  Instruction *first = nullptr;
+  Value *mask = nullptr;
+  for (auto it = from; it != block->end(); ++it)
+    if ((mask = guardableMask(*it))) {
+      first = &*it;
+      break;
+    }
+  if (!first) return nullptr;
+  Instruction *last = first;
+  for (auto it = std::next(first->getIterator()); it != block->end(); ++it) {
+    if (guardableMask(*it) == mask) last = &*it;
+    else if (!isPure(*it)) break;
+  }
+  SmallVector<Instruction *, 16> run;
+  for (auto it = first->getIterator();; ++it) {
+    run.push_back(&*it);
+    if (&*it == last) break;
+  }
+  // Pure instructions that depend on nothing in the run stay before it.
+  SmallPtrSet<Instruction *, 16> inRun;
+  SmallVector<Instruction *, 16> guarded;
+  for (Instruction *I : run) {
+    bool dependent = guardableMask(*I) != nullptr;
+    for (Value *operand : I->operands())
+      if (auto *def = dyn_cast<Instruction>(operand); def && inRun.count(def)) dependent = true;
+    if (dependent) {
+      inRun.insert(I);
+      guarded.push_back(I);
+    } else {
+      I->moveBefore(first);
+    }
+  }
+
+  // block: ... br any(mask), then, skip;  then: run;  skip: recomputed values;
+  // join: phis, the rest.
+  LLVMContext &context = block->getContext();
+  Function *F = block->getParent();
+  BasicBlock *join = block->splitBasicBlock(last->getNextNode(), block->getName() + ".joined");
+  BasicBlock *then = BasicBlock::Create(context, "mask.any", F, join);
+  BasicBlock *skip = BasicBlock::Create(context, "mask.none", F, join);
+  block->getTerminator()->eraseFromParent();
+  IRBuilder<> builder(block);
+  Value *any = builder.CreateOrReduce(mask);
+  builder.CreateCondBr(any, then, skip);
+  IRBuilder<>(then).CreateBr(join);
+  IRBuilder<>(skip).CreateBr(join);
+  for (Instruction *I : guarded) I->moveBefore(then->getTerminator());
+
+  // With no active lane, a gather yields its pass-through value and a
+  // scatter does nothing; the pure instructions are recomputed from those.
+  // Only what is used after the run is recomputed, through phis at join.
+  DenseMap<Instruction *, Value *> skipped;
+  std::function<Value *(Value *)> valueWhenSkipped = [&](Value *V) -> Value * {
+    auto *I = dyn_cast<Instruction>(V);
+    if (!I || !inRun.count(I)) return V;
+    if (Value *known = skipped.lookup(I)) return known;
+    Value *result;
+    if (guardableMask(*I)) {
+      result = I->getType()->isVoidTy() ? nullptr : cast<CallInst>(I)->getArgOperand(3);
+    } else {
+      Instruction *clone = I->clone();
+      for (Use &operand : clone->operands()) operand.set(valueWhenSkipped(operand.get()));
+      clone->insertBefore(skip->getTerminator());
+      result = clone;
+    }
+    skipped[I] = result;
+    return result;
+  };
+  for (Instruction *I : guarded) {
+    if (I->getType()->isVoidTy()) continue;
+    SmallVector<Use *, 8> outside;
+    for (Use &use : I->uses())
+      if (cast<Instruction>(use.getUser())->getParent() != then) outside.push_back(&use);
+    if (outside.empty()) continue;
+    PHINode *phi = PHINode::Create(I->getType(), 2, I->getName() + ".guarded");
+    phi->insertBefore(join->begin());
+    phi->addIncoming(I, then);
+    phi->addIncoming(valueWhenSkipped(I), skip);
+    for (Use *use : outside) use->set(phi);
+  }
+  for (Instruction *I : guarded)
+    if (guardableMask(*I)) scalarize(cast<IntrinsicInst>(I));
+  return join;
+}
+
+}  // namespace
+
+PreservedAnalyses MaskedMemoryGuardsPass::run(Module &M, ModuleAnalysisManager &) {
+  bool changed = false;
+  for (Function &F : M) {
+    SmallVector<BasicBlock *, 32> blocks;
+    for (BasicBlock &BB : F) blocks.push_back(&BB);
+    for (BasicBlock *BB : blocks) {
+      BasicBlock::iterator from = BB->begin();
+      while (BasicBlock *rest = guardFirstRun(BB, from)) {
+        changed = true;
+        BB = rest;
+        from = rest->getFirstNonPHIIt();
+      }
+    }
+  }
+  return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+}  // namespace lockstep::compiler

@@ -1,0 +1,78 @@
+; Masked gathers and scatters (what the loop vectorizer makes of a
+; conditional access that is not consecutive across work-items) run only
+; when their mask has an active lane; those of one address become scalar.
+; RUN: %opt -passes=lockstep-masked-memory-guards -S %s | FileCheck %s
+
+; `if (get_global_id(0) == 0) counter[0] += 1;` vectorized: a gather and a
+; scatter of the one counter, under one mask.
+define void @uniform_counter(ptr addrspace(1) %counter, <16 x i64> %ids) {
+entry:
+  %mask = icmp eq <16 x i64> %ids, zeroinitializer
+  %ins = insertelement <16 x ptr addrspace(1)> poison, ptr addrspace(1) %counter, i64 0
+  %ptrs = shufflevector <16 x ptr addrspace(1)> %ins, <16 x ptr addrspace(1)> poison, <16 x i32> zeroinitializer
+  %old = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %ptrs, i32 4, <16 x i1> %mask, <16 x i32> poison)
+  %new = add <16 x i32> %old, <i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1>
+  call void @llvm.masked.scatter.v16i32.v16p1(<16 x i32> %new, <16 x ptr addrspace(1)> %ptrs, i32 4, <16 x i1> %mask)
+  ret void
+}
+; One test for the run; the shuffle that does not depend on it stays before.
+; CHECK-LABEL: define void @uniform_counter(
+; CHECK: %ptrs = shufflevector
+; CHECK: [[ANY:%.*]] = call i1 @llvm.vector.reduce.or.v16i1(<16 x i1> %mask)
+; CHECK-NEXT: br i1 [[ANY]], label %mask.any, label %mask.none
+; CHECK: mask.any:
+; CHECK-NEXT: [[LOAD:%.*]] = load i32, ptr addrspace(1) %counter, align 4
+; The store keeps the last active lane's value, as the scatter would.
+; CHECK: [[BITS:%.*]] = bitcast <16 x i1> %mask to i16
+; CHECK-NEXT: [[LEAD:%.*]] = call i16 @llvm.ctlz.i16(i16 [[BITS]], i1 true)
+; CHECK-NEXT: [[LANE:%.*]] = sub i16 15, [[LEAD]]
+; CHECK-NEXT: [[VALUE:%.*]] = extractelement <16 x i32> %new, i16 [[LANE]]
+; CHECK-NEXT: store i32 [[VALUE]], ptr addrspace(1) %counter, align 4
+; CHECK-NOT: masked.scatter
+; CHECK: ret void
+
+; A gather and a scatter of different addresses stay so, behind the test.
+; A value of the run used after it is the run's when it ran, else what it
+; computes from the gather's pass-through.
+define <8 x float> @gather_used_after(<8 x ptr> %ptrs, <8 x i1> %mask, <8 x float> %other) {
+entry:
+  %g = call <8 x float> @llvm.masked.gather.v8f32.v8p0(<8 x ptr> %ptrs, i32 4, <8 x i1> %mask, <8 x float> %other)
+  %twice = fadd <8 x float> %g, %g
+  call void @llvm.masked.scatter.v8f32.v8p0(<8 x float> %twice, <8 x ptr> %ptrs, i32 4, <8 x i1> %mask)
+  ret <8 x float> %twice
+}
+; CHECK-LABEL: define <8 x float> @gather_used_after(
+; CHECK: br i1 %{{.*}}, label %mask.any, label %mask.none
+; CHECK: mask.any:
+; CHECK-NEXT: %g = call <8 x float> @llvm.masked.gather.v8f32.v8p0(<8 x ptr> %ptrs, i32 4, <8 x i1> %mask, <8 x float> %other)
+; CHECK-NEXT: %twice = fadd <8 x float> %g, %g
+; CHECK-NEXT: call void @llvm.masked.scatter.v8f32.v8p0(<8 x float> %twice
+; CHECK: mask.none:
+; CHECK-NEXT: [[SKIPPED:%.*]] = fadd <8 x float> %other, %other
+; CHECK: phi <8 x float> [ %twice, %mask.any ], [ [[SKIPPED]], %mask.none ]
+
+; Two masks: two tests. A constant mask is not tested, and an access with
+; side effects between two scatters ends the run.
+define void @two_runs(<4 x ptr> %p, <4 x ptr> %q, <4 x i1> %m1, <4 x i1> %m2, <4 x i32> %v, ptr %r) {
+entry:
+  call void @llvm.masked.scatter.v4i32.v4p0(<4 x i32> %v, <4 x ptr> %p, i32 4, <4 x i1> %m1)
+  store i32 0, ptr %r
+  call void @llvm.masked.scatter.v4i32.v4p0(<4 x i32> %v, <4 x ptr> %q, i32 4, <4 x i1> %m1)
+  call void @llvm.masked.scatter.v4i32.v4p0(<4 x i32> %v, <4 x ptr> %q, i32 4, <4 x i1> %m2)
+  call void @llvm.masked.scatter.v4i32.v4p0(<4 x i32> %v, <4 x ptr> %p, i32 4, <4 x i1> <i1 true, i1 true, i1 true, i1 true>)
+  ret void
+}
+; CHECK-LABEL: define void @two_runs(
+; CHECK: call i1 @llvm.vector.reduce.or.v4i1(<4 x i1> %m1)
+; CHECK: store i32 0, ptr %r
+; CHECK: call i1 @llvm.vector.reduce.or.v4i1(<4 x i1> %m1)
+; CHECK: call i1 @llvm.vector.reduce.or.v4i1(<4 x i1> %m2)
+; CHECK-NOT: llvm.vector.reduce.or
+; CHECK: call void @llvm.masked.scatter.v4i32.v4p0(<4 x i32> %v, <4 x ptr> %p, i32 4, <4 x i1> <i1 true
+; CHECK-NEXT: ret void
+
+declare <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)>, i32, <16 x i1>, <16 x i32>)
+declare void @llvm.masked.scatter.v16i32.v16p1(<16 x i32>, <16 x ptr addrspace(1)>, i32, <16 x i1>)
+declare <8 x float> @llvm.masked.gather.v8f32.v8p0(<8 x ptr>, i32, <8 x i1>, <8 x float>)
+declare void @llvm.masked.scatter.v8f32.v8p0(<8 x float>, <8 x ptr>, i32, <8 x i1>)
+declare void @llvm.masked.scatter.v4i32.v4p0(<4 x i32>, <4 x ptr>, i32, <4 x i1>)

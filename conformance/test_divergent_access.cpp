@@ -1,0 +1,126 @@
+// Memory accesses under a work-item condition. Vectorized, a conditional
+// access that is not consecutive across work-items is a masked gather or
+// scatter; Lockstep runs those only when a lane is active and turns those of
+// one address into scalar accesses (MaskedMemoryGuardsPass). These kernels
+// check, against host references, that every active work-item's access
+// happens and no inactive one's does: at every position of a vector, in
+// groups of every width the vectorizer handles (main loop, epilogue, scalar
+// tail), and with the mask all-false for whole groups.
+#include <numeric>
+
+#include "ClTest.h"
+
+namespace lockstep::test {
+namespace {
+
+class DivergentAccess : public LocalSizeTest {};
+
+// One work-item (each position in turn) adds to a uniform counter, as
+// `if (get_global_id(0) == 0) counter[0] += 1` does; then a group-sparse
+// set of work-items adds to it twice per launch.
+TEST_P(DivergentAccess, OneWorkItemUpdatesAUniformAddress) {
+  cl_kernel k = kernel(R"CLC(
+    kernel void k(global uint *counter, uint chosen, uint step) {
+      uint i = get_global_id(0);
+      if (i == chosen) counter[0] += i + 1;
+      if (i % step == 0) atomic_add(&counter[1], 2);
+    }
+  )CLC",
+                       "k");
+  ASSERT_NE(k, nullptr);
+  const size_t local = GetParam(), global = local * 37;
+  cl_mem counter = buffer(CL_MEM_READ_WRITE, 2 * sizeof(cl_uint));
+  for (cl_uint chosen : {0u, 1u, 7u, 8u, 15u, 16u, 17u, 31u, 100u, cl_uint(global - 1)}) {
+    if (chosen >= global) continue;
+    const cl_uint zero[2] = {0, 0};
+    ASSERT_CL(clEnqueueWriteBuffer(queue_, counter, CL_TRUE, 0, sizeof zero, zero, 0, nullptr,
+                                   nullptr));
+    cl_uint step = 3 + chosen % 50;
+    ASSERT_TRUE(setArgs(k, counter, chosen, step));
+    ASSERT_TRUE(run(k, {global}, {local}));
+    std::vector<cl_uint> got = read<cl_uint>(counter, 2);
+    EXPECT_EQ(got[0], chosen + 1) << "chosen work-item " << chosen;
+    EXPECT_EQ(got[1], 2 * ((global + step - 1) / step)) << "step " << step;
+  }
+}
+
+// Work-items store to addresses that are not consecutive, under a
+// condition that holds for a few lanes of some vectors and none of others.
+TEST_P(DivergentAccess, SparseScatterAndGather) {
+  cl_kernel k = kernel(R"CLC(
+    kernel void k(global const int *in, global int *out, global int *sparse, uint n, uint every) {
+      uint i = get_global_id(0);
+      int value = -1;
+      if (i % every == 0) {
+        value = in[(i * 7) % n] + in[0];      // gathered, and one address
+        sparse[(i / every) * 3] = value * 2;  // scattered
+      }
+      out[i] = value;
+    }
+  )CLC",
+                       "k", "-cl-std=CL3.0");
+  ASSERT_NE(k, nullptr);
+  const size_t local = GetParam(), global = local * 29 + (local > 1 ? local / 2 : 0);
+  std::vector<int> in(global);
+  std::iota(in.begin(), in.end(), 1000);
+  cl_mem mi = bufferFrom(in);
+  cl_mem mo = buffer(CL_MEM_READ_WRITE, global * sizeof(int));
+  for (cl_uint every : {1u, 5u, 16u, 33u, cl_uint(global)}) {
+    size_t sparseCount = 3 * ((global + every - 1) / every);
+    std::vector<int> sentinel(sparseCount, 77);
+    cl_mem ms = bufferFrom(sentinel);
+    ASSERT_TRUE(setArgs(k, mi, mo, ms, cl_uint(global), every));
+    // Non-uniform groups: the last group is a remainder.
+    ASSERT_TRUE(run(k, {global}, {local}));
+    std::vector<int> out = read<int>(mo, global), sparse = read<int>(ms, sparseCount);
+    for (size_t i = 0; i < global; ++i) {
+      int want = i % every == 0 ? in[(i * 7) % global] + in[0] : -1;
+      ASSERT_EQ(out[i], want) << "work-item " << i << ", every " << every;
+    }
+    for (size_t j = 0; j < sparseCount; ++j) {
+      int want = j % 3 == 0 ? 2 * (in[(j / 3 * every * 7) % global] + in[0]) : 77;
+      ASSERT_EQ(sparse[j], want) << "sparse[" << j << "], every " << every;
+    }
+  }
+}
+
+// Several work-items of a vector store to one address under a condition.
+// They race, so which one's value is kept is not defined; it must be one of
+// theirs, and a work-item whose condition is false never stores.
+TEST_P(DivergentAccess, ConditionalStoresToOneAddress) {
+  cl_kernel k = kernel(R"CLC(
+    kernel void k(global int *slot, global const int *pick) {
+      uint i = get_global_id(0);
+      if (pick[i]) slot[get_group_id(0)] = (int)i;
+    }
+  )CLC",
+                       "k");
+  ASSERT_NE(k, nullptr);
+  const size_t local = GetParam(), groups = 23, global = local * groups;
+  std::vector<int> pick(global, 0);
+  std::uniform_int_distribution<int> coin(0, 9);
+  for (size_t i = 0; i < global; ++i) pick[i] = coin(rng_) == 0;
+  for (size_t g = 0; g < groups; g += 4)  // some groups store nothing
+    std::fill(pick.begin() + g * local, pick.begin() + (g + 1) * local, 0);
+  cl_mem mp = bufferFrom(pick);
+  cl_mem slot = bufferFrom(std::vector<int>(groups, -5));
+  ASSERT_TRUE(setArgs(k, slot, mp));
+  ASSERT_TRUE(run(k, {global}, {local}));
+  std::vector<int> got = read<int>(slot, groups);
+  for (size_t g = 0; g < groups; ++g) {
+    bool any = false;
+    for (size_t i = g * local; i < (g + 1) * local; ++i) any |= pick[i] != 0;
+    if (!any) {
+      EXPECT_EQ(got[g], -5) << "group " << g << " has no picked work-item";
+      continue;
+    }
+    ASSERT_GE(got[g], int(g * local)) << "group " << g;
+    ASSERT_LT(got[g], int((g + 1) * local)) << "group " << g;
+    EXPECT_TRUE(pick[got[g]]) << "group " << g << " kept unpicked work-item " << got[g];
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(LocalSizes, DivergentAccess, ::testing::ValuesIn(kLocalSizes));
+
+}  // namespace
+}  // namespace lockstep::test
