@@ -121,23 +121,31 @@ void _cl_event::submit(bool runHere) {
     finish(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
     return;
   }
-  setStatus(CL_SUBMITTED);
+  // Who runs the command is settled before it shows as CL_SUBMITTED, which
+  // lets a waiter claim it (wait()): from then on this thread may not touch
+  // an event it holds no reference to.
   if (!work_ || runHere) {
     // Markers and barriers have nothing to run: no task to pay for.
     claim();
+    setStatus(CL_SUBMITTED);
     run();
     return;
   }
   if (tlRunsCommands && !tlContinuation) {
     // The thread that completed this command's last dependency runs it next.
     claim();
+    setStatus(CL_SUBMITTED);
     tlContinuation = this;
     return;
   }
-  // A waiter may take it over before a worker gets to it (wait()); the task
-  // holds a reference so that it can find out.
+  // A waiter may take it over before a worker gets to it; the task holds a
+  // reference so that it can find out.
+  // (A waiter that ran it may also have let the queue go: the arena is
+  // looked up first.)
+  tbb::task_arena &arena = queue_->device()->arena();
   retainInternal();
-  queue_->device()->arena().enqueue([this] {
+  setStatus(CL_SUBMITTED);
+  arena.enqueue([this] {
     if (claim()) runClaimed(nullptr);
     releaseInternal();
   });
