@@ -6,6 +6,7 @@
 // happens and no inactive one's does: at every position of a vector, in
 // groups of every width the vectorizer handles (main loop, epilogue, scalar
 // tail), and with the mask all-false for whole groups.
+#include <algorithm>
 #include <numeric>
 
 #include "ClTest.h"
@@ -14,6 +15,7 @@ namespace lockstep::test {
 namespace {
 
 class DivergentAccess : public LocalSizeTest {};
+class TileAccess : public ClTest {};
 
 // One work-item (each position in turn) adds to a uniform counter, as
 // `if (get_global_id(0) == 0) counter[0] += 1` does; then a group-sparse
@@ -118,6 +120,44 @@ TEST_P(DivergentAccess, ConditionalStoresToOneAddress) {
     ASSERT_LT(got[g], int((g + 1) * local)) << "group " << g;
     EXPECT_TRUE(pick[got[g]]) << "group " << g << " kept unpicked work-item " << got[g];
   }
+}
+
+// A 2-D __local tile with a halo, filled through a linear index as GPU code
+// does (`tile[i / W][i % W]`, which Lockstep flattens to `tile[0][i]`), a
+// loop whose trip count differs between work-items; then each work-item
+// reads its neighbours from it.
+TEST_F(TileAccess, TileFilledThroughALinearIndex) {
+  cl_kernel k = kernel(R"CLC(
+    #define W 7
+    kernel void k(global const int *in, global int *out, uint n) {
+      local int tile[W + 2][W + 2];
+      int lx = get_local_id(0), ly = get_local_id(1);
+      int ox = get_group_id(0) * W - 1, oy = get_group_id(1) * W - 1;
+      for (int i = ly * W + lx; i < (W + 2) * (W + 2); i += W * W) {
+        int sx = clamp(ox + i % (W + 2), 0, (int)n - 1);
+        int sy = clamp(oy + i / (W + 2), 0, (int)n - 1);
+        tile[i / (W + 2)][i % (W + 2)] = in[sy * n + sx];
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+      uint x = get_global_id(0), y = get_global_id(1);
+      out[y * n + x] = tile[ly][lx + 1] * 1000 + tile[ly + 1][lx] * 100 + tile[ly + 1][lx + 2] * 10 +
+                       tile[ly + 2][lx + 1];
+    }
+  )CLC",
+                       "k");
+  ASSERT_NE(k, nullptr);
+  const int n = 7 * 5;
+  std::vector<int> in(n * n);
+  for (int i = 0; i < n * n; ++i) in[i] = (i * 37 + 11) % 10;
+  cl_mem mi = bufferFrom(in), mo = buffer(CL_MEM_WRITE_ONLY, n * n * sizeof(int));
+  ASSERT_TRUE(setArgs(k, mi, mo, cl_uint(n)));
+  ASSERT_TRUE(run(k, {size_t(n), size_t(n)}, {7, 7}));
+  std::vector<int> out = read<int>(mo, n * n);
+  auto at = [&](int x, int y) { return in[std::clamp(y, 0, n - 1) * n + std::clamp(x, 0, n - 1)]; };
+  for (int y = 0; y < n; ++y)
+    for (int x = 0; x < n; ++x)
+      ASSERT_EQ(out[y * n + x], at(x, y - 1) * 1000 + at(x - 1, y) * 100 + at(x + 1, y) * 10 + at(x, y + 1))
+          << "at (" << x << ", " << y << ")";
 }
 
 INSTANTIATE_TEST_SUITE_P(LocalSizes, DivergentAccess, ::testing::ValuesIn(kLocalSizes));

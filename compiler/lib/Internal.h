@@ -115,6 +115,12 @@ struct SafeIntegerDivisionPass : llvm::PassInfoMixin<SafeIntegerDivisionPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 
+// Before the work-group passes: `a[X / N][X % N]` on an [N x T] row becomes
+// `a[0][X]`, so the vectorizer sees a consecutive access.
+struct FlattenDivRemIndicesPass : llvm::PassInfoMixin<FlattenDivRemIndicesPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+
 // After -O3: puts masked gathers and scatters behind a test of their mask,
 // and turns those of one address into scalar accesses.
 struct MaskedMemoryGuardsPass : llvm::PassInfoMixin<MaskedMemoryGuardsPass> {

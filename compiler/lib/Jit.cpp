@@ -10,7 +10,11 @@
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Target/TargetMachine.h>
 
+#include <unistd.h>
+
 #include <atomic>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 
@@ -98,6 +102,18 @@ class Program final : public JitProgram {
     if (!address) {
       log += toString(address.takeError()) + "\n";
       return nullptr;
+    }
+    // LOCKSTEP_PERF_MAP=1: name the kernels' code for `perf report`
+    // (/tmp/perf-PID.map; a debugging aid, documented in README).
+    static const bool perfMap = std::getenv("LOCKSTEP_PERF_MAP") != nullptr;
+    if (perfMap) {
+      static std::mutex mutex;
+      std::lock_guard lock(mutex);
+      std::string path = "/tmp/perf-" + std::to_string(::getpid()) + ".map";
+      if (FILE *map = std::fopen(path.c_str(), "a")) {
+        std::fprintf(map, "%llx 4000 %s\n", (unsigned long long)address->getValue(), symbol.str().c_str());
+        std::fclose(map);
+      }
     }
     return address->toPtr<void *>();
   }

@@ -1,3 +1,12 @@
+// Two rewrites of memory accesses that make the vectorized work-item loops
+// cheaper.
+//
+// FlattenDivRemIndicesPass, before the work-group passes: `tile[i / W][i % W]`
+// (a 2-D __local tile filled through a linear index, as GPU code does) is
+// `tile[0][i]`, but no LLVM pass sees it once the quotient and the remainder
+// are extended to 64 bits for the address. The vectorizer then takes the
+// access for a scatter; flattened, it is a consecutive store.
+//
 // MaskedMemoryGuardsPass, run after -O3: the loop vectorizer turns a
 // conditional access that is not consecutive across work-items into a masked
 // gather or scatter. Those cost tens of cycles whatever the mask, and the
@@ -172,7 +181,81 @@ BasicBlock *guardFirstRun(BasicBlock *block, BasicBlock::iterator from) {
   return join;
 }
 
+// X, if `index` is X / divisor (or its extension) and `pair` X % divisor
+// (extended alike), signed or unsigned alike.
+Value *divRemSource(Value *index, Value *pair, uint64_t divisor) {
+  auto strip = [](Value *V, unsigned &ext) {
+    if (auto *cast = dyn_cast<CastInst>(V); cast && (isa<SExtInst>(cast) || isa<ZExtInst>(cast))) {
+      ext = cast->getOpcode();
+      return cast->getOperand(0);
+    }
+    ext = 0;
+    return V;
+  };
+  unsigned ext1, ext2;
+  auto *quotient = dyn_cast<BinaryOperator>(strip(index, ext1));
+  auto *remainder = dyn_cast<BinaryOperator>(strip(pair, ext2));
+  if (!quotient || !remainder || ext1 != ext2) return nullptr;
+  bool isSigned = quotient->getOpcode() == Instruction::SDiv;
+  if (!(isSigned ? remainder->getOpcode() == Instruction::SRem
+                 : quotient->getOpcode() == Instruction::UDiv && remainder->getOpcode() == Instruction::URem))
+    return nullptr;
+  // A signed pair widened by zext (or the reverse) is not the same number.
+  if (ext1 && (ext1 == Instruction::SExt) != isSigned) return nullptr;
+  Value *X = quotient->getOperand(0);
+  if (remainder->getOperand(0) != X) return nullptr;
+  auto *c1 = dyn_cast<ConstantInt>(quotient->getOperand(1));
+  auto *c2 = dyn_cast<ConstantInt>(remainder->getOperand(1));
+  if (!c1 || !c2 || c1->getZExtValue() != divisor || c2->getZExtValue() != divisor) return nullptr;
+  return X;
+}
+
+// Rewrites `gep S, p, i0, ..., X / N, X % N, rest` where the second of the
+// pair indexes an [N x T]: (X / N) * N + X % N == X in C's division, signed
+// or not, so it is `gep T, (gep S, p, i0, ...), X, rest`.
+bool flattenGep(GetElementPtrInst *gep) {
+  SmallVector<Value *, 8> indices(gep->indices());
+  // What indices[k + 1] indexes into; indices[k] steps over such objects.
+  Type *indexed = gep->getSourceElementType();
+  for (size_t k = 0; k + 1 < indices.size(); ++k) {
+    auto *array = dyn_cast<ArrayType>(indexed);
+    if (!array) return false;  // a struct or a vector: the walk stops here
+    if (Value *X = divRemSource(indices[k], indices[k + 1], array->getNumElements())) {
+      IRBuilder<> builder(gep);
+      Value *prefix = gep->getPointerOperand();
+      if (k > 0)
+        prefix = builder.CreateGEP(gep->getSourceElementType(), prefix, ArrayRef(indices).take_front(k), "",
+                                   gep->isInBounds());
+      Type *indexType = indices[k + 1]->getType();
+      Value *flat = X;
+      if (X->getType() != indexType)
+        flat = isa<SExtInst>(indices[k + 1]) ? builder.CreateSExt(X, indexType) : builder.CreateZExt(X, indexType);
+      SmallVector<Value *, 8> rest{flat};
+      rest.append(indices.begin() + k + 2, indices.end());
+      Value *flattened = builder.CreateGEP(array->getElementType(), prefix, rest, "", gep->isInBounds());
+      flattened->takeName(gep);
+      gep->replaceAllUsesWith(flattened);
+      gep->eraseFromParent();
+      return true;
+    }
+    indexed = array->getElementType();
+  }
+  return false;
+}
+
 }  // namespace
+
+PreservedAnalyses FlattenDivRemIndicesPass::run(Module &M, ModuleAnalysisManager &) {
+  bool changed = false;
+  for (Function &F : M) {
+    SmallVector<GetElementPtrInst *, 16> geps;
+    for (BasicBlock &BB : F)
+      for (Instruction &I : BB)
+        if (auto *gep = dyn_cast<GetElementPtrInst>(&I)) geps.push_back(gep);
+    for (GetElementPtrInst *gep : geps) changed |= flattenGep(gep);
+  }
+  return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
 
 PreservedAnalyses MaskedMemoryGuardsPass::run(Module &M, ModuleAnalysisManager &) {
   bool changed = false;

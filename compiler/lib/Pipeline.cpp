@@ -248,6 +248,7 @@ bool finalizeModule(Module &M, const FrontendOptions &options, std::string &log)
     simplify.addPass(EarlyCSEPass(true));
     simplify.addPass(InstCombinePass());
     passes.addPass(createModuleToFunctionPassAdaptor(std::move(simplify)));
+    passes.addPass(FlattenDivRemIndicesPass());
     // After the simplification, so that nothing sinks the uniform values
     // these passes compute in the prologue back into the body.
     passes.addPass(WorkItemBuiltinsPass());
@@ -290,6 +291,7 @@ void registerLockstepPasses(PassBuilder &builder) {
         else if (name == "lockstep-work-group-loops") passes.addPass(WorkGroupLoopsPass());
         else if (name == "lockstep-printf") passes.addPass(PrintfLoweringPass());
         else if (name == "lockstep-safe-division") passes.addPass(SafeIntegerDivisionPass());
+        else if (name == "lockstep-flatten-div-rem-indices") passes.addPass(FlattenDivRemIndicesPass());
         else if (name == "lockstep-masked-memory-guards") passes.addPass(MaskedMemoryGuardsPass());
         else return false;
         return true;
