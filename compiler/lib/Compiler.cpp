@@ -146,6 +146,7 @@ Result makeExecutable(std::unique_ptr<Module> M, std::unique_ptr<LLVMContext> co
     kernel.staticLocalMemorySize = functionAttrNumber(*F, kStaticLocalBytesAttr);
     kernel.privateMemorySize = functionAttrNumber(*F, kPrivateBytesAttr);
     kernel.barrierCount = functionAttrNumber(*F, kBarrierCountAttr);
+    kernel.maskedLoops = functionAttrNumber(*F, kMaskedLoopsAttr);
     kernel.subGroupSize = functionAttrNumber(*F, kSubGroupSizeAttr);
     kernel.checksBarriers = F->hasFnAttribute(kCheckBarriersAttr);
     kernel.preferredWorkGroupSizeMultiple = kernel.subGroupSize;

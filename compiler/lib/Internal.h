@@ -32,6 +32,7 @@ inline constexpr const char *kLocalIdPlaceholder = "__lockstep.local_id";
 inline constexpr const char *kKernelNameAttr = "lockstep-kernel";
 // Function attributes carrying facts from the passes to the runtime.
 inline constexpr const char *kContextBytesAttr = "lockstep-context-bytes";
+inline constexpr const char *kMaskedLoopsAttr = "lockstep-masked-loops";
 inline constexpr const char *kStaticLocalBytesAttr = "lockstep-static-local-bytes";
 inline constexpr const char *kPrivateBytesAttr = "lockstep-private-bytes";
 inline constexpr const char *kBarrierCountAttr = "lockstep-barriers";

@@ -36,7 +36,7 @@ namespace fs = std::filesystem;
 namespace lockstep::compiler {
 namespace {
 
-constexpr char kMagic[8] = {'L', 'S', 'C', 'A', 'C', 'H', 'E', '3'};
+constexpr char kMagic[8] = {'L', 'S', 'C', 'A', 'C', 'H', 'E', '4'};
 
 std::optional<fs::path> cacheDirectory() {
   const char *enabled = std::getenv("LOCKSTEP_CACHE");
@@ -115,6 +115,7 @@ void writeKernel(Writer &out, const KernelDescription &kernel) {
   for (int d = 0; d < 3; ++d) out.u32(kernel.workGroupSizeHint[d]);
   out.u32(kernel.preferredWorkGroupSizeMultiple);
   out.u32(kernel.barrierCount);
+  out.u32(kernel.maskedLoops);
   out.u32(kernel.subGroupSize);
   out.u8(kernel.checksBarriers);
 }
@@ -146,6 +147,7 @@ KernelDescription readKernel(Reader &in) {
   for (int d = 0; d < 3; ++d) kernel.workGroupSizeHint[d] = in.u32();
   kernel.preferredWorkGroupSizeMultiple = in.u32();
   kernel.barrierCount = in.u32();
+  kernel.maskedLoops = in.u32();
   kernel.subGroupSize = in.u32();
   kernel.checksBarriers = in.u8();
   return kernel;

@@ -105,6 +105,7 @@ class WorkGroupLoops {
       : F(F), context(F.getContext()), layout(F.getParent()->getDataLayout()), cutLoops(cutLoops) {}
   void run();
   unsigned loopCutCount() const { return loopCuts.size() + maskedLoops; }
+  unsigned maskedLoopCount() const { return maskedLoops; }
 
  private:
   // Structure.
@@ -1832,6 +1833,7 @@ void buildWorkGroupFunction(Function &F) {
     whole->eraseFromParent();
     return;
   }
+  if (cut.maskedLoopCount() != 0) F.addFnAttr(kMaskedLoopsAttr, std::to_string(cut.maskedLoopCount()));
   whole->setName(F.getName() + ".whole_loops");
   whole->setLinkage(GlobalValue::InternalLinkage);
   WorkGroupLoops(*whole, false).run();

@@ -9,9 +9,6 @@ namespace {
 // x-sizes that are multiples of this vectorize without a scalar tail for
 // every vector width up to 16 lanes (AVX-512 with 32-bit elements).
 constexpr uint64_t kVectorMultiple = 16;
-// Beyond this many work-items a group gains nothing from being larger, while
-// its per-work-item context scratch stops fitting the caches.
-constexpr uint64_t kPreferredMaxGroupItems = 1024;
 // Groups per core that let the TBB scheduler balance uneven groups.
 constexpr uint64_t kGroupsPerCore = 4;
 
@@ -64,7 +61,8 @@ Dims chooseLocalSize(uint32_t workDim, const Dims &globalSize, const LocalSizeLi
   uint64_t targetGroups = kGroupsPerCore * std::max(limits.computeUnits, 1u);
   uint64_t budget = std::max(kVectorMultiple, totalItems / targetGroups);
   budget =
-      std::min({budget, kPreferredMaxGroupItems, std::max<uint64_t>(limits.maxWorkGroupSize, 1)});
+      std::min({budget, std::max<uint64_t>(limits.preferredMaxGroupItems, 1),
+                std::max<uint64_t>(limits.maxWorkGroupSize, 1)});
 
   Dims local{1, 1, 1};
   for (uint32_t d = 0; d < workDim; ++d) {

@@ -32,6 +32,9 @@ struct LocalSizeLimits {
   Dims maxWorkItemSizes{1, 1, 1};
   unsigned computeUnits = 1;
   bool uniformRequired = false;  // OpenCL C 1.x or -cl-uniform-work-group-size
+  // Beyond this many work-items a group gains nothing from being larger,
+  // while its per-work-item context scratch stops fitting the caches.
+  uint64_t preferredMaxGroupItems = 1024;
 };
 
 // The local size used when clEnqueueNDRangeKernel gets local_work_size NULL:

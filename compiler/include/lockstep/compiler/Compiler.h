@@ -49,6 +49,9 @@ struct KernelDescription {
   std::string vecTypeHint;
   uint32_t preferredWorkGroupSizeMultiple = 1;
   uint32_t barrierCount = 0;
+  // Loops whose trip count differs between work-items, run in lockstep
+  // while any work-item is still in them (the driver keeps such groups small).
+  uint32_t maskedLoops = 0;
   uint32_t subGroupSize = 1;  // fixed per kernel, from the SIMD width
   bool checksBarriers = false;  // built with LOCKSTEP_CHECK_BARRIERS: see takeKernelFailure
   WorkGroupFunction function = nullptr;  // valid while the Executable lives
