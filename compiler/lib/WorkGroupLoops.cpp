@@ -825,17 +825,16 @@ void WorkGroupLoops::addLoopCuts() {
   SmallVector<Loop *, 4> uniformLoops, differingLoops;
   for (Loop *loop : loops.getLoopsInPreorder()) {
     if (!loop->isInnermost() || !reachedAlike(loop)) continue;
-    // Calls and exits a cut can handle; what masking needs besides.
-    bool eligible = true, pure = true;
-    for (BasicBlock *block : loop->blocks()) {
-      for (Instruction &I : *block) {
-        if (auto *call = dyn_cast<CallBase>(&I); call && !isLocalIdPlaceholder(I)) {
-          if (!mayCallInLoopCut(*call, 3)) eligible = false;
-          if (call->mayWriteToMemory()) pure = false;
-        }
-        if (I.isAtomic() || isa<FenceInst>(I)) pure = false;
-      }
-    }
+    // Calls and exits a cut can handle. Atomics and memory-writing calls
+    // may be masked too: each work-item still runs them as often and in its
+    // own order; only how work-items interleave changes, which OpenCL leaves
+    // open (and a grid-strided loop of local atomics, a histogram, then
+    // walks its data in order instead of one work-item's stride at a time).
+    bool eligible = true;
+    for (BasicBlock *block : loop->blocks())
+      for (Instruction &I : *block)
+        if (auto *call = dyn_cast<CallBase>(&I); call && !isLocalIdPlaceholder(I) && !mayCallInLoopCut(*call, 3))
+          eligible = false;
     SmallVector<BasicBlock *, 4> exiting;
     loop->getExitingBlocks(exiting);
     bool uniformExits = !controlled.count(loop->getHeader());
@@ -845,7 +844,7 @@ void WorkGroupLoops::addLoopCuts() {
     }
     if (!eligible) continue;
     if (uniformExits) uniformLoops.push_back(loop);
-    else if (pure && loop->getLoopPreheader() && loop->getUniqueExitBlock()) differingLoops.push_back(loop);
+    else if (loop->getLoopPreheader() && loop->getUniqueExitBlock()) differingLoops.push_back(loop);
   }
   if (!uniformLoops.empty()) cutUniformLoops(uniformLoops, dominators, loops);
   // Last: masking changes the control flow the analyses above describe.
@@ -882,7 +881,7 @@ void WorkGroupLoops::cutUniformLoops(ArrayRef<Loop *> uniformLoops, DominatorTre
 // Values that cross the loop's edges go through memory first (promotable
 // private variables, per work-item in the context), so that those that were
 // left behind by a work-item keep their last value. Only loops with one exit
-// block, a preheader and no writes through calls or atomics.
+// block and a preheader.
 void WorkGroupLoops::maskLoop(Loop *loop) {
   BasicBlock *header = loop->getHeader(), *preheader = loop->getLoopPreheader();
   BasicBlock *exit = loop->getUniqueExitBlock();

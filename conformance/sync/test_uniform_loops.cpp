@@ -1051,6 +1051,48 @@ TEST_F(UniformLoops, AtomicsInUniformLoop) {
   }
 }
 
+// Atomics in loops whose trip count differs between work-items (masked
+// loops): __local atomics into bins, and a work queue whose exit depends on
+// what a global atomic returns. Which work-item takes which ticket depends on
+// how work-items interleave; the group's totals do not.
+const char *kDivergentAtomics = R"CLC(
+kernel void divergent_atomics(global const uint *in, global uint *out, global uint *next,
+                              local uint *bins) {
+  uint lid = LID, sz = LSZ, x = in[GIDX];
+  for (uint b = lid; b < 17u; b += sz) bins[b] = 0u;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint i = 0; i < (x & 7u) + lid % 3u; ++i) atomic_inc(&bins[(x + i) & 15u]);
+  uint t, taken = 0;
+  while ((t = atomic_inc(&next[GRP])) < 3u * sz) taken += t;
+  atomic_add(&bins[16], taken);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[2 * GIDX] = bins[lid % 16u];
+  out[2 * GIDX + 1] = bins[16];
+}
+)CLC";
+
+TEST_F(UniformLoops, AtomicsInDivergentLoops) {
+  checkGroups(
+      make(kDivergentAtomics, "divergent_atomics"), 2,
+      [&](cl_kernel k, const Shape &s) {
+        cl_mem next = bufferFrom(std::vector<u32>(s.groupCount(), 0u));
+        return setKernelArgs(k, 2, next, LocalBytes{17 * 4});
+      },
+      [&](const Shape &, const Group &, const std::vector<u32> &v) {
+        const size_t sz = v.size();
+        std::vector<u32> bins(16, 0u);
+        for (size_t l = 0; l < sz; ++l)
+          for (u32 i = 0; i < (v[l] & 7u) + u32(l % 3); ++i) ++bins[(v[l] + i) & 15u];
+        u32 tickets = 3u * u32(sz), total = tickets * (tickets - 1) / 2;
+        std::vector<u32> out(2 * sz);
+        for (size_t l = 0; l < sz; ++l) {
+          out[2 * l] = bins[l % 16];
+          out[2 * l + 1] = total;
+        }
+        return out;
+      });
+}
+
 // Divergent loops that write memory: one whose exit reads the __local word it
 // decrements, one storing to __global memory a number of times that depends on
 // the local id (the rest of the item's slots written by a second loop), read
