@@ -683,7 +683,15 @@ void WorkGroupLoops::findUniformVariables() {
   BitVector divergentVariable(n);
   for (const Collective &collective : collectives) {
     if (collective.in) divergentVariable.set(allocaIndex.lookup(collective.in));
-    divergentVariable.set(allocaIndex.lookup(collective.out));
+    // A work-group reduction, any, all or broadcast gives every work-item
+    // the same value (the combine stores it for each): a loop that goes round
+    // while work_group_any holds (a masked loop) is left on a uniform
+    // decision, and what it updates every round stays uniform.
+    const CollectiveOp &op = collective.op;
+    bool sameForAll = !op.subGroup && !op.nonUniform &&
+                      (op.kind == CollectiveOp::All || op.kind == CollectiveOp::Any ||
+                       op.kind == CollectiveOp::Broadcast || op.kind == CollectiveOp::Reduce);
+    if (!sameForAll) divergentVariable.set(allocaIndex.lookup(collective.out));
     for (AllocaInst *id : collective.ids) divergentVariable.set(allocaIndex.lookup(id));
   }
   PostDominatorTree postDominators(F);
@@ -885,6 +893,45 @@ void WorkGroupLoops::cutUniformLoops(ArrayRef<Loop *> uniformLoops, DominatorTre
 void WorkGroupLoops::maskLoop(Loop *loop) {
   BasicBlock *header = loop->getHeader(), *preheader = loop->getLoopPreheader();
   BasicBlock *exit = loop->getUniqueExitBlock();
+  Type *i32 = Type::getInt32Ty(context);
+  Type *i64 = Type::getInt64Ty(context);
+  IRBuilder<> entry(prologue->getTerminator());
+
+  // Induction variables, i = start + round * step. The loop goes round in
+  // lockstep, and a work-item is active from the first round until it
+  // leaves, so while it runs the body its own trip count is the round's,
+  // which every work-item shares (a uniform variable, kept once). Without
+  // this, `for (i = gid; i < n; i += size)` kept i per work-item in memory
+  // and every access through it became a gather.
+  AllocaInst *round = nullptr;
+  if (BasicBlock *latch = loop->getLoopLatch()) {
+    SmallVector<PHINode *, 4> inductions;
+    for (PHINode &phi : header->phis()) {
+      if (!phi.getType()->isIntegerTy() || phi.getNumIncomingValues() != 2) continue;
+      auto *next = dyn_cast<BinaryOperator>(phi.getIncomingValueForBlock(latch));
+      if (!next || next->getOpcode() != Instruction::Add || !loop->contains(next)) continue;
+      Value *step = next->getOperand(0) == &phi ? next->getOperand(1)
+                    : next->getOperand(1) == &phi ? next->getOperand(0)
+                                                  : nullptr;
+      if (step && loop->isLoopInvariant(step)) inductions.push_back(&phi);
+    }
+    if (!inductions.empty()) {
+      round = entry.CreateAlloca(i64, nullptr, "loop.round");
+      new StoreInst(ConstantInt::get(i64, 0), round, preheader->getTerminator());
+      IRBuilder<> at(&*header->getFirstInsertionPt());
+      Value *count = at.CreateLoad(i64, round, "round");
+      for (PHINode *phi : inductions) {
+        auto *next = cast<BinaryOperator>(phi->getIncomingValueForBlock(latch));
+        Value *step = next->getOperand(0) == phi ? next->getOperand(1) : next->getOperand(0);
+        Value *trips = at.CreateZExtOrTrunc(count, phi->getType());
+        Value *value = at.CreateAdd(phi->getIncomingValueForBlock(preheader), at.CreateMul(trips, step),
+                                    phi->getName() + ".at.round");
+        phi->replaceAllUsesWith(value);
+        phi->eraseFromParent();
+      }
+    }
+  }
+
   SmallVector<PHINode *, 8> phis;
   for (PHINode &phi : exit->phis()) phis.push_back(&phi);
   for (BasicBlock *block : loop->blocks())
@@ -897,8 +944,6 @@ void WorkGroupLoops::maskLoop(Loop *loop) {
         escaping.push_back(&I);
   for (Instruction *I : escaping) DemoteRegToStack(*I, false, prologue->getFirstInsertionPt());
 
-  Type *i32 = Type::getInt32Ty(context);
-  IRBuilder<> entry(prologue->getTerminator());
   AllocaInst *active = entry.CreateAlloca(i32, nullptr, "loop.active");
   BasicBlock *top = BasicBlock::Create(context, "masked.loop", &F, header);
   BasicBlock *latch = BasicBlock::Create(context, "masked.latch", &F, header);
@@ -918,6 +963,7 @@ void WorkGroupLoops::maskLoop(Loop *loop) {
   builder.CreateStore(ConstantInt::get(i32, 0), active);
   builder.CreateBr(latch);
   builder.SetInsertPoint(latch);
+  if (round) builder.CreateStore(builder.CreateAdd(builder.CreateLoad(i64, round), ConstantInt::get(i64, 1)), round);
   FunctionCallee any = F.getParent()->getOrInsertFunction("_Z14work_group_anyi", i32, i32);
   if (auto *declared = dyn_cast<Function>(any.getCallee())) declared->addFnAttr(Attribute::Convergent);
   Value *anyActive = builder.CreateCall(any, {builder.CreateLoad(i32, active)});

@@ -131,12 +131,23 @@ done:
 ; CHECK: getelementptr float, ptr %ctx.slot, i64 %wi
 ; CHECK: getelementptr i32, ptr %[[D]], i64 %wi
 ; CHECK-LABEL: define void @differing_trip_count(
-; CHECK: %loop.active = alloca i32
+; CHECK-DAG: %loop.active = alloca i32
+; CHECK-DAG: %loop.round = alloca i64
 ; CHECK: masked.loop.r:
 ; CHECK-NEXT: %[[A:[0-9]+]] = load i32, ptr %loop.active
 ; CHECK-NEXT: %[[ON:[0-9]+]] = icmp ne i32 %[[A]], 0
 ; CHECK-NEXT: br i1 %[[ON]], label %header.r, label %masked.latch.r
+; The counter is the round times its step (1) from its start (0): the same
+; for every active work-item, so it is not kept per work-item.
+; CHECK: header.r:
+; CHECK: %round.r = load i64, ptr %loop.round
+; CHECK-NEXT: %[[R:[0-9]+]] = trunc i64 %round.r to i32
+; CHECK-NEXT: %[[T:[0-9]+]] = mul i32 %[[R]], 1
+; CHECK-NEXT: %k.at.round.r = add i32 0, %[[T]]
 ; CHECK: masked.latch.r:
+; CHECK-NEXT: %[[OLD:[0-9]+]] = load i64, ptr %loop.round
+; CHECK-NEXT: %[[NEW:[0-9]+]] = add i64 %[[OLD]], 1
+; CHECK-NEXT: store i64 %[[NEW]], ptr %loop.round
 ; CHECK: store i32 %{{[0-9]+}}, ptr %collective.in
 ; CHECK: masked.exit.r:
 ; CHECK-NEXT: store i32 0, ptr %loop.active
