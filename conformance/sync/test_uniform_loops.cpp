@@ -1093,6 +1093,55 @@ TEST_F(UniformLoops, AtomicsInDivergentLoops) {
       });
 }
 
+// Counters of masked loops, which Lockstep computes from the round the loop
+// is in: a start and a step of each work-item's own, the counter read after
+// the loop, a loop entered again by an outer loop (its count starts over),
+// and a 32-bit counter that wraps around.
+const char *kMaskedCounters = R"CLC(
+kernel void masked_counters(global const uint *in, global uint *out) {
+  uint lid = LID, x = in[GIDX];
+  uint acc = 0;
+  for (uint outer = 0; outer < 3u; ++outer) {
+    uint i;
+    for (i = lid % 7u; i < 40u + (x & 15u); i += 3u + (lid & 3u)) acc += i * (outer + 1u);
+    acc ^= i << outer;
+  }
+  uint w = 0xfffffff0u + (x & 7u), steps = 0;
+  while (w != 5u) {
+    w += 1u;
+    ++steps;
+  }
+  out[2 * GIDX] = acc;
+  out[2 * GIDX + 1] = steps * 1000u + w;
+}
+)CLC";
+
+TEST_F(UniformLoops, MaskedLoopCounters) {
+  checkGroups(
+      make(kMaskedCounters, "masked_counters"), 2,
+      [&](cl_kernel, const Shape &) { return CL_SUCCESS; },
+      [&](const Shape &, const Group &, const std::vector<u32> &v) {
+        const size_t sz = v.size();
+        std::vector<u32> out(2 * sz);
+        for (size_t l = 0; l < sz; ++l) {
+          u32 x = v[l], acc = 0;
+          for (u32 outer = 0; outer < 3u; ++outer) {
+            u32 i;
+            for (i = u32(l % 7); i < 40u + (x & 15u); i += 3u + (u32(l) & 3u)) acc += i * (outer + 1u);
+            acc ^= i << outer;
+          }
+          u32 w = 0xfffffff0u + (x & 7u), steps = 0;
+          while (w != 5u) {
+            w += 1u;
+            ++steps;
+          }
+          out[2 * l] = acc;
+          out[2 * l + 1] = steps * 1000u + w;
+        }
+        return out;
+      });
+}
+
 // Divergent loops that write memory: one whose exit reads the __local word it
 // decrements, one storing to __global memory a number of times that depends on
 // the local id (the rest of the item's slots written by a second loop), read
