@@ -68,7 +68,7 @@ void _cl_command_queue::enqueue(cl_command_type type, cl_uint numEvents, const c
   // References: the application's (dropped below if it asked for no event)
   // and the scheduler's (dropped by finish()).
   auto *event = new _cl_event(context_, this, type);
-  event->timeQueued = nowNs();
+  if (profiling()) event->timeQueued = nowNs();
   event->prepare(std::move(work));
   event->retainInternal();
 
