@@ -1,11 +1,13 @@
 #include "Event.h"
 
+#include <algorithm>
 #include <string>
 
 #include "Context.h"
 #include "Device.h"
 #include "Platform.h"
 #include "Queue.h"
+#include "Recycler.h"
 
 using namespace lockstep::runtime;
 
@@ -32,6 +34,19 @@ _cl_event::_cl_event(cl_context context, cl_command_queue queue, cl_command_type
 }
 
 _cl_event::~_cl_event() { releaseOwners(); }
+
+namespace {
+using EventStorage = lockstep::runtime::Recycler<void, 256>;
+}  // namespace
+
+void *_cl_event::operator new(size_t size) {
+  if (void *memory = EventStorage::instance().take()) return memory;
+  return ::operator new(size);
+}
+
+void _cl_event::operator delete(void *memory, size_t size) {
+  if (!EventStorage::instance().give(memory)) ::operator delete(memory, size);
+}
 
 void _cl_event::releaseOwners() {
   if (!holdsOwners_) return;
@@ -83,7 +98,10 @@ void _cl_event::addDependent(_cl_event *dependent, bool propagateFailure) {
       // Counted before it is visible to finish(), so the count cannot reach
       // zero early.
       dependent->pending_.fetch_add(1, std::memory_order_relaxed);
-      dependents_.push_back({dependent, propagateFailure});
+      if (inlineDependentCount_ < kInlineDependents)
+        inlineDependents_[inlineDependentCount_++] = {dependent, propagateFailure};
+      else
+        moreDependents_.push_back({dependent, propagateFailure});
       return;
     }
   }
@@ -196,12 +214,16 @@ void _cl_event::run() {
 }
 
 void _cl_event::finish(cl_int status) {
-  std::vector<Dependent> dependents;
+  Dependent first[kInlineDependents];
+  unsigned firstCount;
+  std::vector<Dependent> more;
   std::vector<Callback> callbacks;
   {
     std::lock_guard lock(mutex_);
     status_.store(status, std::memory_order_release);
-    dependents.swap(dependents_);
+    firstCount = std::exchange(inlineDependentCount_, 0);
+    std::copy_n(inlineDependents_, firstCount, first);
+    more.swap(moreDependents_);
     callbacks.swap(callbacks_);
   }
   // Callbacks of states this event skipped (a user event never runs; a
@@ -216,7 +238,9 @@ void _cl_event::finish(cl_int status) {
     // references alone decide when the queue and the context go.
     releaseOwners();
   }
-  for (const Dependent &dependent : dependents)
+  for (unsigned i = 0; i < firstCount; ++i)
+    first[i].event->dependencyDone(first[i].propagateFailure && status < 0);
+  for (const Dependent &dependent : more)
     dependent.event->dependencyDone(dependent.propagateFailure && status < 0);
   {
     std::lock_guard lock(mutex_);

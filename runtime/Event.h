@@ -5,8 +5,11 @@
 #pragma once
 
 #include <condition_variable>
-#include <functional>
+#include <cstddef>
 #include <mutex>
+#include <new>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "Object.h"
@@ -18,13 +21,86 @@ namespace lockstep::runtime {
 // Returns CL_SUCCESS, or a negative error that becomes the event's status.
 // Whatever it captures (Ref<> to buffers, kernels...) is released when it has
 // run, before the event turns CL_COMPLETE.
-using Command = std::function<cl_int()>;
+//
+// Move-only, like std::move_only_function, and a kernel launch's work (a
+// handle of its pending state) is kept inline: no allocation per command.
+class Command {
+ public:
+  Command() = default;
+  Command(std::nullptr_t) {}
+  template <typename F, typename = std::enable_if_t<!std::is_same_v<std::decay_t<F>, Command> &&
+                                                    std::is_invocable_r_v<cl_int, std::decay_t<F> &>>>
+  Command(F &&work) {
+    using Stored = std::decay_t<F>;
+    if constexpr (sizeof(Stored) <= kInlineBytes && alignof(Stored) <= alignof(std::max_align_t) &&
+                  std::is_nothrow_move_constructible_v<Stored>) {
+      new (storage_) Stored(std::forward<F>(work));
+      ops_ = &kInlineOps<Stored>;
+    } else {
+      *reinterpret_cast<Stored **>(storage_) = new Stored(std::forward<F>(work));
+      ops_ = &kHeapOps<Stored>;
+    }
+  }
+  Command(Command &&other) noexcept { take(other); }
+  Command &operator=(Command &&other) noexcept {
+    if (this != &other) {
+      reset();
+      take(other);
+    }
+    return *this;
+  }
+  Command &operator=(std::nullptr_t) {
+    reset();
+    return *this;
+  }
+  ~Command() { reset(); }
+
+  explicit operator bool() const { return ops_ != nullptr; }
+  cl_int operator()() { return ops_->call(storage_); }
+
+ private:
+  static constexpr size_t kInlineBytes = 48;
+  struct Ops {
+    cl_int (*call)(void *);
+    void (*destroy)(void *);
+    void (*move)(void *from, void *to);  // leaves `from` destroyed
+  };
+  template <typename T>
+  static constexpr Ops kInlineOps = {
+      [](void *p) -> cl_int { return (*static_cast<T *>(p))(); },
+      [](void *p) { static_cast<T *>(p)->~T(); },
+      [](void *from, void *to) {
+        new (to) T(std::move(*static_cast<T *>(from)));
+        static_cast<T *>(from)->~T();
+      }};
+  template <typename T>
+  static constexpr Ops kHeapOps = {
+      [](void *p) -> cl_int { return (**static_cast<T **>(p))(); },
+      [](void *p) { delete *static_cast<T **>(p); },
+      [](void *from, void *to) { *static_cast<T **>(to) = *static_cast<T **>(from); }};
+
+  void reset() {
+    if (ops_) std::exchange(ops_, nullptr)->destroy(storage_);
+  }
+  void take(Command &other) {
+    if (!other.ops_) return;
+    other.ops_->move(other.storage_, storage_);
+    ops_ = std::exchange(other.ops_, nullptr);
+  }
+
+  alignas(std::max_align_t) std::byte storage_[kInlineBytes];
+  const Ops *ops_ = nullptr;
+};
 
 }  // namespace lockstep::runtime
 
 struct _cl_event
     : lockstep::runtime::Object<_cl_event, lockstep::runtime::Tag::Event, CL_INVALID_EVENT> {
   using CallbackFn = void(CL_CALLBACK *)(cl_event, cl_int, void *);
+
+  // Events are recycled (Recycler.h): every launch makes one.
+  static void *operator new(size_t size);
+  static void operator delete(void *memory, size_t size);
 
   // A user event (queue null, status CL_SUBMITTED) or a command's event
   // (status CL_QUEUED).
@@ -109,6 +185,11 @@ struct _cl_event
     _cl_event *event;  // alive: it cannot finish before this one
     bool propagateFailure;
   };
-  std::vector<Dependent> dependents_;
+  // Most events have one dependent (the next command of an in-order
+  // queue): the first ones are kept inline, so adding them allocates nothing.
+  static constexpr unsigned kInlineDependents = 2;
+  Dependent inlineDependents_[kInlineDependents];
+  unsigned inlineDependentCount_ = 0;
+  std::vector<Dependent> moreDependents_;
   std::vector<Callback> callbacks_;
 };

@@ -17,8 +17,18 @@ ArgumentBlock::ArgumentBlock(size_t size)
     // work-group function receives a valid pointer either way.
     : data_(static_cast<std::byte *>(
           ::operator new (std::max<size_t>(size, 1), std::align_val_t{kAlignment}))),
-      size_(size) {
-  std::memset(data_.get(), 0, std::max<size_t>(size, 1));
+      size_(size),
+      capacity_(std::max<size_t>(size, 1)) {
+  std::memset(data_.get(), 0, capacity_);
+}
+
+void ArgumentBlock::assign(const ArgumentBlock &other) {
+  if (other.size_ > capacity_) {
+    data_.reset(static_cast<std::byte *>(::operator new (other.size_, std::align_val_t{kAlignment})));
+    capacity_ = other.size_;
+  }
+  size_ = other.size_;
+  std::memcpy(data_.get(), other.data_.get(), size_);
 }
 
 ArgumentBlock::ArgumentBlock(const ArgumentBlock &other) : ArgumentBlock(other.size_) {
@@ -171,8 +181,15 @@ uint64_t _cl_kernel::localMemorySize() const {
 }
 
 runtime::ArgumentSnapshot _cl_kernel::snapshot() const {
+  runtime::ArgumentSnapshot snapshot;
+  snapshotInto(snapshot);
+  return snapshot;
+}
+
+void _cl_kernel::snapshotInto(runtime::ArgumentSnapshot &snapshot) const {
   std::lock_guard lock(mutex_);
-  runtime::ArgumentSnapshot snapshot{runtime::ArgumentBlock(arguments_), {}, 0};
+  snapshot.block.assign(arguments_);
+  snapshot.buffers.clear();
   for (size_t i = 0; i < states_.size(); ++i) {
     const ArgumentState &state = states_[i];
     // "CL_INVALID_KERNEL_ARGS if the kernel argument values have not been
@@ -192,5 +209,4 @@ runtime::ArgumentSnapshot _cl_kernel::snapshot() const {
     std::memcpy(snapshot.block.data() + arg.offset, &address, sizeof address);
   }
   snapshot.localMemorySize = layOutLocalMemory(snapshot.block.data());
-  return snapshot;
 }

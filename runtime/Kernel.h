@@ -26,6 +26,10 @@ class ArgumentBlock {
   ArgumentBlock(ArgumentBlock &&) noexcept = default;
   ArgumentBlock &operator=(const ArgumentBlock &) = delete;
 
+  // Becomes a copy of `other`, reusing this block's memory when it is large
+  // enough (a recycled launch's block).
+  void assign(const ArgumentBlock &other);
+
   std::byte *data() { return data_.get(); }
   const std::byte *data() const { return data_.get(); }
   size_t size() const { return size_; }
@@ -36,12 +40,13 @@ class ArgumentBlock {
   };
   std::unique_ptr<std::byte, Free> data_;
   size_t size_;
+  size_t capacity_;
 };
 
 // The arguments of one launch, owned by its command: the block with buffer
 // addresses and __local offsets filled in, and the buffers it must keep alive.
 struct ArgumentSnapshot {
-  ArgumentBlock block;
+  ArgumentBlock block{0};
   std::vector<Ref<_cl_mem>> buffers;
   uint64_t localMemorySize = 0;  // static __local + the __local arguments
 };
@@ -80,6 +85,8 @@ struct _cl_kernel
   // A launch's copy of the arguments: CL_INVALID_KERNEL_ARGS if one was never
   // set or a buffer set has been released since.
   lockstep::runtime::ArgumentSnapshot snapshot() const;
+  // The same into `snapshot`, reusing its memory (a recycled launch's).
+  void snapshotInto(lockstep::runtime::ArgumentSnapshot &snapshot) const;
 
  private:
   // What clSetKernelArg recorded beyond the bytes in the block.

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "Device.h"
+#include "Recycler.h"
 #include "exec/WorkGroupLauncher.h"
 
 namespace lockstep::runtime {
@@ -110,27 +111,51 @@ NDRange resolveNDRange(const _cl_kernel &kernel, cl_device_id device, cl_uint wo
 namespace {
 
 // What a launch owns while it is pending: the kernel (and so its program and
-// executable), the argument snapshot and the buffers it names.
+// executable), the argument snapshot and the buffers it names. Recycled
+// (Recycler.h), with the memory of its argument block and buffer list.
 struct PendingLaunch {
-  PendingLaunch(Ref<_cl_kernel> kernel, ArgumentSnapshot arguments)
-      : kernel(std::move(kernel)), arguments(std::move(arguments)) {}
   Ref<_cl_kernel> kernel;
   ArgumentSnapshot arguments;
   WorkGroupLaunch launch;
+  tbb::task_arena *arena = nullptr;
+};
+
+using LaunchRecycler = Recycler<PendingLaunch, 64>;
+
+// The one owner of a PendingLaunch, held by the command: when the command
+// has run (or will not run), the kernel and buffers are let go and the
+// object goes back to the recycler.
+class LaunchHandle {
+ public:
+  explicit LaunchHandle(PendingLaunch *pending) : pending_(pending) {}
+  LaunchHandle(LaunchHandle &&other) noexcept : pending_(std::exchange(other.pending_, nullptr)) {}
+  LaunchHandle &operator=(LaunchHandle &&) = delete;
+  ~LaunchHandle() {
+    if (!pending_) return;
+    pending_->kernel = {};
+    pending_->arguments.buffers.clear();
+    if (!LaunchRecycler::instance().give(pending_)) delete pending_;
+  }
+  PendingLaunch *operator->() const { return pending_; }
+
+ private:
+  PendingLaunch *pending_;
 };
 
 }  // namespace
 
 Command makeNDRangeCommand(cl_kernel kernel, cl_device_id device, const NDRange &range) {
-  ArgumentSnapshot arguments = kernel->snapshot();
+  PendingLaunch *recycled = LaunchRecycler::instance().take();
+  LaunchHandle pending(recycled ? recycled : new PendingLaunch);
+  kernel->snapshotInto(pending->arguments);
   // "CL_OUT_OF_RESOURCES if there is a failure to queue the execution
   // instance of kernel ... because of insufficient resources needed to
   // execute the kernel ... such as registers or local memory."
-  check(arguments.localMemorySize <= _cl_device_id::kLocalMemSize, CL_OUT_OF_RESOURCES);
+  check(pending->arguments.localMemorySize <= _cl_device_id::kLocalMemSize, CL_OUT_OF_RESOURCES);
   if (range.groupCount() == 0) return [] { return CL_SUCCESS; };
 
   const compiler::KernelDescription &description = kernel->description();
-  auto pending = std::make_shared<PendingLaunch>(Ref<_cl_kernel>(kernel), std::move(arguments));
+  pending->kernel = Ref<_cl_kernel>(kernel);
   WorkGroupLaunch &launch = pending->launch;
   launch.function = description.function;
   launch.arguments = pending->arguments.block.data();
@@ -138,10 +163,11 @@ Command makeNDRangeCommand(cl_kernel kernel, cl_device_id device, const NDRange 
   launch.localMemorySize = pending->arguments.localMemorySize;
   launch.contextBytesPerWorkItem = description.contextBytesPerWorkItem;
   launch.checksBarriers = description.checksBarriers;
+  launch.failed = false;
   // The root device lives as long as the platform, so its arena outlives
   // every command.
-  tbb::task_arena *arena = &device->arena();
-  return [pending, arena]() -> cl_int { return runWorkGroups(pending->launch, *arena); };
+  pending->arena = &device->arena();
+  return [pending = std::move(pending)]() -> cl_int { return runWorkGroups(pending->launch, *pending->arena); };
 }
 
 }  // namespace lockstep::runtime
