@@ -294,6 +294,60 @@ TEST_F(Events, WaitForEventsFromManyThreads) {
   EXPECT_EQ(released.load(), 4);
 }
 
+// Threads launching back to back, each on its own queue, with arguments
+// that change every launch, events waited for now and then and the rest
+// dropped: the launches' events and state are recycled between threads, and
+// every launch must still run once, with its own arguments.
+TEST_F(Events, ManyThreadsLaunchingWithChangingArguments) {
+  constexpr int kThreads = 4, kLaunches = 3000;
+  cl_program program = build("kernel void add(global int *a, int v) { a[get_global_id(0)] += v; }");
+  ASSERT_NE(program, nullptr);
+  std::vector<cl_kernel> kernels;
+  std::vector<cl_command_queue> queues;
+  std::vector<cl_mem> sums;
+  for (int t = 0; t < kThreads; ++t) {
+    kernels.push_back(kernelOf(program, "add"));
+    queues.push_back(makeQueue(t % 2 ? CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE : 0));
+    sums.push_back(bufferFrom(std::vector<int>(3, 0)));
+    ASSERT_TRUE(kernels.back() && queues.back());
+  }
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      size_t global = 3;
+      for (int i = 0; i < kLaunches; ++i) {
+        int v = (i * 7 + t) % 11;
+        cl_event event = nullptr;
+        bool keep = i % 7 == 0;
+        if (clSetKernelArg(kernels[t], 0, sizeof(cl_mem), &sums[t]) != CL_SUCCESS ||
+            clSetKernelArg(kernels[t], 1, sizeof v, &v) != CL_SUCCESS ||
+            clEnqueueNDRangeKernel(queues[t], kernels[t], 1, nullptr, &global, nullptr, 0, nullptr,
+                                   keep ? &event : nullptr) != CL_SUCCESS) {
+          ++failures;
+          return;
+        }
+        // An out-of-order queue runs launches in any order, even together:
+        // one at a time keeps its += exact.
+        bool outOfOrder = t % 2;
+        if (keep) {
+          if (clWaitForEvents(1, &event) != CL_SUCCESS) ++failures;
+          clReleaseEvent(event);
+        } else if (outOfOrder || i % 13 == 0) {
+          if (clFinish(queues[t]) != CL_SUCCESS) ++failures;
+        }
+      }
+      if (clFinish(queues[t]) != CL_SUCCESS) ++failures;
+    });
+  for (std::thread &thread : threads) thread.join();
+  ASSERT_EQ(failures.load(), 0);
+  for (int t = 0; t < kThreads; ++t) {
+    int want = 0;
+    for (int i = 0; i < kLaunches; ++i) want += (i * 7 + t) % 11;
+    EXPECT_EQ(read<int>(sums[t], 3), std::vector<int>(3, want)) << "thread " << t;
+  }
+}
+
 TEST_F(Events, EventInfoNamesItsQueueAndContext) {
   cl_event event = nullptr;
   int v = 1;
