@@ -39,13 +39,16 @@ namespace {
 using EventStorage = lockstep::runtime::Recycler<void, 256>;
 }  // namespace
 
+// Every block in the recycler is sizeof(_cl_event) bytes (the size check
+// keeps it so should a derived class ever be allocated through these).
 void *_cl_event::operator new(size_t size) {
-  if (void *memory = EventStorage::instance().take()) return memory;
+  if (size == sizeof(_cl_event))
+    if (void *memory = EventStorage::instance().take()) return memory;
   return ::operator new(size);
 }
 
 void _cl_event::operator delete(void *memory, size_t size) {
-  if (!EventStorage::instance().give(memory)) ::operator delete(memory, size);
+  if (size != sizeof(_cl_event) || !EventStorage::instance().give(memory)) ::operator delete(memory, size);
 }
 
 void _cl_event::releaseOwners() {
