@@ -163,13 +163,17 @@ void _cl_event::submit(bool runHere) {
   }
   // A waiter may take it over before a worker gets to it; the task holds a
   // reference so that it can find out.
-  // (A waiter that ran it may also have let the queue go: the arena is
+  // (A waiter that ran it may also have let the queue go: the device is
   // looked up first.)
-  tbb::task_arena &arena = queue_->device()->arena();
+  cl_device_id device = queue_->device();
   retainInternal();
   setStatus(CL_SUBMITTED);
-  arena.enqueue([this] {
-    if (claim()) runClaimed(nullptr);
+  enqueueTask(device, false);
+}
+
+void _cl_event::enqueueTask(cl_device_id device, bool claimed) {
+  device->arena().enqueue([this, claimed] {
+    if (claimed || claim()) runClaimed(nullptr);
     releaseInternal();
   });
 }
@@ -185,10 +189,7 @@ void _cl_event::runClaimed(_cl_event *until) {
       // The waiter's own command is done: it returns, and a worker takes
       // the rest.
       next->retainInternal();
-      next->queue_->device()->arena().enqueue([next] {
-        next->runClaimed(nullptr);
-        next->releaseInternal();
-      });
+      next->enqueueTask(next->queue_->device(), true);
       next = nullptr;
     }
   }

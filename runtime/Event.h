@@ -157,6 +157,9 @@ struct _cl_event
   // and that this thread took over (see submit), until `until` is done (or,
   // with null, until none is left).
   void runClaimed(_cl_event *until);
+  // Runs the command as a task of `device`'s arena, which drops a reference
+  // the caller took for it. Unless `claimed`, a waiter may take it over first.
+  void enqueueTask(cl_device_id device, bool claimed);
   void run();
   void finish(cl_int status);
   void setStatus(cl_int status);  // and fires that status' callbacks

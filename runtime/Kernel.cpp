@@ -180,12 +180,6 @@ uint64_t _cl_kernel::localMemorySize() const {
   return layOutLocalMemory(nullptr);
 }
 
-runtime::ArgumentSnapshot _cl_kernel::snapshot() const {
-  runtime::ArgumentSnapshot snapshot;
-  snapshotInto(snapshot);
-  return snapshot;
-}
-
 void _cl_kernel::snapshotInto(runtime::ArgumentSnapshot &snapshot) const {
   std::lock_guard lock(mutex_);
   snapshot.block.assign(arguments_);

@@ -82,10 +82,9 @@ struct _cl_kernel
   size_t maxWorkGroupSize() const;
   // CL_KERNEL_LOCAL_MEM_SIZE: static __local and the __local arguments set.
   uint64_t localMemorySize() const;
-  // A launch's copy of the arguments: CL_INVALID_KERNEL_ARGS if one was never
-  // set or a buffer set has been released since.
-  lockstep::runtime::ArgumentSnapshot snapshot() const;
-  // The same into `snapshot`, reusing its memory (a recycled launch's).
+  // A launch's copy of the arguments, into `snapshot` (reusing its memory: a
+  // recycled launch's): CL_INVALID_KERNEL_ARGS if one was never set or a
+  // buffer set has been released since.
   void snapshotInto(lockstep::runtime::ArgumentSnapshot &snapshot) const;
 
  private:

@@ -55,13 +55,13 @@ bool isPure(const Instruction &I) {
          !I.mayReadFromMemory() && !isa<AllocaInst>(I);
 }
 
-// Replaces a gather or scatter of one address by a scalar access, before
-// `call`. Returns true if it did (and erased `call`).
-bool scalarize(IntrinsicInst *call) {
+// Replaces a gather or scatter whose lanes all use one address by a scalar
+// access (and erases it); leaves any other alone.
+void scalarize(IntrinsicInst *call) {
   bool gather = call->getIntrinsicID() == Intrinsic::masked_gather;
   Value *pointers = call->getArgOperand(gather ? 0 : 1);
   Value *pointer = getSplatValue(pointers);
-  if (!pointer) return false;
+  if (!pointer) return;
   Align align = cast<ConstantInt>(call->getArgOperand(gather ? 1 : 2))->getAlignValue();
   Value *mask = call->getArgOperand(gather ? 2 : 3);
   auto *maskType = cast<FixedVectorType>(mask->getType());
@@ -87,7 +87,6 @@ bool scalarize(IntrinsicInst *call) {
                                 LLVMContext::MD_noalias});
   }
   call->eraseFromParent();
-  return true;
 }
 
 // Guards the first run of gathers and scatters under one mask in `block`

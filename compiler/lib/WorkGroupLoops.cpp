@@ -905,7 +905,7 @@ void WorkGroupLoops::maskLoop(Loop *loop) {
   // and every access through it became a gather.
   AllocaInst *round = nullptr;
   if (BasicBlock *latch = loop->getLoopLatch()) {
-    SmallVector<PHINode *, 4> inductions;
+    SmallVector<std::pair<PHINode *, Value *>, 4> inductions;  // the counter, its step
     for (PHINode &phi : header->phis()) {
       if (!phi.getType()->isIntegerTy() || phi.getNumIncomingValues() != 2) continue;
       auto *next = dyn_cast<BinaryOperator>(phi.getIncomingValueForBlock(latch));
@@ -913,16 +913,14 @@ void WorkGroupLoops::maskLoop(Loop *loop) {
       Value *step = next->getOperand(0) == &phi ? next->getOperand(1)
                     : next->getOperand(1) == &phi ? next->getOperand(0)
                                                   : nullptr;
-      if (step && loop->isLoopInvariant(step)) inductions.push_back(&phi);
+      if (step && loop->isLoopInvariant(step)) inductions.push_back({&phi, step});
     }
     if (!inductions.empty()) {
       round = entry.CreateAlloca(i64, nullptr, "loop.round");
       new StoreInst(ConstantInt::get(i64, 0), round, preheader->getTerminator());
       IRBuilder<> at(&*header->getFirstInsertionPt());
       Value *count = at.CreateLoad(i64, round, "round");
-      for (PHINode *phi : inductions) {
-        auto *next = cast<BinaryOperator>(phi->getIncomingValueForBlock(latch));
-        Value *step = next->getOperand(0) == phi ? next->getOperand(1) : next->getOperand(0);
+      for (auto [phi, step] : inductions) {
         Value *trips = at.CreateZExtOrTrunc(count, phi->getType());
         Value *value = at.CreateAdd(phi->getIncomingValueForBlock(preheader), at.CreateMul(trips, step),
                                     phi->getName() + ".at.round");
