@@ -16,6 +16,7 @@ namespace {
 
 class DivergentAccess : public LocalSizeTest {};
 class TileAccess : public ClTest {};
+class TreeScan : public ClTest {};
 
 // One work-item (each position in turn) adds to a uniform counter, as
 // `if (get_global_id(0) == 0) counter[0] += 1` does; then a group-sparse
@@ -158,6 +159,127 @@ TEST_F(TileAccess, TileFilledThroughALinearIndex) {
     for (int x = 0; x < n; ++x)
       ASSERT_EQ(out[y * n + x], at(x, y - 1) * 1000 + at(x - 1, y) * 100 + at(x + 1, y) * 10 + at(x, y + 1))
           << "at (" << x << ", " << y << ")";
+}
+
+// Regions guarded by a test of the local id against a uniform value, one
+// per barrier, in every comparison and integer type: Lockstep splits the
+// loop over the work-items where the answer changes (WorkItemLoopSplitPass).
+// Bounds at and around the edges of the group, negative, and far outside.
+TEST_P(DivergentAccess, RegionsGuardedByTheLocalId) {
+  cl_kernel k = kernel(R"CLC(
+    #define MARK(bit) out[get_global_id(0) * 16 + bit] = bit + 1
+    #define STEP barrier(CLK_LOCAL_MEM_FENCE)
+    kernel void k(global int *out, uint u, int s, ulong ul, long sl) {
+      uint lid = get_local_id(0);
+      int slid = lid;
+      size_t wide = get_local_id(0);
+      long swide = get_local_id(0);
+      short narrow = lid;
+      if (lid < u) MARK(0); STEP;
+      if (lid <= u) MARK(1); STEP;
+      if (lid > u) MARK(2); STEP;
+      if (lid >= u) MARK(3); STEP;
+      if (slid < s) MARK(4); STEP;
+      if (slid <= s) MARK(5); STEP;
+      if (slid > s) MARK(6); STEP;
+      if (slid >= s) MARK(7); STEP;
+      if (lid == u) MARK(8); STEP;
+      if (lid != u) MARK(9); STEP;
+      if (u > lid) MARK(10); STEP;
+      if (wide < ul) MARK(11); STEP;
+      if (swide >= sl) MARK(12); STEP;
+      if (narrow < (short)s) MARK(13); STEP;
+      if (lid == 0) MARK(14); STEP;
+      if (s <= slid) MARK(15);
+    }
+  )CLC",
+                       "k");
+  ASSERT_NE(k, nullptr);
+  const size_t local = GetParam(), groups = 3, global = local * groups;
+  const long long l = static_cast<long long>(local);
+  cl_mem out = buffer(CL_MEM_READ_WRITE, global * 16 * sizeof(int));
+  for (long long bound : {-1000000LL, -2LL, -1LL, 0LL, 1LL, 2LL, l / 2, l - 1, l, l + 1, l + 17,
+                          2147483647LL, -2147483647LL - 1, 4294967295LL}) {
+    const std::vector<int> blank(global * 16, 0);
+    ASSERT_CL(clEnqueueWriteBuffer(queue_, out, CL_TRUE, 0, blank.size() * sizeof(int), blank.data(), 0,
+                                   nullptr, nullptr));
+    const cl_uint u = static_cast<cl_uint>(bound);
+    const cl_int s = static_cast<cl_int>(bound);
+    const cl_ulong ul = static_cast<cl_ulong>(bound);
+    const cl_long sl = bound;
+    ASSERT_TRUE(setArgs(k, out, u, s, ul, sl));
+    ASSERT_TRUE(run(k, {global}, {local}));
+    std::vector<int> got = read<int>(out, global * 16);
+    for (size_t i = 0; i < global; ++i) {
+      const cl_uint lid = static_cast<cl_uint>(i % local);
+      const cl_int slid = static_cast<cl_int>(lid);
+      const bool want[16] = {lid < u, lid <= u, lid > u, lid >= u, slid < s, slid <= s, slid > s, slid >= s,
+                             lid == u, lid != u, u > lid, cl_ulong(lid) < ul, cl_long(lid) >= sl,
+                             cl_short(lid) < cl_short(s), lid == 0, s <= slid};
+      for (int bit = 0; bit < 16; ++bit)
+        ASSERT_EQ(got[i * 16 + bit], want[bit] ? bit + 1 : 0)
+            << "test " << bit << ", work-item " << i << ", bound " << bound;
+    }
+  }
+}
+
+// A work-efficient scan (the up-sweep and down-sweep of a tree, as in
+// bench/'s scan_blocks): every level's region runs work-items below a
+// uniform count that changes per level, kept in a variable across barriers.
+TEST_F(TreeScan, ShrinkingAndGrowingActiveCounts) {
+  cl_kernel k = kernel(R"CLC(
+    kernel void k(global const uint *in, global uint *out, global uint *sums, local uint *tree) {
+      uint lid = get_local_id(0), items = get_local_size(0), count = 2 * items;
+      size_t base = get_group_id(0) * count;
+      tree[lid] = in[base + lid];
+      tree[lid + items] = in[base + lid + items];
+      uint stride = 1;
+      for (uint active = items; active > 0; active /= 2) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid < active) tree[stride * (2 * lid + 2) - 1] += tree[stride * (2 * lid + 1) - 1];
+        stride *= 2;
+      }
+      if (lid == 0) {
+        sums[get_group_id(0)] = tree[count - 1];
+        tree[count - 1] = 0;
+      }
+      for (uint active = 1; active < count; active *= 2) {
+        stride /= 2;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid < active) {
+          uint left = stride * (2 * lid + 1) - 1;
+          uint carried = tree[left];
+          tree[left] = tree[left + stride];
+          tree[left + stride] += carried;
+        }
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+      out[base + lid] = tree[lid];
+      out[base + lid + items] = tree[lid + items];
+    }
+  )CLC",
+                       "k");
+  ASSERT_NE(k, nullptr);
+  // The tree needs a power-of-two group.
+  for (size_t local : {1, 2, 4, 16, 64, 256, 1024}) {
+    const size_t groups = 9, count = 2 * local, n = count * groups;
+    std::vector<cl_uint> in(n);
+    std::uniform_int_distribution<cl_uint> value(0, 1000);
+    for (cl_uint &v : in) v = value(rng_);
+    cl_mem mi = bufferFrom(in), mo = buffer(CL_MEM_READ_WRITE, n * sizeof(cl_uint));
+    cl_mem ms = buffer(CL_MEM_READ_WRITE, groups * sizeof(cl_uint));
+    ASSERT_TRUE(setArgs(k, mi, mo, ms, LocalBytes{count * sizeof(cl_uint)}));
+    ASSERT_TRUE(run(k, {local * groups}, {local}));
+    std::vector<cl_uint> out = read<cl_uint>(mo, n), sums = read<cl_uint>(ms, groups);
+    for (size_t g = 0; g < groups; ++g) {
+      cl_uint running = 0;
+      for (size_t i = g * count; i < (g + 1) * count; ++i) {
+        ASSERT_EQ(out[i], running) << "element " << i << " of group " << g << ", local size " << local;
+        running += in[i];
+      }
+      EXPECT_EQ(sums[g], running) << "group " << g << ", local size " << local;
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(LocalSizes, DivergentAccess, ::testing::ValuesIn(kLocalSizes));

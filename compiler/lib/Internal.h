@@ -40,6 +40,9 @@ inline constexpr const char *kBarrierCountAttr = "lockstep-barriers";
 // whether barrier checking (LOCKSTEP_CHECK_BARRIERS) was on for the build.
 inline constexpr const char *kSubGroupSizeAttr = "lockstep-sub-group-size";
 inline constexpr const char *kCheckBarriersAttr = "lockstep-check-barriers";
+// Metadata on the latch branch of the innermost loop over the work-items of
+// a region (WorkGroupLoops), for WorkItemLoopSplitPass, which removes it.
+inline constexpr const char *kWorkItemLoopMarker = "lockstep.work_item_loop";
 // Called by checked kernels when work-items disagree about a barrier
 // (BarrierCheck.cpp).
 inline constexpr const char *kDivergenceSymbol = "__lockstep_report_divergence";
@@ -125,6 +128,13 @@ struct FlattenDivRemIndicesPass : llvm::PassInfoMixin<FlattenDivRemIndicesPass> 
 // After -O3: puts masked gathers and scatters behind a test of their mask,
 // and turns those of one address into scalar accesses.
 struct MaskedMemoryGuardsPass : llvm::PassInfoMixin<MaskedMemoryGuardsPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+
+// After the work-group loops: splits a work-item loop where a test of the
+// local id against a uniform value (`lid < n`, `lid == 0`) changes, so each
+// part runs only what its work-items do.
+struct WorkItemLoopSplitPass : llvm::PassInfoMixin<WorkItemLoopSplitPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 

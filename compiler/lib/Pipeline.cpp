@@ -254,6 +254,7 @@ bool finalizeModule(Module &M, const FrontendOptions &options, std::string &log)
     passes.addPass(WorkItemBuiltinsPass());
     passes.addPass(LocalMemoryLayoutPass());
     passes.addPass(WorkGroupLoopsPass());
+    passes.addPass(WorkItemLoopSplitPass());
     passes.addPass(SafeIntegerDivisionPass());
     passes.run(M, analyses.modules);
   }
@@ -292,6 +293,7 @@ void registerLockstepPasses(PassBuilder &builder) {
         else if (name == "lockstep-printf") passes.addPass(PrintfLoweringPass());
         else if (name == "lockstep-safe-division") passes.addPass(SafeIntegerDivisionPass());
         else if (name == "lockstep-flatten-div-rem-indices") passes.addPass(FlattenDivRemIndicesPass());
+        else if (name == "lockstep-work-item-loop-split") passes.addPass(WorkItemLoopSplitPass());
         else if (name == "lockstep-masked-memory-guards") passes.addPass(MaskedMemoryGuardsPass());
         else return false;
         return true;

@@ -1473,7 +1473,10 @@ WorkGroupLoops::LoopNest WorkGroupLoops::makeLoopNest(BasicBlock *pre, BasicBloc
     ids[d]->addIncoming(next, latches[d]);
     BasicBlock *outer = d == 2 ? after : latches[d + 1];
     auto *branch = builder.CreateCondBr(builder.CreateICmpULT(next, localSize[d]), headers[d], outer);
-    if (d == 0) nest.innerLatch = branch;
+    if (d == 0) {
+      nest.innerLatch = branch;
+      branch->setMetadata(kWorkItemLoopMarker, MDNode::get(context, {}));
+    }
   }
   nest.latch = latches[0];
   return nest;
@@ -1585,7 +1588,12 @@ void WorkGroupLoops::buildRegion(BasicBlock *entry, BasicBlock *pre) {
     Value *condition = isa<BranchInst>(terminator) ? cast<BranchInst>(terminator)->getCondition()
                                                    : cast<SwitchInst>(terminator)->getCondition();
     if (condition->getType()->isIntegerTy(1)) condition = at.CreateZExt(condition, at.getInt32Ty());
-    at.CreateStore(condition, contextAddress(at, slot, workItem));
+    // The branch after the loops reads work-item 0's condition, which every
+    // work-item shares (barriers are reached in uniform control flow): one
+    // place for all, unless the check compares them or a sub-group's first
+    // work-item is not work-item 0. The store then leaves the loop.
+    bool perWorkItem = checking || subGroupMode || laneMode;
+    at.CreateStore(condition, perWorkItem ? contextAddress(at, slot, workItem) : slots[slot].base);
     terminator->eraseFromParent();
     BranchInst::Create(stores.lookup(exit->block), clone);
   }

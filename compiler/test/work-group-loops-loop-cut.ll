@@ -129,7 +129,8 @@ done:
 ; CHECK-NEXT: br label %wi.loop
 ; CHECK: %uniform.condition{{[0-9]+}} = load i32, ptr %[[D]], align 4
 ; CHECK: getelementptr float, ptr %ctx.slot, i64 %wi
-; CHECK: getelementptr i32, ptr %[[D]], i64 %wi
+; The exit test is the same for every work-item: stored in one place.
+; CHECK: store i32 %{{[0-9]+}}, ptr %[[D]], align 4
 ; CHECK-LABEL: define void @differing_trip_count(
 ; CHECK-DAG: %loop.active = alloca i32
 ; CHECK-DAG: %loop.round = alloca i64

@@ -1,0 +1,282 @@
+// WorkItemLoopSplitPass: after WorkGroupLoopsPass, splits the innermost
+// work-item loop of a region at the work-items where a test of the local id
+// against a uniform value changes its answer.
+//
+// GPU code guards work by the local id: `if (lid < active)` in the levels of
+// a tree reduction or scan, `if (lid == 0)` for what one work-item does. As a
+// loop over the work-items, such a region visits every work-item and masks
+// most of them off: a scan's up-sweep level with 8 active work-items of 256
+// still runs 256 masked lanes of gathers and scatters. Split at the bounds of
+// the test, each part of the loop knows the answer, the optimizer deletes
+// what the part does not run, and the loop over the inactive work-items is
+// empty.
+//
+// The work-item loops are the ones WorkGroupLoops made (marked on their latch
+// branch, kWorkItemLoopMarker): `for (x = 0; x < local_size(0); ++x)`, run
+// at least once. The local size is at most the device's largest work-group,
+// 4096, so the id is the same number in any integer type of 16 bits or more,
+// signed or not. Each part keeps the loop's order of work-items, parts run in
+// ascending order, and values leave the loop only through memory (the
+// context), so nothing else changes.
+#include <llvm/Analysis/AssumptionCache.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/LoopIterator.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/PatternMatch.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/PromoteMemToReg.h>
+#include <llvm/Transforms/Utils/ValueMapper.h>
+
+#include "Internal.h"
+
+using namespace llvm;
+using namespace llvm::PatternMatch;
+
+namespace lockstep::compiler {
+namespace {
+
+// The local id along x, in some integer type: the loop's counter, a
+// truncation of it to 16 bits or more, or an extension of such a truncation.
+bool isWorkItemId(Value *value, PHINode *id) {
+  if (value == id) return true;
+  if (auto *trunc = dyn_cast<TruncInst>(value))
+    return trunc->getOperand(0) == id && trunc->getType()->getIntegerBitWidth() >= 16;
+  if (isa<ZExtInst>(value) || isa<SExtInst>(value)) return isWorkItemId(cast<Instruction>(value)->getOperand(0), id);
+  return false;
+}
+
+// A part of the work-item range, [begin, end), and what the test answers there.
+struct Part {
+  Value *begin, *end;
+  bool answer;
+};
+
+Value *umin(IRBuilder<> &builder, Value *a, Value *b) {
+  if (auto *constant = dyn_cast<ConstantInt>(a); constant && constant->isZero()) return a;
+  return builder.CreateBinaryIntrinsic(Intrinsic::umin, a, b);
+}
+
+// The parts of [0, count) on which `compare` (of the id and the uniform
+// `bound`, the id on the left) is constant; empty if it is not a test this
+// pass understands.
+SmallVector<Part, 3> partsOf(IRBuilder<> &builder, CmpInst::Predicate predicate, Value *bound, Value *count) {
+  Type *i64 = builder.getInt64Ty();
+  if (bound->getType()->getIntegerBitWidth() > 64) return {};
+  Value *zero = builder.getInt64(0);
+  auto prefix = [&](Value *end, bool answer) -> SmallVector<Part, 3> {
+    return {{zero, end, answer}, {end, count, !answer}};
+  };
+  if (ICmpInst::isSigned(predicate)) {
+    // In [-1, count]: every test of an id in [0, count) reads the same.
+    Value *wide = builder.CreateSExt(bound, i64);
+    Value *clamped = builder.CreateBinaryIntrinsic(
+        Intrinsic::smin, builder.CreateBinaryIntrinsic(Intrinsic::smax, wide, builder.getInt64(-1)), count);
+    Value *atLeastZero = builder.CreateBinaryIntrinsic(Intrinsic::smax, clamped, zero);
+    Value *past = umin(builder, builder.CreateAdd(clamped, builder.getInt64(1)), count);
+    switch (predicate) {
+      case ICmpInst::ICMP_SLT: return prefix(atLeastZero, true);   // x < b
+      case ICmpInst::ICMP_SLE: return prefix(past, true);          // x < b + 1
+      case ICmpInst::ICMP_SGT: return prefix(past, false);         // x >= b + 1
+      case ICmpInst::ICMP_SGE: return prefix(atLeastZero, false);  // x >= b
+      default: return {};
+    }
+  }
+  Value *clamped = umin(builder, builder.CreateZExt(bound, i64), count);
+  auto pastClamped = [&] { return umin(builder, builder.CreateAdd(clamped, builder.getInt64(1)), count); };
+  switch (predicate) {
+    case ICmpInst::ICMP_ULT: return prefix(clamped, true);
+    case ICmpInst::ICMP_ULE: return prefix(pastClamped(), true);
+    case ICmpInst::ICMP_UGT: return prefix(pastClamped(), false);
+    case ICmpInst::ICMP_UGE: return prefix(clamped, false);
+    case ICmpInst::ICMP_EQ:
+    case ICmpInst::ICMP_NE: {
+      bool equal = predicate == ICmpInst::ICMP_EQ;
+      SmallVector<Part, 3> parts;
+      if (auto *constant = dyn_cast<ConstantInt>(clamped); !constant || !constant->isZero())
+        parts.push_back({zero, clamped, !equal});
+      Value *past = pastClamped();
+      parts.push_back({clamped, past, equal});
+      parts.push_back({past, count, !equal});
+      return parts;
+    }
+    default: return {};
+  }
+}
+
+// A fresh loop id with the same properties (llvm.loop ids must be distinct
+// per loop).
+MDNode *copyLoopId(MDNode *id) {
+  if (!id) return nullptr;
+  SmallVector<Metadata *, 4> operands{nullptr};
+  for (unsigned i = 1; i < id->getNumOperands(); ++i) operands.push_back(id->getOperand(i));
+  MDNode *copy = MDNode::getDistinct(id->getContext(), operands);
+  copy->replaceOperandWith(0, copy);
+  return copy;
+}
+
+class Splitter {
+ public:
+  explicit Splitter(Function &F) : F(F) {}
+
+  bool run() {
+    promotePrivateVariables();
+    DominatorTree dominators(F);
+    LoopInfo loops(dominators);
+    loopInfo = &loops;
+    bool changed = false;
+    for (Loop *loop : loops.getLoopsInPreorder())
+      if (auto *latch = loop->getLoopLatch())
+        if (latch->getTerminator()->getMetadata(kWorkItemLoopMarker)) changed |= split(loop);
+    for (BasicBlock &BB : F) BB.getTerminator()->setMetadata(kWorkItemLoopMarker, nullptr);
+    return changed;
+  }
+
+ private:
+  // Values kept in private variables across a region's blocks (the loop
+  // pass's copies of them) become SSA values, so that a bound loaded at the
+  // top of the work-item loop is seen to be the region's uniform value.
+  void promotePrivateVariables() {
+    SmallVector<AllocaInst *, 16> allocas;
+    for (Instruction &I : F.getEntryBlock())
+      if (auto *alloca = dyn_cast<AllocaInst>(&I); alloca && isAllocaPromotable(alloca)) allocas.push_back(alloca);
+    if (allocas.empty()) return;
+    DominatorTree dominators(F);
+    AssumptionCache assumptions(F);
+    PromoteMemToReg(allocas, dominators, &assumptions);
+  }
+
+  bool split(Loop *loop) {
+    BasicBlock *header = loop->getHeader(), *preheader = loop->getLoopPreheader(), *latch = loop->getLoopLatch();
+    auto *back = dyn_cast<BranchInst>(latch->getTerminator());
+    if (!preheader || !back || !back->isConditional() || back->getSuccessor(0) != header) return false;
+    BasicBlock *exit = back->getSuccessor(1);
+    auto *test = dyn_cast<ICmpInst>(back->getCondition());
+    if (!test || test->getPredicate() != ICmpInst::ICMP_ULT || !loop->isLoopInvariant(test->getOperand(1)))
+      return false;
+    auto *next = dyn_cast<BinaryOperator>(test->getOperand(0));
+    if (!next || next->getOpcode() != Instruction::Add || !match(next->getOperand(1), m_One())) return false;
+    auto *id = dyn_cast<PHINode>(next->getOperand(0));
+    if (!id || id->getParent() != header || id->getNumIncomingValues() != 2 ||
+        id->getIncomingValueForBlock(latch) != next || !match(id->getIncomingValueForBlock(preheader), m_Zero()))
+      return false;
+    Value *count = test->getOperand(1);
+    if (isa<PHINode>(exit->begin())) return false;
+    // Values used after the loop (a uniform variable's last value): the
+    // last part that ran has it.
+    SmallVector<Instruction *, 8> liveOuts;
+    for (BasicBlock *block : loop->blocks())
+      for (Instruction &I : *block)
+        if (any_of(I.users(), [&](User *user) { return !loop->contains(cast<Instruction>(user)); }))
+          liveOuts.push_back(&I);
+
+    // The first branch on a test of the id, in the loop's order.
+    ICmpInst *compare = nullptr;
+    CmpInst::Predicate predicate = CmpInst::BAD_ICMP_PREDICATE;
+    Value *bound = nullptr;
+    LoopBlocksRPO order(loop);
+    order.perform(loopInfo);
+    for (BasicBlock *block : order) {
+      if (block == latch) continue;
+      auto *branch = dyn_cast<BranchInst>(block->getTerminator());
+      auto *candidate = branch && branch->isConditional() ? dyn_cast<ICmpInst>(branch->getCondition()) : nullptr;
+      if (!candidate) continue;
+      for (unsigned side = 0; side < 2 && !compare; ++side) {
+        Value *mine = candidate->getOperand(side), *other = candidate->getOperand(1 - side);
+        bool hoisted = false;  // a bound computed in the loop from uniform values moves before it
+        if (!isWorkItemId(mine, id) || !loop->makeLoopInvariant(other, hoisted)) continue;
+        compare = candidate;
+        predicate = side == 0 ? candidate->getPredicate() : candidate->getSwappedPredicate();
+        bound = other;
+      }
+      if (compare) break;
+    }
+    if (!compare || is_contained(liveOuts, compare)) return false;
+
+    IRBuilder<> builder(preheader->getTerminator());
+    SmallVector<Part, 3> parts = partsOf(builder, predicate, bound, count);
+    if (parts.size() < 2) return false;
+
+    // preheader → guard 0 → [part 0] → guard 1 → ... → [last part: the
+    // original loop] → exit. A guard skips an empty part (the loops run at
+    // least once); live-out values pass along both ways.
+    LLVMContext &context = F.getContext();
+    SmallVector<BasicBlock *, 3> guards;
+    for (unsigned p = 0; p < parts.size(); ++p)
+      guards.push_back(BasicBlock::Create(context, "wi.part" + Twine(p), &F, header));
+    preheader->getTerminator()->replaceSuccessorWith(header, guards[0]);
+    SmallVector<Value *, 8> carried;  // live-outs as they reach the current guard
+    for (Instruction *I : liveOuts) carried.push_back(PoisonValue::get(I->getType()));
+    SmallVector<Value *, 8> previous;  // and as the previous part left them
+    BasicBlock *previousLatch = nullptr;
+    for (unsigned p = 0; p < parts.size(); ++p) {
+      const Part &part = parts[p];
+      BasicBlock *after = p + 1 < parts.size() ? guards[p + 1] : exit;
+      IRBuilder<> guard(guards[p]);
+      if (p > 0)
+        for (unsigned v = 0; v < liveOuts.size(); ++v) {
+          PHINode *phi = guard.CreatePHI(liveOuts[v]->getType(), 2, liveOuts[v]->getName() + ".part");
+          phi->addIncoming(previous[v], previousLatch);
+          phi->addIncoming(carried[v], guards[p - 1]);
+          carried[v] = phi;
+        }
+      BasicBlock *partHeader = header;
+      if (p + 1 < parts.size()) {
+        ValueToValueMapTy map;
+        SmallVector<BasicBlock *, 16> clones;
+        for (BasicBlock *block : loop->blocks()) {
+          BasicBlock *clone = CloneBasicBlock(block, map, ".part" + Twine(p), &F);
+          map[block] = clone;
+          clones.push_back(clone);
+        }
+        remapInstructionsInBlocks(clones, map);
+        partHeader = cast<BasicBlock>(map[header]);
+        auto *partId = cast<PHINode>(map[id]);
+        partId->setIncomingBlock(partId->getBasicBlockIndex(preheader), guards[p]);
+        partId->setIncomingValue(partId->getBasicBlockIndex(guards[p]), part.begin);
+        auto *partBack = cast<BranchInst>(map[back]);
+        cast<ICmpInst>(map[test])->setOperand(1, part.end);
+        partBack->setSuccessor(1, after);
+        partBack->setMetadata(LLVMContext::MD_loop, copyLoopId(back->getMetadata(LLVMContext::MD_loop)));
+        auto *partCompare = cast<ICmpInst>(map[compare]);
+        partCompare->replaceAllUsesWith(ConstantInt::getBool(context, part.answer));
+        partCompare->eraseFromParent();
+        previous.clear();
+        for (Instruction *I : liveOuts) previous.push_back(map[I]);
+        previousLatch = partBack->getParent();
+      } else {
+        id->setIncomingBlock(id->getBasicBlockIndex(preheader), guards[p]);
+        id->setIncomingValue(id->getBasicBlockIndex(guards[p]), part.begin);
+        compare->replaceAllUsesWith(ConstantInt::getBool(context, part.answer));
+        compare->eraseFromParent();
+        IRBuilder<> at(&*exit->getFirstInsertionPt());
+        for (unsigned v = 0; v < liveOuts.size(); ++v) {
+          Instruction *I = liveOuts[v];
+          PHINode *phi = PHINode::Create(I->getType(), 2, I->getName() + ".last");
+          phi->insertBefore(exit->begin());
+          I->replaceUsesWithIf(phi, [&](Use &use) { return !loop->contains(cast<Instruction>(use.getUser())); });
+          phi->addIncoming(I, latch);
+          phi->addIncoming(carried[v], guards[p]);
+        }
+      }
+      guard.CreateCondBr(guard.CreateICmpULT(part.begin, part.end), partHeader, after);
+    }
+    return true;
+  }
+
+  Function &F;
+  LoopInfo *loopInfo = nullptr;
+};
+
+}  // namespace
+
+PreservedAnalyses WorkItemLoopSplitPass::run(Module &M, ModuleAnalysisManager &) {
+  bool changed = false;
+  for (Function &F : M)
+    if (!F.isDeclaration()) changed |= Splitter(F).run();
+  return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+}  // namespace lockstep::compiler

@@ -1,0 +1,155 @@
+; A work-item loop whose body tests the local id against a uniform value is
+; split where the answer changes; each part knows it.
+; RUN: %opt -passes=lockstep-work-item-loop-split -S %s | FileCheck %s
+
+; `if ((uint)lid < n)`: [0, min(n, size)) runs the store, the rest does not.
+define void @prefix(ptr %out, i32 %n, i64 %size) {
+entry:
+  br label %wi.loop
+wi.loop:
+  %x = phi i64 [ 0, %entry ], [ %next, %wi.next ]
+  %t = trunc i64 %x to i32
+  %c = icmp ult i32 %t, %n
+  br i1 %c, label %then, label %wi.next
+then:
+  %p = getelementptr i32, ptr %out, i64 %x
+  store i32 1, ptr %p
+  br label %wi.next
+wi.next:
+  %next = add nuw nsw i64 %x, 1
+  %more = icmp ult i64 %next, %size
+  br i1 %more, label %wi.loop, label %done, !llvm.loop !1, !lockstep.work_item_loop !0
+done:
+  ret void
+}
+; CHECK-LABEL: define void @prefix(
+; CHECK: %[[N:[0-9]+]] = zext i32 %n to i64
+; CHECK-NEXT: %[[END:[0-9]+]] = call i64 @llvm.umin.i64(i64 %[[N]], i64 %size)
+; CHECK-NEXT: br label %wi.part0
+; CHECK: wi.part0:
+; CHECK-NEXT: %[[GO0:[0-9]+]] = icmp ult i64 0, %[[END]]
+; CHECK-NEXT: br i1 %[[GO0]], label %wi.loop.part0, label %wi.part1
+; CHECK: wi.part1:
+; CHECK-NEXT: %[[GO1:[0-9]+]] = icmp ult i64 %[[END]], %size
+; CHECK-NEXT: br i1 %[[GO1]], label %wi.loop, label %done
+; CHECK: wi.loop:
+; CHECK-NEXT: %x = phi i64 [ %[[END]], %wi.part1 ], [ %next, %wi.next ]
+; CHECK: br i1 false, label %then, label %wi.next
+; CHECK: %more = icmp ult i64 %next, %size
+; CHECK-NEXT: br i1 %more, label %wi.loop, label %done, !llvm.loop ![[ORIGINAL:[0-9]+]]{{$}}
+; CHECK: wi.loop.part0:
+; CHECK-NEXT: %x.part0 = phi i64 [ 0, %wi.part0 ], [ %next.part0, %wi.next.part0 ]
+; CHECK: br i1 true, label %then.part0, label %wi.next.part0
+; CHECK: %more.part0 = icmp ult i64 %next.part0, %[[END]]
+; CHECK-NEXT: br i1 %more.part0, label %wi.loop.part0, label %wi.part1, !llvm.loop ![[COPY:[0-9]+]]
+
+; `if (n >= (int)lid)`, the id on the right and signed: true up to n
+; inclusive, nothing when n is negative.
+define void @signed_inclusive(ptr %out, i32 %n, i64 %size) {
+entry:
+  br label %wi.loop
+wi.loop:
+  %x = phi i64 [ 0, %entry ], [ %next, %wi.next ]
+  %t = trunc i64 %x to i32
+  %c = icmp sge i32 %n, %t
+  br i1 %c, label %then, label %wi.next
+then:
+  %p = getelementptr i32, ptr %out, i64 %x
+  store i32 1, ptr %p
+  br label %wi.next
+wi.next:
+  %next = add nuw nsw i64 %x, 1
+  %more = icmp ult i64 %next, %size
+  br i1 %more, label %wi.loop, label %done, !lockstep.work_item_loop !0
+done:
+  ret void
+}
+; CHECK-LABEL: define void @signed_inclusive(
+; CHECK: %[[W:[0-9]+]] = sext i32 %n to i64
+; CHECK-NEXT: %[[LO:[0-9]+]] = call i64 @llvm.smax.i64(i64 %[[W]], i64 -1)
+; CHECK-NEXT: %[[C:[0-9]+]] = call i64 @llvm.smin.i64(i64 %[[LO]], i64 %size)
+; CHECK: %[[P:[0-9]+]] = add i64 %[[C]], 1
+; CHECK-NEXT: %[[END:[0-9]+]] = call i64 @llvm.umin.i64(i64 %[[P]], i64 %size)
+; CHECK: wi.part0:
+; CHECK-NEXT: icmp ult i64 0, %[[END]]
+; CHECK: wi.loop:
+; CHECK-NEXT: %x = phi i64 [ %[[END]], %wi.part1 ]
+; CHECK: br i1 false, label %then
+; CHECK: wi.loop.part0:
+; CHECK: br i1 true, label %then.part0
+
+; `if (lid == 0)`: the one work-item, then the rest; no empty part before it.
+; A value the loop computes for every work-item and the code after it uses
+; comes from whichever part ran last.
+define i32 @first_and_live_out(ptr %out, i32 %k, i64 %size) {
+entry:
+  br label %wi.loop
+wi.loop:
+  %x = phi i64 [ 0, %entry ], [ %next, %wi.next ]
+  %c = icmp eq i64 %x, 0
+  br i1 %c, label %then, label %wi.next
+then:
+  store i32 7, ptr %out
+  br label %wi.next
+wi.next:
+  %twice = shl i32 %k, 1
+  %next = add nuw nsw i64 %x, 1
+  %more = icmp ult i64 %next, %size
+  br i1 %more, label %wi.loop, label %done, !lockstep.work_item_loop !0
+done:
+  ret i32 %twice
+}
+; CHECK-LABEL: define i32 @first_and_live_out(
+; CHECK: %[[END:[0-9]+]] = call i64 @llvm.umin.i64(i64 1, i64 %size)
+; CHECK-NOT: wi.part2
+; CHECK: wi.part0:
+; CHECK-NEXT: icmp ult i64 0, %[[END]]
+; CHECK: wi.part1:
+; CHECK-NEXT: %twice.part = phi i32 [ %twice.part0, %wi.next.part0 ], [ poison, %wi.part0 ]
+; CHECK-NEXT: %[[GO:[0-9]+]] = icmp ult i64 %[[END]], %size
+; CHECK-NEXT: br i1 %[[GO]], label %wi.loop, label %done
+; CHECK: done:
+; CHECK-NEXT: %twice.last = phi i32 [ %twice, %wi.next ], [ %twice.part, %wi.part1 ]
+; CHECK-NEXT: ret i32 %twice.last
+
+; Left alone: a bound that differs per work-item, a test of something other
+; than the id, and a loop WorkGroupLoops did not mark.
+define void @left_alone(ptr %out, ptr %bounds, i64 %size) {
+entry:
+  br label %wi.loop
+wi.loop:
+  %x = phi i64 [ 0, %entry ], [ %next, %wi.next ]
+  %bp = getelementptr i64, ptr %bounds, i64 %x
+  %b = load i64, ptr %bp
+  %c = icmp ult i64 %x, %b
+  br i1 %c, label %then, label %wi.next
+then:
+  %twice = shl i64 %x, 1
+  %d = icmp ult i64 %twice, %size
+  br i1 %d, label %store, label %wi.next
+store:
+  store i32 1, ptr %out
+  br label %wi.next
+wi.next:
+  %next = add nuw nsw i64 %x, 1
+  %more = icmp ult i64 %next, %size
+  br i1 %more, label %wi.loop, label %other, !lockstep.work_item_loop !0
+other:
+  %y = phi i64 [ 0, %wi.next ], [ %ynext, %other ]
+  %e = icmp ult i64 %y, 5
+  %ynext = add nuw nsw i64 %y, 1
+  %ymore = icmp ult i64 %ynext, %size
+  br i1 %ymore, label %other, label %done
+done:
+  ret void
+}
+; CHECK-LABEL: define void @left_alone(
+; CHECK-NOT: wi.part
+; CHECK: ret void
+
+!0 = !{}
+!1 = distinct !{!1, !2}
+!2 = !{!"llvm.loop.parallel_accesses", !3}
+!3 = distinct !{}
+; CHECK-DAG: ![[ORIGINAL]] = distinct !{![[ORIGINAL]], ![[PARALLEL:[0-9]+]]}
+; CHECK-DAG: ![[COPY]] = distinct !{![[COPY]], ![[PARALLEL]]}
