@@ -164,6 +164,10 @@ class WorkGroupLoops {
   // collectiveAt.
   DenseMap<BasicBlock *, CallInst *> barrierBlocks;
   SmallVector<Collective, 4> collectives;
+  // Variables kept in the context and accessed there in every region, even
+  // though they could be promoted: a masked loop's `active` flag, which
+  // changes only when a work-item leaves and is its work_group_any's input.
+  SmallPtrSet<AllocaInst *, 4> keptResident;
   DenseMap<const BasicBlock *, unsigned> collectiveAt;
   unsigned subGroupSize = 16;
   // Sub-group mode: the kernel synchronizes only within sub-groups, so the
@@ -335,7 +339,11 @@ void WorkGroupLoops::prepareCollectives() {
     collective.op = op;
     collective.type = call->getType();
     IRBuilder<> before(call);
-    if (call->arg_size() > 0) {
+    auto *load = call->arg_size() > 0 ? dyn_cast<LoadInst>(call->getArgOperand(0)) : nullptr;
+    auto *variable = load ? dyn_cast<AllocaInst>(load->getPointerOperand()) : nullptr;
+    if (variable && keptResident.count(variable) && load->getNextNode() == call) {
+      collective.in = variable;  // its context slot holds the operand already
+    } else if (call->arg_size() > 0) {
       collective.in = allocas.CreateAlloca(call->getArgOperand(0)->getType(), nullptr, "collective.in");
       before.CreateStore(call->getArgOperand(0), collective.in);
     }
@@ -553,6 +561,10 @@ void WorkGroupLoops::analyzeAllocas() {
   copied.resize(n);
   shared.resize(n);
   for (unsigned i = 0; i < n; ++i) {
+    if (keptResident.count(allocas[i])) {
+      resident.set(i);
+      continue;
+    }
     promotable[i] = isAllocaPromotable(allocas[i]);
     if (promotable[i]) continue;
     // An address that escapes into memory or an integer may be used after a
@@ -942,7 +954,11 @@ void WorkGroupLoops::maskLoop(Loop *loop) {
         escaping.push_back(&I);
   for (Instruction *I : escaping) DemoteRegToStack(*I, false, prologue->getFirstInsertionPt());
 
+  // In the context, read at the top of each round and written only when the
+  // work-item leaves: copied in and out like other variables, it cost a
+  // store per work-item and round, and another as the collective's input.
   AllocaInst *active = entry.CreateAlloca(i32, nullptr, "loop.active");
+  keptResident.insert(active);
   BasicBlock *top = BasicBlock::Create(context, "masked.loop", &F, header);
   BasicBlock *latch = BasicBlock::Create(context, "masked.latch", &F, header);
   BasicBlock *leave = BasicBlock::Create(context, "masked.exit", &F, header);

@@ -134,8 +134,11 @@ done:
 ; CHECK-LABEL: define void @differing_trip_count(
 ; CHECK-DAG: %loop.active = alloca i32
 ; CHECK-DAG: %loop.round = alloca i64
+; The active flag lives in the context: read at the top of a round, written
+; when the work-item leaves, and read there by work_group_any.
+; CHECK: %[[FLAG:[0-9]+]] = getelementptr i32, ptr %[[FLAGS:ctx.slot[0-9]*]], i64 %wi
 ; CHECK: masked.loop.r:
-; CHECK-NEXT: %[[A:[0-9]+]] = load i32, ptr %loop.active
+; CHECK-NEXT: %[[A:[0-9]+]] = load i32, ptr %[[FLAG]]
 ; CHECK-NEXT: %[[ON:[0-9]+]] = icmp ne i32 %[[A]], 0
 ; CHECK-NEXT: br i1 %[[ON]], label %header.r, label %masked.latch.r
 ; The counter is the round times its step (1) from its start (0): the same
@@ -149,10 +152,11 @@ done:
 ; CHECK-NEXT: %[[OLD:[0-9]+]] = load i64, ptr %loop.round
 ; CHECK-NEXT: %[[NEW:[0-9]+]] = add i64 %[[OLD]], 1
 ; CHECK-NEXT: store i64 %[[NEW]], ptr %loop.round
-; CHECK: store i32 %{{[0-9]+}}, ptr %collective.in
+; CHECK-NOT: store
 ; CHECK: masked.exit.r:
-; CHECK-NEXT: store i32 0, ptr %loop.active
+; CHECK-NEXT: store i32 0, ptr %[[FLAG]]
 ; CHECK: combine.loop:
+; CHECK: getelementptr i32, ptr %[[FLAGS]]
 ; CHECK: or i1
 ; CHECK: %uniform.condition = load i32
 ; CHECK-LABEL: define void @small_constant_trip_count(
