@@ -282,6 +282,46 @@ TEST_F(TreeScan, ShrinkingAndGrowingActiveCounts) {
   }
 }
 
+// A halving sum whose bound (`size / 2`) is computed in the guarded region
+// from a variable the region also updates and the next region reads, with
+// odd sizes folding their last element in.
+TEST_F(TreeScan, HalvingSumOfAnySize) {
+  cl_kernel k = kernel(R"CLC(
+    kernel void k(global const int *in, int n, local int *partial, global int *sums) {
+      int id = get_local_id(0), size = get_local_size(0);
+      partial[id] = 0;
+      for (int i = id; i < n; i += size) partial[id] += in[get_group_id(0) * n + i];
+      do {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (id < size / 2) {
+          int sum = partial[id];
+          if ((size & 1) && id == 0) sum += partial[id + size - 1];
+          partial[id] = sum + partial[id + size / 2];
+        }
+        size = size / 2;
+      } while (size > 1);
+      if (id == 0) sums[get_group_id(0)] = partial[0];
+    }
+  )CLC",
+                       "k");
+  ASSERT_NE(k, nullptr);
+  const int n = 1000, groups = 3;
+  std::vector<cl_int> in(n * groups);
+  std::uniform_int_distribution<cl_int> value(-1000, 1000);
+  for (cl_int &v : in) v = value(rng_);
+  cl_mem mi = bufferFrom(in), ms = buffer(CL_MEM_READ_WRITE, groups * sizeof(cl_int));
+  for (size_t local : {1, 2, 3, 5, 7, 16, 17, 31, 64, 100, 255, 256, 513}) {
+    ASSERT_TRUE(setArgs(k, mi, cl_int(n), LocalBytes{local * sizeof(cl_int)}, ms));
+    ASSERT_TRUE(run(k, {local * groups}, {local}));
+    std::vector<cl_int> sums = read<cl_int>(ms, groups);
+    for (int g = 0; g < groups; ++g) {
+      cl_int want = 0;
+      for (int i = 0; i < n; ++i) want += in[g * n + i];
+      EXPECT_EQ(sums[g], want) << "group " << g << ", local size " << local;
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(LocalSizes, DivergentAccess, ::testing::ValuesIn(kLocalSizes));
 
 }  // namespace

@@ -164,14 +164,6 @@ class Splitter {
       return false;
     Value *count = test->getOperand(1);
     if (isa<PHINode>(exit->begin())) return false;
-    // Values used after the loop (a uniform variable's last value): the
-    // last part that ran has it.
-    SmallVector<Instruction *, 8> liveOuts;
-    for (BasicBlock *block : loop->blocks())
-      for (Instruction &I : *block)
-        if (any_of(I.users(), [&](User *user) { return !loop->contains(cast<Instruction>(user)); }))
-          liveOuts.push_back(&I);
-
     // The first branch on a test of the id, in the loop's order.
     ICmpInst *compare = nullptr;
     CmpInst::Predicate predicate = CmpInst::BAD_ICMP_PREDICATE;
@@ -193,7 +185,17 @@ class Splitter {
       }
       if (compare) break;
     }
-    if (!compare || is_contained(liveOuts, compare)) return false;
+    if (!compare) return false;
+    // Values used after the loop (a uniform variable's last value; looked
+    // for once the bound, which may be one, has left the loop): the last
+    // part that ran has it.
+    SmallVector<Instruction *, 8> liveOuts;
+    for (BasicBlock *block : loop->blocks())
+      for (Instruction &I : *block)
+        if (any_of(I.users(), [&](User *user) { return !loop->contains(cast<Instruction>(user)); }))
+          liveOuts.push_back(&I);
+    if (is_contained(liveOuts, compare)) return false;
+
 
     IRBuilder<> builder(preheader->getTerminator());
     SmallVector<Part, 3> parts = partsOf(builder, predicate, bound, count);

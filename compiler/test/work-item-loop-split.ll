@@ -112,6 +112,34 @@ done:
 ; CHECK-NEXT: %twice.last = phi i32 [ %twice, %wi.next ], [ %twice.part, %wi.part1 ]
 ; CHECK-NEXT: ret i32 %twice.last
 
+; A bound computed in the loop from uniform values moves before it, and is
+; then no longer a value the loop leaves behind (CTS basic local_arg_def).
+define i32 @bound_in_loop(ptr %out, i32 %count, i64 %size) {
+entry:
+  br label %wi.loop
+wi.loop:
+  %x = phi i64 [ 0, %entry ], [ %next, %wi.next ]
+  %half = sdiv i32 %count, 2
+  %t = trunc i64 %x to i32
+  %c = icmp slt i32 %t, %half
+  br i1 %c, label %then, label %wi.next
+then:
+  %p = getelementptr i32, ptr %out, i64 %x
+  store i32 1, ptr %p
+  br label %wi.next
+wi.next:
+  %next = add nuw nsw i64 %x, 1
+  %more = icmp ult i64 %next, %size
+  br i1 %more, label %wi.loop, label %done, !lockstep.work_item_loop !0
+done:
+  ret i32 %half
+}
+; CHECK-LABEL: define i32 @bound_in_loop(
+; CHECK: %half = sdiv i32 %count, 2
+; CHECK: br label %wi.part0
+; CHECK-NOT: .last
+; CHECK: ret i32 %half
+
 ; Left alone: a bound that differs per work-item, a test of something other
 ; than the id, and a loop WorkGroupLoops did not mark.
 define void @left_alone(ptr %out, ptr %bounds, i64 %size) {
