@@ -1193,8 +1193,12 @@ void WorkGroupLoops::emitCombineSegment(IRBuilder<> &b, const Collective &collec
     if (!state) return at.getTrue();
     return at.CreateICmpEQ(at.CreateLoad(i32, contextAddress(at, laneSlot, i)), state);
   };
+  // A result every work-item shares that the analysis keeps as a uniform
+  // variable is read from the first work-item's slot only.
+  bool uniformResult = !state && !subGroupMode && uniformVariable[allocaIndex.lookup(collective.out)];
   auto toAll = [&](Value *value) {
-    emitCountedLoop(b, first, end, [&](IRBuilder<> &l, Value *i) { out(l, i, value); });
+    if (uniformResult) out(b, first, value);
+    else emitCountedLoop(b, first, end, [&](IRBuilder<> &l, Value *i) { out(l, i, value); });
   };
   // The leader: the first active work-item. Operands the spec requires to be
   // the same for every active work-item (a broadcast index, a cluster size)
