@@ -465,6 +465,14 @@ bool WorkGroupLoops::addOneDecision() {
 
 // ---- values ---------------------------------------------------------------------
 
+// How deep an expression of the local ids and uniform values may be to be
+// recomputed after a barrier rather than kept per work-item in the context.
+// GPU code computes an index once (`base + lid` with `base = group * 2 *
+// size`: six instructions from the prologue's values) and uses it on both
+// sides of its barriers; kept, it is reloaded per work-item and the access
+// through it is a gather or scatter, recomputed it is consecutive.
+constexpr unsigned kRematerializeDepth = 8;
+
 bool WorkGroupLoops::isRematerializable(const Instruction *I, unsigned depth) const {
   if (isLocalIdPlaceholder(*I)) return true;
   if (depth == 0 || isa<PHINode>(I) || I->mayReadOrWriteMemory() || I->mayHaveSideEffects())
@@ -517,7 +525,7 @@ void WorkGroupLoops::demoteCrossBlockValues() {
         }
   }
   for (Instruction *I : crossing) {
-    if (!isRematerializable(I, 4)) {
+    if (!isRematerializable(I, kRematerializeDepth)) {
       DemoteRegToStack(*I, false, allocaPoint);
       continue;
     }
