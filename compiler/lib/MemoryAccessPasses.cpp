@@ -21,6 +21,13 @@
 //
 // (LangRef: a scatter's overlapping lanes are stored in lane order, so the
 // last active lane's value is the one memory keeps.)
+//
+// The same pass gives gathers and scatters into __local memory 32-bit
+// indices: `tree[stride * (2 * lid + 1) - 1]` indexes with a zero-extended
+// uint, which x86 can only gather with 64-bit indices, two instructions per
+// 16 lanes. An index into a group's __local memory (at most the device's
+// local memory size) is below 2^31 in any access that is in bounds, so it is
+// also the sign extension of its 32 bits, which one vpgatherdd takes.
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/Constants.h>
@@ -256,9 +263,38 @@ PreservedAnalyses FlattenDivRemIndicesPass::run(Module &M, ModuleAnalysisManager
   return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
+// A gather or scatter through `gep T, ptr addrspace(3) p, zext <N x iK> i`
+// (K <= 32) now goes through `sext i` instead (see above).
+bool narrowLocalIndices(Function &F) {
+  bool changed = false;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB) {
+      auto *intrinsic = dyn_cast<IntrinsicInst>(&I);
+      if (!intrinsic) continue;
+      unsigned pointerOperand;
+      if (intrinsic->getIntrinsicID() == Intrinsic::masked_gather) pointerOperand = 0;
+      else if (intrinsic->getIntrinsicID() == Intrinsic::masked_scatter) pointerOperand = 1;
+      else continue;
+      auto *gep = dyn_cast<GetElementPtrInst>(intrinsic->getArgOperand(pointerOperand));
+      if (!gep || gep->getNumIndices() != 1 || gep->getAddressSpace() != kLocalAddressSpace) continue;
+      auto *extension = dyn_cast<ZExtInst>(gep->getOperand(1));
+      if (!extension || extension->getSrcTy()->getScalarSizeInBits() > 32) continue;
+      auto *narrow = cast<GetElementPtrInst>(gep->clone());
+      narrow->insertBefore(intrinsic);
+      narrow->setOperand(1, new SExtInst(extension->getOperand(0), extension->getType(),
+                                         extension->getName() + ".local", narrow->getIterator()));
+      intrinsic->setArgOperand(pointerOperand, narrow);
+      if (gep->use_empty()) gep->eraseFromParent();
+      if (extension->use_empty()) extension->eraseFromParent();
+      changed = true;
+    }
+  return changed;
+}
+
 PreservedAnalyses MaskedMemoryGuardsPass::run(Module &M, ModuleAnalysisManager &) {
   bool changed = false;
   for (Function &F : M) {
+    changed |= narrowLocalIndices(F);
     SmallVector<BasicBlock *, 32> blocks;
     for (BasicBlock &BB : F) blocks.push_back(&BB);
     for (BasicBlock *BB : blocks) {

@@ -71,8 +71,36 @@ entry:
 ; CHECK: call void @llvm.masked.scatter.v4i32.v4p0(<4 x i32> %v, <4 x ptr> %p, i32 4, <4 x i1> <i1 true
 ; CHECK-NEXT: ret void
 
+; __local indices: a zero-extended 32-bit index becomes a sign-extended one
+; (one 32-bit-index gather instead of two 64-bit ones); global ones and
+; 64-bit ones stay as they are.
+define void @local_indices(ptr addrspace(3) %tree, ptr addrspace(1) %g, <16 x i32> %i, <16 x i64> %j) {
+  %wide = zext <16 x i32> %i to <16 x i64>
+  %p = getelementptr inbounds i32, ptr addrspace(3) %tree, <16 x i64> %wide
+  %v = call <16 x i32> @llvm.masked.gather.v16i32.v16p3(<16 x ptr addrspace(3)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  call void @llvm.masked.scatter.v16i32.v16p3(<16 x i32> %v, <16 x ptr addrspace(3)> %p, i32 4, <16 x i1> splat (i1 true))
+  %q = getelementptr inbounds i32, ptr addrspace(1) %g, <16 x i64> %wide
+  call void @llvm.masked.scatter.v16i32.v16p1(<16 x i32> %v, <16 x ptr addrspace(1)> %q, i32 4, <16 x i1> splat (i1 true))
+  %r = getelementptr inbounds i32, ptr addrspace(3) %tree, <16 x i64> %j
+  call void @llvm.masked.scatter.v16i32.v16p3(<16 x i32> %v, <16 x ptr addrspace(3)> %r, i32 4, <16 x i1> splat (i1 true))
+  ret void
+}
+; CHECK-LABEL: define void @local_indices(
+; CHECK: %wide = zext <16 x i32> %i to <16 x i64>
+; CHECK: %[[S1:.*]] = sext <16 x i32> %i to <16 x i64>
+; CHECK-NEXT: %[[P1:.*]] = getelementptr inbounds i32, ptr addrspace(3) %tree, <16 x i64> %[[S1]]
+; CHECK-NEXT: %v = call <16 x i32> @llvm.masked.gather.v16i32.v16p3(<16 x ptr addrspace(3)> %[[P1]]
+; CHECK: %[[S2:.*]] = sext <16 x i32> %i to <16 x i64>
+; CHECK-NEXT: %[[P2:.*]] = getelementptr inbounds i32, ptr addrspace(3) %tree, <16 x i64> %[[S2]]
+; CHECK-NEXT: call void @llvm.masked.scatter.v16i32.v16p3(<16 x i32> %v, <16 x ptr addrspace(3)> %[[P2]]
+; CHECK: %q = getelementptr inbounds i32, ptr addrspace(1) %g, <16 x i64> %wide
+; CHECK: %r = getelementptr inbounds i32, ptr addrspace(3) %tree, <16 x i64> %j
+; CHECK-NEXT: call void @llvm.masked.scatter.v16i32.v16p3(<16 x i32> %v, <16 x ptr addrspace(3)> %r
+
 declare <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)>, i32, <16 x i1>, <16 x i32>)
 declare void @llvm.masked.scatter.v16i32.v16p1(<16 x i32>, <16 x ptr addrspace(1)>, i32, <16 x i1>)
 declare <8 x float> @llvm.masked.gather.v8f32.v8p0(<8 x ptr>, i32, <8 x i1>, <8 x float>)
 declare void @llvm.masked.scatter.v8f32.v8p0(<8 x float>, <8 x ptr>, i32, <8 x i1>)
 declare void @llvm.masked.scatter.v4i32.v4p0(<4 x i32>, <4 x ptr>, i32, <4 x i1>)
+declare <16 x i32> @llvm.masked.gather.v16i32.v16p3(<16 x ptr addrspace(3)>, i32, <16 x i1>, <16 x i32>)
+declare void @llvm.masked.scatter.v16i32.v16p3(<16 x i32>, <16 x ptr addrspace(3)>, i32, <16 x i1>)
