@@ -22,12 +22,13 @@
 // (LangRef: a scatter's overlapping lanes are stored in lane order, so the
 // last active lane's value is the one memory keeps.)
 //
-// The same pass gives gathers and scatters into __local memory 32-bit
+// The same pass gives gathers and scatters through a uint index 32-bit
 // indices: `tree[stride * (2 * lid + 1) - 1]` indexes with a zero-extended
 // uint, which x86 can only gather with 64-bit indices, two instructions per
 // 16 lanes. An index into a group's __local memory (at most the device's
 // local memory size) is below 2^31 in any access that is in bounds, so it is
-// also the sign extension of its 32 bits, which one vpgatherdd takes.
+// also the sign extension of its 32 bits, which one vpgatherdd takes; other
+// memory is addressed from a base moved up by 2^31 elements.
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/Constants.h>
@@ -263,9 +264,12 @@ PreservedAnalyses FlattenDivRemIndicesPass::run(Module &M, ModuleAnalysisManager
   return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
-// A gather or scatter through `gep T, ptr addrspace(3) p, zext <N x iK> i`
-// (K <= 32) now goes through `sext i` instead (see above).
-bool narrowLocalIndices(Function &F) {
+// A gather or scatter through `gep T, p, zext <N x i32> i` (a uint index)
+// gets 32-bit indices. Into __local memory: `sext i` (see above). Elsewhere
+// the index may be 2^31 or more, but every 32-bit value is 2^31 plus a
+// signed one: `gep T, (gep T, p, 2^31), sext (i xor 2^31)` is the same
+// address, with one more xor and one gather instruction fewer.
+bool narrowGatherIndices(Function &F) {
   bool changed = false;
   for (BasicBlock &BB : F)
     for (Instruction &I : BB) {
@@ -276,13 +280,19 @@ bool narrowLocalIndices(Function &F) {
       else if (intrinsic->getIntrinsicID() == Intrinsic::masked_scatter) pointerOperand = 1;
       else continue;
       auto *gep = dyn_cast<GetElementPtrInst>(intrinsic->getArgOperand(pointerOperand));
-      if (!gep || gep->getNumIndices() != 1 || gep->getAddressSpace() != kLocalAddressSpace) continue;
+      if (!gep || gep->getNumIndices() != 1 || gep->getPointerOperandType()->isVectorTy()) continue;
       auto *extension = dyn_cast<ZExtInst>(gep->getOperand(1));
-      if (!extension || extension->getSrcTy()->getScalarSizeInBits() > 32) continue;
-      auto *narrow = cast<GetElementPtrInst>(gep->clone());
-      narrow->insertBefore(intrinsic);
-      narrow->setOperand(1, new SExtInst(extension->getOperand(0), extension->getType(),
-                                         extension->getName() + ".local", narrow->getIterator()));
+      if (!extension || extension->getSrcTy()->getScalarSizeInBits() != 32) continue;
+      IRBuilder<> builder(intrinsic);
+      Value *index = extension->getOperand(0), *base = gep->getPointerOperand();
+      bool local = gep->getAddressSpace() == kLocalAddressSpace;
+      if (!local) {
+        base = builder.CreateGEP(gep->getSourceElementType(), base, builder.getInt64(int64_t{1} << 31), "rebased");
+        index = builder.CreateXor(index, ConstantInt::get(index->getType(), uint64_t{1} << 31));
+      }
+      Value *narrow = builder.CreateGEP(gep->getSourceElementType(), base,
+                                        builder.CreateSExt(index, extension->getType()), gep->getName() + ".narrow",
+                                        local && gep->isInBounds());
       intrinsic->setArgOperand(pointerOperand, narrow);
       if (gep->use_empty()) gep->eraseFromParent();
       if (extension->use_empty()) extension->eraseFromParent();
@@ -294,7 +304,7 @@ bool narrowLocalIndices(Function &F) {
 PreservedAnalyses MaskedMemoryGuardsPass::run(Module &M, ModuleAnalysisManager &) {
   bool changed = false;
   for (Function &F : M) {
-    changed |= narrowLocalIndices(F);
+    changed |= narrowGatherIndices(F);
     SmallVector<BasicBlock *, 32> blocks;
     for (BasicBlock &BB : F) blocks.push_back(&BB);
     for (BasicBlock *BB : blocks) {

@@ -71,9 +71,10 @@ entry:
 ; CHECK: call void @llvm.masked.scatter.v4i32.v4p0(<4 x i32> %v, <4 x ptr> %p, i32 4, <4 x i1> <i1 true
 ; CHECK-NEXT: ret void
 
-; __local indices: a zero-extended 32-bit index becomes a sign-extended one
-; (one 32-bit-index gather instead of two 64-bit ones); global ones and
-; 64-bit ones stay as they are.
+; Gathers and scatters through a zero-extended 32-bit index get 32-bit
+; indices (one vpgatherdd instead of two vpgatherqd): into __local memory
+; the index sign-extended, elsewhere from a base 2^31 elements up with the
+; index's top bit flipped. 64-bit indices stay as they are.
 define void @local_indices(ptr addrspace(3) %tree, ptr addrspace(1) %g, <16 x i32> %i, <16 x i64> %j) {
   %wide = zext <16 x i32> %i to <16 x i64>
   %p = getelementptr inbounds i32, ptr addrspace(3) %tree, <16 x i64> %wide
@@ -86,16 +87,20 @@ define void @local_indices(ptr addrspace(3) %tree, ptr addrspace(1) %g, <16 x i3
   ret void
 }
 ; CHECK-LABEL: define void @local_indices(
-; CHECK: %wide = zext <16 x i32> %i to <16 x i64>
 ; CHECK: %[[S1:.*]] = sext <16 x i32> %i to <16 x i64>
 ; CHECK-NEXT: %[[P1:.*]] = getelementptr inbounds i32, ptr addrspace(3) %tree, <16 x i64> %[[S1]]
 ; CHECK-NEXT: %v = call <16 x i32> @llvm.masked.gather.v16i32.v16p3(<16 x ptr addrspace(3)> %[[P1]]
 ; CHECK: %[[S2:.*]] = sext <16 x i32> %i to <16 x i64>
 ; CHECK-NEXT: %[[P2:.*]] = getelementptr inbounds i32, ptr addrspace(3) %tree, <16 x i64> %[[S2]]
 ; CHECK-NEXT: call void @llvm.masked.scatter.v16i32.v16p3(<16 x i32> %v, <16 x ptr addrspace(3)> %[[P2]]
-; CHECK: %q = getelementptr inbounds i32, ptr addrspace(1) %g, <16 x i64> %wide
-; CHECK: %r = getelementptr inbounds i32, ptr addrspace(3) %tree, <16 x i64> %j
+; CHECK-NEXT: %rebased = getelementptr i32, ptr addrspace(1) %g, i64 2147483648
+; CHECK-NEXT: %[[F:.*]] = xor <16 x i32> %i, <i32 -2147483648,
+; CHECK-NEXT: %[[S3:.*]] = sext <16 x i32> %[[F]] to <16 x i64>
+; CHECK-NEXT: %[[P3:.*]] = getelementptr i32, ptr addrspace(1) %rebased, <16 x i64> %[[S3]]
+; CHECK-NEXT: call void @llvm.masked.scatter.v16i32.v16p1(<16 x i32> %v, <16 x ptr addrspace(1)> %[[P3]]
+; CHECK-NEXT: %r = getelementptr inbounds i32, ptr addrspace(3) %tree, <16 x i64> %j
 ; CHECK-NEXT: call void @llvm.masked.scatter.v16i32.v16p3(<16 x i32> %v, <16 x ptr addrspace(3)> %r
+; CHECK-NOT: zext
 
 declare <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)>, i32, <16 x i1>, <16 x i32>)
 declare void @llvm.masked.scatter.v16i32.v16p1(<16 x i32>, <16 x ptr addrspace(1)>, i32, <16 x i1>)
