@@ -304,7 +304,6 @@ bool narrowGatherIndices(Function &F) {
 PreservedAnalyses MaskedMemoryGuardsPass::run(Module &M, ModuleAnalysisManager &) {
   bool changed = false;
   for (Function &F : M) {
-    changed |= narrowGatherIndices(F);
     SmallVector<BasicBlock *, 32> blocks;
     for (BasicBlock &BB : F) blocks.push_back(&BB);
     for (BasicBlock *BB : blocks) {
@@ -315,6 +314,9 @@ PreservedAnalyses MaskedMemoryGuardsPass::run(Module &M, ModuleAnalysisManager &
         from = rest->getFirstNonPHIIt();
       }
     }
+    // After the guards moved the gathers: the new address must be in the
+    // gather's block, where instruction selection sees base and indices.
+    changed |= narrowGatherIndices(F);
   }
   return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
