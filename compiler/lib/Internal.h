@@ -40,6 +40,8 @@ inline constexpr const char *kBarrierCountAttr = "lockstep-barriers";
 // whether barrier checking (LOCKSTEP_CHECK_BARRIERS) was on for the build.
 inline constexpr const char *kSubGroupSizeAttr = "lockstep-sub-group-size";
 inline constexpr const char *kCheckBarriersAttr = "lockstep-check-barriers";
+// Work-group functions of kernels without loops, barriers or collectives.
+inline constexpr const char *kStraightLineAttr = "lockstep-straight-line";
 // Metadata on the latch branch of the innermost loop over the work-items of
 // a region (WorkGroupLoops), for WorkItemLoopSplitPass, which removes it.
 inline constexpr const char *kWorkItemLoopMarker = "lockstep.work_item_loop";

@@ -1904,6 +1904,19 @@ constexpr uint64_t kLoopCutMinWidth = 4;
 // kernel without them for narrow groups; the prologue picks one by the
 // group's local size along x.
 void buildWorkGroupFunction(Function &F) {
+  // A kernel without loops, barriers or collectives: one pass over its
+  // work-items that streams through memory (Pipeline.cpp picks its vector
+  // width by that).
+  bool straightLine = [&] {
+    DominatorTree dominators(F);
+    LoopInfo loops(dominators);
+    if (!loops.empty()) return false;
+    for (Instruction &I : instructions(F))
+      if (auto *call = dyn_cast<CallInst>(&I); call && call->getCalledFunction())
+        if (isBarrierCall(I) || parseCollective(call->getCalledFunction()->getName())) return false;
+    return true;
+  }();
+  if (straightLine) F.addFnAttr(kStraightLineAttr);
   ValueToValueMapTy map;
   Function *whole = CloneFunction(&F, map);
   WorkGroupLoops cut(F, true);
