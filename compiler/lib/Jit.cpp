@@ -1,11 +1,13 @@
 // The ORC JIT: one LLJIT per process, one JITDylib per program (removed when
 // the program's executable is released). Symbols the generated code needs
 // from outside (libm, memcpy, ...) resolve against the process.
+#include <llvm/ExecutionEngine/JITLink/JITLink.h>
 #include <llvm/ExecutionEngine/ObjectCache.h>
 #include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Target/TargetMachine.h>
@@ -71,6 +73,36 @@ ObjectCapture &objectCapture() {
   return capture;
 }
 
+// LOCKSTEP_PERF_MAP=1: every function the JIT links (kernels, their
+// narrow-group variants, helpers) goes into /tmp/perf-PID.map with its
+// address and size, so `perf report` names JIT-compiled code (a debugging
+// aid, documented in README).
+class PerfMapPlugin final : public ObjectLinkingLayer::Plugin {
+ public:
+  void modifyPassConfig(MaterializationResponsibility &, jitlink::LinkGraph &,
+                        jitlink::PassConfiguration &config) override {
+    config.PostFixupPasses.emplace_back(writeMap);
+  }
+  Error notifyFailed(MaterializationResponsibility &) override { return Error::success(); }
+  Error notifyRemovingResources(JITDylib &, ResourceKey) override { return Error::success(); }
+  void notifyTransferringResources(JITDylib &, ResourceKey, ResourceKey) override {}
+
+ private:
+  static Error writeMap(jitlink::LinkGraph &graph) {
+    static std::mutex mutex;
+    std::lock_guard lock(mutex);
+    std::string path = "/tmp/perf-" + std::to_string(::getpid()) + ".map";
+    if (FILE *map = std::fopen(path.c_str(), "a")) {
+      for (jitlink::Symbol *symbol : graph.defined_symbols())
+        if (symbol->hasName() && symbol->isCallable() && symbol->getSize() != 0)
+          std::fprintf(map, "%llx %llx %s\n", (unsigned long long)symbol->getAddress().getValue(),
+                       (unsigned long long)symbol->getSize(), symbol->getName().str().c_str());
+      std::fclose(map);
+    }
+    return Error::success();
+  }
+};
+
 LLJIT &processJit() {
   static std::unique_ptr<LLJIT> jit = [] {
     Expected<std::unique_ptr<LLJIT>> created =
@@ -85,6 +117,9 @@ LLJIT &processJit() {
     if (!created) report_fatal_error(created.takeError());
     // Errors reach the build log through lookups; don't print them.
     (*created)->getExecutionSession().setErrorReporter([](Error error) { consumeError(std::move(error)); });
+    if (std::getenv("LOCKSTEP_PERF_MAP"))
+      if (auto *linker = dyn_cast<ObjectLinkingLayer>(&(*created)->getObjLinkingLayer()))
+        linker->addPlugin(std::make_unique<PerfMapPlugin>());
     return std::move(*created);
   }();
   return *jit;
@@ -102,18 +137,6 @@ class Program final : public JitProgram {
     if (!address) {
       log += toString(address.takeError()) + "\n";
       return nullptr;
-    }
-    // LOCKSTEP_PERF_MAP=1: name the kernels' code for `perf report`
-    // (/tmp/perf-PID.map; a debugging aid, documented in README).
-    static const bool perfMap = std::getenv("LOCKSTEP_PERF_MAP") != nullptr;
-    if (perfMap) {
-      static std::mutex mutex;
-      std::lock_guard lock(mutex);
-      std::string path = "/tmp/perf-" + std::to_string(::getpid()) + ".map";
-      if (FILE *map = std::fopen(path.c_str(), "a")) {
-        std::fprintf(map, "%llx 4000 %s\n", (unsigned long long)address->getValue(), symbol.str().c_str());
-        std::fclose(map);
-      }
     }
     return address->toPtr<void *>();
   }
