@@ -223,6 +223,50 @@ TEST_P(DivergentAccess, RegionsGuardedByTheLocalId) {
   }
 }
 
+// The same with the id plus a uniform offset, `lid + offset < n` as a
+// grid-stride loop tests it, in 32 and 64 bits: the split holds where the
+// sum cannot wrap around, and leaves the test in place where it can.
+TEST_P(DivergentAccess, RegionsGuardedByTheLocalIdPlusAnOffset) {
+  cl_kernel k = kernel(R"CLC(
+    #define MARK(bit) out[get_global_id(0) * 4 + bit] = bit + 1
+    #define STEP barrier(CLK_LOCAL_MEM_FENCE)
+    kernel void k(global int *out, uint offset, uint n, ulong offset64, ulong n64) {
+      uint lid = get_local_id(0);
+      size_t wide = get_local_id(0);
+      if (lid + offset < n) MARK(0); STEP;
+      if (lid + offset <= n) MARK(1); STEP;
+      if (offset64 + wide < n64) MARK(2); STEP;
+      if (wide + offset64 <= n64) MARK(3);
+    }
+  )CLC",
+                       "k");
+  ASSERT_NE(k, nullptr);
+  const size_t local = GetParam(), groups = 2, global = local * groups;
+  const cl_ulong l = local;
+  cl_mem out = buffer(CL_MEM_READ_WRITE, global * 4 * sizeof(int));
+  const cl_ulong offsets[] = {0, 1, l - 1, l, l + 3, 0xFFFFFFFFull, 0xFFFFFFFEull, 0x100000000ull - l,
+                              0x100000000ull - l + 1, ~0ull, ~0ull - l + 1, ~0ull - l + 2};
+  const cl_ulong bounds[] = {0, 1, l / 2, l, 2 * l, 0xFFFFFFFFull, 0x100000003ull, ~0ull, ~0ull - 1};
+  for (cl_ulong offset : offsets)
+    for (cl_ulong n : bounds) {
+      const std::vector<int> blank(global * 4, 0);
+      ASSERT_CL(clEnqueueWriteBuffer(queue_, out, CL_TRUE, 0, blank.size() * sizeof(int), blank.data(), 0,
+                                     nullptr, nullptr));
+      ASSERT_TRUE(setArgs(k, out, cl_uint(offset), cl_uint(n), offset, n));
+      ASSERT_TRUE(run(k, {global}, {local}));
+      std::vector<int> got = read<int>(out, global * 4);
+      for (size_t i = 0; i < global; ++i) {
+        const cl_uint lid = static_cast<cl_uint>(i % local);
+        const cl_uint sum32 = lid + cl_uint(offset);  // wraps like OpenCL's uint
+        const cl_ulong sum64 = cl_ulong(lid) + offset;
+        const bool want[4] = {sum32 < cl_uint(n), sum32 <= cl_uint(n), sum64 < n, sum64 <= n};
+        for (int bit = 0; bit < 4; ++bit)
+          ASSERT_EQ(got[i * 4 + bit], want[bit] ? bit + 1 : 0)
+              << "test " << bit << ", work-item " << i << ", offset " << offset << ", bound " << n;
+      }
+    }
+}
+
 // A work-efficient scan (the up-sweep and down-sweep of a tree, as in
 // bench/'s scan_blocks): every level's region runs work-items below a
 // uniform count that changes per level, kept in a variable across barriers.

@@ -1787,10 +1787,43 @@ void WorkGroupLoops::buildLaneMachine(BasicBlock *start, BasicBlock *finish) {
   laneCount = nullptr;
 }
 
+// The kernel's arguments and the group's geometry, read where the
+// simplification before this pass sank them: into the prologue, where they
+// are uniform values (kept once, recomputable after a barrier) rather than
+// loads each work-item repeats. The argument block and the group info are
+// immutable while the group runs, and readable at every offset used.
+void hoistInvariantParameterLoads(Function &F, BasicBlock *prologue) {
+  SmallVector<LoadInst *, 16> loads;
+  for (BasicBlock &BB : F)
+    if (&BB != prologue)
+      for (Instruction &I : BB)
+        if (auto *load = dyn_cast<LoadInst>(&I); load && load->getMetadata(LLVMContext::MD_invariant_load) &&
+                                                 !load->isVolatile() && !load->isAtomic())
+          loads.push_back(load);
+  for (LoadInst *load : loads) {
+    Value *pointer = load->getPointerOperand();
+    auto *gep = dyn_cast<GetElementPtrInst>(pointer);
+    Value *base = gep ? gep->getPointerOperand() : pointer;
+    if (base != F.getArg(kArgBlockParam) && base != F.getArg(kGroupInfoParam)) continue;
+    if (gep && !gep->hasAllConstantIndices()) continue;
+    Instruction *at = prologue->getTerminator();
+    if (gep && gep->getParent() != prologue) {
+      if (gep->hasOneUse()) gep->moveBefore(at);
+      else {
+        auto *copy = gep->clone();
+        copy->insertBefore(at);
+        load->setOperand(0, copy);
+      }
+    }
+    load->moveBefore(at);
+  }
+}
+
 void WorkGroupLoops::run() {
   prologue = &F.getEntryBlock();
   bodyEntry = prologue->getSingleSuccessor();
   if (!bodyEntry) report_fatal_error("lockstep: work-group function without a prologue");
+  hoistInvariantParameterLoads(F, prologue);
   IRBuilder<> builder(prologue->getTerminator());
   for (int d = 0; d < 3; ++d) localSize[d] = loadGroupInfo(builder, F.getArg(kGroupInfoParam), kLocalSize, d);
   workItemCount = builder.CreateMul(builder.CreateMul(localSize[0], localSize[1]), localSize[2]);

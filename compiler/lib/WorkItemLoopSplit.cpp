@@ -52,7 +52,44 @@ bool isWorkItemId(Value *value, PHINode *id) {
 struct Part {
   Value *begin, *end;
   bool answer;
+  bool keepTest = false;  // the test stays: its answer varies in the part
 };
+
+// Moves `value` before the loop if it is uniform there: what
+// Loop::makeLoopInvariant moves, and loads marked invariant (the kernel's
+// arguments, the group's geometry) from an address that is.
+bool hoistUniform(Value *value, Loop *loop) {
+  bool hoisted = false;
+  if (loop->makeLoopInvariant(value, hoisted)) return true;
+  auto *load = dyn_cast<LoadInst>(value);
+  if (!load || !load->getMetadata(LLVMContext::MD_invariant_load) || load->isVolatile() || load->isAtomic() ||
+      !loop->makeLoopInvariant(load->getPointerOperand(), hoisted))
+    return false;
+  load->moveBefore(loop->getLoopPreheader()->getTerminator());
+  load->setMetadata(LLVMContext::MD_access_group, nullptr);
+  return true;
+}
+
+// `id + offset` in the type of `value`: a sum of the id (as isWorkItemId
+// sees it) and terms that are uniform in the loop (hoisted before it), the
+// form of a grid-stride loop's exit test `gid + round * step < n`. The
+// offset is null if there is none.
+bool matchIdPlusOffset(Value *value, PHINode *id, Loop *loop, Value *&offset, IRBuilder<> &before) {
+  if (isWorkItemId(value, id)) {
+    offset = nullptr;
+    return true;
+  }
+  auto *sum = dyn_cast<BinaryOperator>(value);
+  if (!sum || sum->getOpcode() != Instruction::Add) return false;
+  for (unsigned side = 0; side < 2; ++side) {
+    Value *term = sum->getOperand(1 - side);
+    Value *inner = nullptr;
+    if (!hoistUniform(term, loop) || !matchIdPlusOffset(sum->getOperand(side), id, loop, inner, before)) continue;
+    offset = inner ? before.CreateAdd(inner, term) : term;
+    return true;
+  }
+  return false;
+}
 
 Value *umin(IRBuilder<> &builder, Value *a, Value *b) {
   if (auto *constant = dyn_cast<ConstantInt>(a); constant && constant->isZero()) return a;
@@ -104,6 +141,37 @@ SmallVector<Part, 3> partsOf(IRBuilder<> &builder, CmpInst::Predicate predicate,
     }
     default: return {};
   }
+}
+
+// The parts for `id + offset <u bound` (or <=u, or the inverse tests), in
+// the test's type W: [0, T) where it holds, then the rest with the test
+// kept, since a sum that wraps around 2^W may hold again. T = bound - offset
+// (+1 for <=) when offset is below the bound, else 0; no id below T makes
+// the sum wrap, for its sum is below the bound.
+SmallVector<Part, 3> offsetPartsOf(IRBuilder<> &builder, CmpInst::Predicate predicate, Value *offset, Value *bound,
+                                   Value *count) {
+  auto *type = cast<IntegerType>(bound->getType());
+  if (type->getBitWidth() > 64) return {};
+  // sum > bound is !(sum <= bound), sum >= bound is !(sum < bound).
+  bool answer = true;
+  if (predicate == ICmpInst::ICMP_UGT || predicate == ICmpInst::ICMP_UGE) {
+    predicate = ICmpInst::getInversePredicate(predicate);
+    answer = false;
+  }
+  Type *i64 = builder.getInt64Ty();
+  Value *below = builder.CreateICmpULT(offset, bound);
+  Value *room = builder.CreateZExt(builder.CreateSub(bound, offset), i64);  // ids that pass, when below
+  if (predicate == ICmpInst::ICMP_ULE)
+    room = builder.CreateAdd(room, builder.getInt64(1), "", /*HasNUW=*/false);
+  if (predicate == ICmpInst::ICMP_ULE && type->getBitWidth() == 64)
+    room = builder.CreateSelect(builder.CreateICmpEQ(room, builder.getInt64(0)), count, room);  // 2^64 wrapped
+  if (predicate == ICmpInst::ICMP_ULE) below = builder.CreateICmpULE(offset, bound);
+  Value *end = builder.CreateSelect(below,
+                                    builder.CreateBinaryIntrinsic(Intrinsic::umin, room, count),
+                                    builder.getInt64(0), "wi.passing");
+  Part keep{end, count, false};
+  keep.keepTest = true;
+  return {{builder.getInt64(0), end, answer}, keep};
 }
 
 // A fresh loop id with the same properties (llvm.loop ids must be distinct
@@ -164,10 +232,13 @@ class Splitter {
       return false;
     Value *count = test->getOperand(1);
     if (isa<PHINode>(exit->begin())) return false;
-    // The first branch on a test of the id, in the loop's order.
+    // The first branch on a test of the id, in the loop's order: the id
+    // against a uniform bound, or (unsigned tests only) the id plus a
+    // uniform offset against one.
     ICmpInst *compare = nullptr;
     CmpInst::Predicate predicate = CmpInst::BAD_ICMP_PREDICATE;
-    Value *bound = nullptr;
+    Value *bound = nullptr, *offset = nullptr;
+    IRBuilder<> before(preheader->getTerminator());
     LoopBlocksRPO order(loop);
     order.perform(loopInfo);
     for (BasicBlock *block : order) {
@@ -177,11 +248,21 @@ class Splitter {
       if (!candidate) continue;
       for (unsigned side = 0; side < 2 && !compare; ++side) {
         Value *mine = candidate->getOperand(side), *other = candidate->getOperand(1 - side);
-        bool hoisted = false;  // a bound computed in the loop from uniform values moves before it
-        if (!isWorkItemId(mine, id) || !loop->makeLoopInvariant(other, hoisted)) continue;
+        CmpInst::Predicate asked = side == 0 ? candidate->getPredicate() : candidate->getSwappedPredicate();
+        // A bound computed in the loop from uniform values moves before it.
+        Value *sumOffset = nullptr;
+        if (isWorkItemId(mine, id)) {
+          if (!hoistUniform(other, loop)) continue;
+        } else if (ICmpInst::isUnsigned(asked)) {
+          if (!hoistUniform(other, loop) || !matchIdPlusOffset(mine, id, loop, sumOffset, before) || !sumOffset)
+            continue;
+        } else {
+          continue;
+        }
         compare = candidate;
-        predicate = side == 0 ? candidate->getPredicate() : candidate->getSwappedPredicate();
+        predicate = asked;
         bound = other;
+        offset = sumOffset;
       }
       if (compare) break;
     }
@@ -198,7 +279,8 @@ class Splitter {
 
 
     IRBuilder<> builder(preheader->getTerminator());
-    SmallVector<Part, 3> parts = partsOf(builder, predicate, bound, count);
+    SmallVector<Part, 3> parts =
+        offset ? offsetPartsOf(builder, predicate, offset, bound, count) : partsOf(builder, predicate, bound, count);
     if (parts.size() < 2) return false;
 
     // preheader → guard 0 → [part 0] → guard 1 → ... → [last part: the
@@ -242,17 +324,21 @@ class Splitter {
         cast<ICmpInst>(map[test])->setOperand(1, part.end);
         partBack->setSuccessor(1, after);
         partBack->setMetadata(LLVMContext::MD_loop, copyLoopId(back->getMetadata(LLVMContext::MD_loop)));
-        auto *partCompare = cast<ICmpInst>(map[compare]);
-        partCompare->replaceAllUsesWith(ConstantInt::getBool(context, part.answer));
-        partCompare->eraseFromParent();
+        if (!part.keepTest) {
+          auto *partCompare = cast<ICmpInst>(map[compare]);
+          partCompare->replaceAllUsesWith(ConstantInt::getBool(context, part.answer));
+          partCompare->eraseFromParent();
+        }
         previous.clear();
         for (Instruction *I : liveOuts) previous.push_back(map[I]);
         previousLatch = partBack->getParent();
       } else {
         id->setIncomingBlock(id->getBasicBlockIndex(preheader), guards[p]);
         id->setIncomingValue(id->getBasicBlockIndex(guards[p]), part.begin);
-        compare->replaceAllUsesWith(ConstantInt::getBool(context, part.answer));
-        compare->eraseFromParent();
+        if (!part.keepTest) {
+          compare->replaceAllUsesWith(ConstantInt::getBool(context, part.answer));
+          compare->eraseFromParent();
+        }
         IRBuilder<> at(&*exit->getFirstInsertionPt());
         for (unsigned v = 0; v < liveOuts.size(); ++v) {
           Instruction *I = liveOuts[v];

@@ -54,3 +54,32 @@ body:
 ; CHECK-NEXT: %[[LIDW:[0-9]+]] = zext i32 %[[LID]] to i64
 ; CHECK-NEXT: %[[INDEX:[0-9]+]] = add i64 %[[BASE]], %[[LIDW]]
 ; CHECK-NEXT: %dst.r = getelementptr i32, ptr addrspace(1) %out, i64 %[[INDEX]]
+
+; A kernel argument read in the body (where the simplification sank it) is
+; read in the prologue instead: a uniform value, so `lid + offset` is
+; recomputed after the barrier like the rest.
+define void @wg2(ptr %args, ptr %group, ptr %local, ptr %context) "lockstep-kernel"="k2" {
+prologue:
+  %out = load ptr addrspace(1), ptr %args, align 8
+  br label %body
+
+body:
+  %lid = call i64 @__lockstep.local_id(i32 0)
+  %offp = getelementptr i8, ptr %args, i64 8
+  %offset = load i64, ptr %offp, align 8, !invariant.load !0
+  %index = add i64 %lid, %offset
+  call void @_Z7barrierj(i32 1)
+  %dst = getelementptr i32, ptr addrspace(1) %out, i64 %index
+  store i32 1, ptr addrspace(1) %dst, align 4
+  ret void
+}
+
+!0 = !{}
+
+; CHECK-LABEL: define void @wg2(
+; CHECK: prologue:
+; CHECK: %offset = load i64, ptr %offp
+; CHECK-NOT: reg2mem
+; CHECK: after.barrier.r:
+; CHECK-NEXT: %[[I:[0-9]+]] = add i64 %lid0{{[0-9]+}}, %offset
+; CHECK-NEXT: %dst.r = getelementptr i32, ptr addrspace(1) %out, i64 %[[I]]

@@ -140,6 +140,45 @@ done:
 ; CHECK-NOT: .last
 ; CHECK: ret i32 %half
 
+; A grid-stride loop's exit test, `lid + offset < n` (unsigned): the ids
+; below n - offset pass it; the rest keep the test, where a sum that wraps
+; around may pass again. The offset, read from the argument block in the
+; loop, moves before it.
+define void @offset_id(ptr %out, ptr %args, i64 %size) {
+entry:
+  br label %wi.loop
+wi.loop:
+  %x = phi i64 [ 0, %entry ], [ %next, %wi.next ]
+  %offset = load i64, ptr %args, align 8, !invariant.load !0
+  %np = getelementptr i8, ptr %args, i64 8
+  %n = load i64, ptr %np, align 8, !invariant.load !0
+  %i = add i64 %x, %offset
+  %c = icmp ult i64 %i, %n
+  br i1 %c, label %then, label %wi.next
+then:
+  %p = getelementptr i32, ptr %out, i64 %i
+  store i32 1, ptr %p
+  br label %wi.next
+wi.next:
+  %next = add nuw nsw i64 %x, 1
+  %more = icmp ult i64 %next, %size
+  br i1 %more, label %wi.loop, label %done, !lockstep.work_item_loop !0
+done:
+  ret void
+}
+; CHECK-LABEL: define void @offset_id(
+; CHECK-DAG: %offset = load i64, ptr %args
+; CHECK-DAG: %n = load i64, ptr %np
+; CHECK: %[[BELOW:[0-9]+]] = icmp ult i64 %offset, %n
+; CHECK-NEXT: %[[ROOM:[0-9]+]] = sub i64 %n, %offset
+; CHECK-NEXT: %[[MIN:[0-9]+]] = call i64 @llvm.umin.i64(i64 %[[ROOM]], i64 %size)
+; CHECK-NEXT: %wi.passing = select i1 %[[BELOW]], i64 %[[MIN]], i64 0
+; CHECK: wi.loop:
+; CHECK: %c = icmp ult i64 %i, %n
+; CHECK: wi.loop.part0:
+; CHECK-NOT: icmp ult i64 %i.part0
+; CHECK: br i1 true, label %then.part0
+
 ; Left alone: a bound that differs per work-item, a test of something other
 ; than the id, and a loop WorkGroupLoops did not mark.
 define void @left_alone(ptr %out, ptr %bounds, i64 %size) {
