@@ -15,9 +15,9 @@
 // branch, kWorkItemLoopMarker): `for (x = 0; x < local_size(0); ++x)`, run
 // at least once. The local size is at most the device's largest work-group,
 // 4096, so the id is the same number in any integer type of 16 bits or more,
-// signed or not. Each part keeps the loop's order of work-items, parts run in
-// ascending order, and values leave the loop only through memory (the
-// context), so nothing else changes.
+// signed or not. Each part keeps the loop's order of work-items and parts
+// run in ascending order; a value the loop leaves to the code after it (a
+// uniform variable's last value) comes from whichever part ran last.
 #include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/LoopIterator.h>
@@ -55,19 +55,12 @@ struct Part {
   bool keepTest = false;  // the test stays: its answer varies in the part
 };
 
-// Moves `value` before the loop if it is uniform there: what
-// Loop::makeLoopInvariant moves, and loads marked invariant (the kernel's
-// arguments, the group's geometry) from an address that is.
+// Moves `value` before the loop if it is uniform there (the kernel's
+// arguments and the group's geometry are prologue values already:
+// WorkGroupLoops reads them there).
 bool hoistUniform(Value *value, Loop *loop) {
   bool hoisted = false;
-  if (loop->makeLoopInvariant(value, hoisted)) return true;
-  auto *load = dyn_cast<LoadInst>(value);
-  if (!load || !load->getMetadata(LLVMContext::MD_invariant_load) || load->isVolatile() || load->isAtomic() ||
-      !loop->makeLoopInvariant(load->getPointerOperand(), hoisted))
-    return false;
-  load->moveBefore(loop->getLoopPreheader()->getTerminator());
-  load->setMetadata(LLVMContext::MD_access_group, nullptr);
-  return true;
+  return loop->makeLoopInvariant(value, hoisted);
 }
 
 // `id + offset` in the type of `value`: a sum of the id (as isWorkItemId
@@ -159,19 +152,18 @@ SmallVector<Part, 3> offsetPartsOf(IRBuilder<> &builder, CmpInst::Predicate pred
     answer = false;
   }
   Type *i64 = builder.getInt64Ty();
-  Value *below = builder.CreateICmpULT(offset, bound);
-  Value *room = builder.CreateZExt(builder.CreateSub(bound, offset), i64);  // ids that pass, when below
-  if (predicate == ICmpInst::ICMP_ULE)
-    room = builder.CreateAdd(room, builder.getInt64(1), "", /*HasNUW=*/false);
-  if (predicate == ICmpInst::ICMP_ULE && type->getBitWidth() == 64)
-    room = builder.CreateSelect(builder.CreateICmpEQ(room, builder.getInt64(0)), count, room);  // 2^64 wrapped
-  if (predicate == ICmpInst::ICMP_ULE) below = builder.CreateICmpULE(offset, bound);
-  Value *end = builder.CreateSelect(below,
-                                    builder.CreateBinaryIntrinsic(Intrinsic::umin, room, count),
+  bool inclusive = predicate == ICmpInst::ICMP_ULE;
+  // Whether any id passes, and how many do when one does.
+  Value *below = inclusive ? builder.CreateICmpULE(offset, bound) : builder.CreateICmpULT(offset, bound);
+  Value *room = builder.CreateZExt(builder.CreateSub(bound, offset), i64);
+  if (inclusive) {
+    room = builder.CreateAdd(room, builder.getInt64(1));
+    if (type->getBitWidth() == 64)  // 2^64 ids pass: the +1 wrapped to 0
+      room = builder.CreateSelect(builder.CreateICmpEQ(room, builder.getInt64(0)), count, room);
+  }
+  Value *end = builder.CreateSelect(below, builder.CreateBinaryIntrinsic(Intrinsic::umin, room, count),
                                     builder.getInt64(0), "wi.passing");
-  Part keep{end, count, false};
-  keep.keepTest = true;
-  return {{builder.getInt64(0), end, answer}, keep};
+  return {{builder.getInt64(0), end, answer}, {end, count, false, /*keepTest=*/true}};
 }
 
 // A fresh loop id with the same properties (llvm.loop ids must be distinct
@@ -277,7 +269,6 @@ class Splitter {
           liveOuts.push_back(&I);
     if (is_contained(liveOuts, compare)) return false;
 
-
     IRBuilder<> builder(preheader->getTerminator());
     SmallVector<Part, 3> parts =
         offset ? offsetPartsOf(builder, predicate, offset, bound, count) : partsOf(builder, predicate, bound, count);
@@ -287,6 +278,15 @@ class Splitter {
     // original loop] → exit. A guard skips an empty part (the loops run at
     // least once); live-out values pass along both ways.
     LLVMContext &context = F.getContext();
+    // A part's copy of the loop starts at its first id, from its guard, and
+    // knows the test's answer (unless it keeps the test).
+    auto enterPart = [&](PHINode *partId, ICmpInst *partCompare, BasicBlock *guard, const Part &part) {
+      partId->setIncomingBlock(partId->getBasicBlockIndex(preheader), guard);
+      partId->setIncomingValue(partId->getBasicBlockIndex(guard), part.begin);
+      if (part.keepTest) return;
+      partCompare->replaceAllUsesWith(ConstantInt::getBool(context, part.answer));
+      partCompare->eraseFromParent();
+    };
     SmallVector<BasicBlock *, 3> guards;
     for (unsigned p = 0; p < parts.size(); ++p)
       guards.push_back(BasicBlock::Create(context, "wi.part" + Twine(p), &F, header));
@@ -317,29 +317,16 @@ class Splitter {
         }
         remapInstructionsInBlocks(clones, map);
         partHeader = cast<BasicBlock>(map[header]);
-        auto *partId = cast<PHINode>(map[id]);
-        partId->setIncomingBlock(partId->getBasicBlockIndex(preheader), guards[p]);
-        partId->setIncomingValue(partId->getBasicBlockIndex(guards[p]), part.begin);
+        enterPart(cast<PHINode>(map[id]), cast<ICmpInst>(map[compare]), guards[p], part);
         auto *partBack = cast<BranchInst>(map[back]);
         cast<ICmpInst>(map[test])->setOperand(1, part.end);
         partBack->setSuccessor(1, after);
         partBack->setMetadata(LLVMContext::MD_loop, copyLoopId(back->getMetadata(LLVMContext::MD_loop)));
-        if (!part.keepTest) {
-          auto *partCompare = cast<ICmpInst>(map[compare]);
-          partCompare->replaceAllUsesWith(ConstantInt::getBool(context, part.answer));
-          partCompare->eraseFromParent();
-        }
         previous.clear();
         for (Instruction *I : liveOuts) previous.push_back(map[I]);
         previousLatch = partBack->getParent();
       } else {
-        id->setIncomingBlock(id->getBasicBlockIndex(preheader), guards[p]);
-        id->setIncomingValue(id->getBasicBlockIndex(guards[p]), part.begin);
-        if (!part.keepTest) {
-          compare->replaceAllUsesWith(ConstantInt::getBool(context, part.answer));
-          compare->eraseFromParent();
-        }
-        IRBuilder<> at(&*exit->getFirstInsertionPt());
+        enterPart(id, compare, guards[p], part);
         for (unsigned v = 0; v < liveOuts.size(); ++v) {
           Instruction *I = liveOuts[v];
           PHINode *phi = PHINode::Create(I->getType(), 2, I->getName() + ".last");

@@ -142,16 +142,16 @@ done:
 
 ; A grid-stride loop's exit test, `lid + offset < n` (unsigned): the ids
 ; below n - offset pass it; the rest keep the test, where a sum that wraps
-; around may pass again. The offset, read from the argument block in the
-; loop, moves before it.
+; around may pass again. The offset and the bound are kernel arguments,
+; which WorkGroupLoops reads before the loops.
 define void @offset_id(ptr %out, ptr %args, i64 %size) {
 entry:
-  br label %wi.loop
-wi.loop:
-  %x = phi i64 [ 0, %entry ], [ %next, %wi.next ]
   %offset = load i64, ptr %args, align 8, !invariant.load !0
   %np = getelementptr i8, ptr %args, i64 8
   %n = load i64, ptr %np, align 8, !invariant.load !0
+  br label %wi.loop
+wi.loop:
+  %x = phi i64 [ 0, %entry ], [ %next, %wi.next ]
   %i = add i64 %x, %offset
   %c = icmp ult i64 %i, %n
   br i1 %c, label %then, label %wi.next

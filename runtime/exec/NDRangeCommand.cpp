@@ -117,7 +117,6 @@ struct PendingLaunch {
   Ref<_cl_kernel> kernel;
   ArgumentSnapshot arguments;
   WorkGroupLaunch launch;
-  tbb::task_arena *arena = nullptr;
 };
 
 using LaunchRecycler = Recycler<PendingLaunch, 64>;
@@ -166,8 +165,8 @@ Command makeNDRangeCommand(cl_kernel kernel, cl_device_id device, const NDRange 
   launch.failed = false;
   // The root device lives as long as the platform, so its arena outlives
   // every command.
-  pending->arena = &device->arena();
-  return [pending = std::move(pending)]() -> cl_int { return runWorkGroups(pending->launch, *pending->arena); };
+  tbb::task_arena *arena = &device->arena();
+  return [pending = std::move(pending), arena]() -> cl_int { return runWorkGroups(pending->launch, *arena); };
 }
 
 }  // namespace lockstep::runtime
