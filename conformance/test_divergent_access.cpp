@@ -366,6 +366,65 @@ TEST_F(TreeScan, HalvingSumOfAnySize) {
   }
 }
 
+// Grid-stride loops (`for (i = gid; i < n; i += global_size)`), which run as
+// masked loops: rounds in lockstep, each work-item active until it leaves.
+// While the whole group was active the round before, a round does not read
+// the flags; the last rounds have only part of the group, or none of it,
+// active. Each round's run is prefetched a few rounds ahead
+// (StridedRunPrefetchPass). Lengths around multiples of the global size;
+// a sum and a round count per work-item and a __local-atomic histogram.
+TEST_P(DivergentAccess, GridStrideLoopsOfEveryLength) {
+  cl_kernel k = kernel(R"CLC(
+    kernel void k(global const uchar *data, uint n, global uint *sums, global uint *bins) {
+      local uint counts[256];
+      uint lid = get_local_id(0), size = get_local_size(0);
+      for (uint b = lid; b < 256; b += size) counts[b] = 0;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      uint sum = 0, rounds = 0;
+      for (size_t i = get_global_id(0); i < n; i += get_global_size(0)) {
+        atomic_inc(&counts[data[i]]);
+        sum = sum * 3 + data[i];
+        ++rounds;
+      }
+      sums[2 * get_global_id(0)] = sum;
+      sums[2 * get_global_id(0) + 1] = rounds;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (uint b = lid; b < 256; b += size)
+        if (counts[b] != 0) atomic_add(&bins[b], counts[b]);
+    }
+  )CLC",
+                       "k");
+  ASSERT_NE(k, nullptr);
+  const size_t local = GetParam(), groups = 5, global = local * groups;
+  const size_t lengths[] = {0, 1, global - 1, global, global + 1, 3 * global - 5, 64 * global + 17};
+  std::vector<cl_uchar> data(64 * global + 17);
+  std::uniform_int_distribution<int> byte(0, 255);
+  for (cl_uchar &d : data) d = static_cast<cl_uchar>(byte(rng_));
+  cl_mem md = bufferFrom(data);
+  cl_mem ms = buffer(CL_MEM_READ_WRITE, 2 * global * sizeof(cl_uint));
+  cl_mem mb = buffer(CL_MEM_READ_WRITE, 256 * sizeof(cl_uint));
+  for (size_t n : lengths) {
+    const std::vector<cl_uint> zero(256, 0);
+    ASSERT_CL(clEnqueueWriteBuffer(queue_, mb, CL_TRUE, 0, 256 * sizeof(cl_uint), zero.data(), 0, nullptr,
+                                   nullptr));
+    ASSERT_TRUE(setArgs(k, md, cl_uint(n), ms, mb));
+    ASSERT_TRUE(run(k, {global}, {local}));
+    std::vector<cl_uint> sums = read<cl_uint>(ms, 2 * global), bins = read<cl_uint>(mb, 256);
+    std::vector<cl_uint> want(256, 0);
+    for (size_t i = 0; i < n; ++i) ++want[data[i]];
+    for (int b = 0; b < 256; ++b) ASSERT_EQ(bins[b], want[b]) << "bin " << b << ", n " << n;
+    for (size_t g = 0; g < global; ++g) {
+      cl_uint sum = 0, rounds = 0;
+      for (size_t i = g; i < n; i += global) {
+        sum = sum * 3 + data[i];
+        ++rounds;
+      }
+      ASSERT_EQ(sums[2 * g], sum) << "work-item " << g << ", n " << n;
+      ASSERT_EQ(sums[2 * g + 1], rounds) << "work-item " << g << ", n " << n;
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(LocalSizes, DivergentAccess, ::testing::ValuesIn(kLocalSizes));
 
 }  // namespace

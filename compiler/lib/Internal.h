@@ -133,6 +133,13 @@ struct MaskedMemoryGuardsPass : llvm::PassInfoMixin<MaskedMemoryGuardsPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 
+// After -O3: prefetches the short runs that a loop reads each time round an
+// outer loop when the outer loop jumps far (a grid-stride loop's rounds, the
+// rows of a 2-D group), a few outer iterations ahead.
+struct StridedRunPrefetchPass : llvm::PassInfoMixin<StridedRunPrefetchPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+
 // After the work-group loops: splits a work-item loop where a test of the
 // local id against a uniform value (`lid < n`, `lid == 0`) changes, so each
 // part runs only what its work-items do.

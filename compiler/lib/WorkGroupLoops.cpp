@@ -40,6 +40,7 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/Debug.h>
@@ -136,6 +137,7 @@ class WorkGroupLoops {
   bool differs(const Value *value, const SmallPtrSetImpl<const Value *> &divergent) const;
   bool instructionDiffers(const Instruction &I, const SmallPtrSetImpl<const Value *> &divergent) const;
   void layOutContext();
+  void scopeContextSlots();
   // Code.
   struct LoopNest {
     BasicBlock *body = nullptr, *latch = nullptr;
@@ -904,8 +906,10 @@ void WorkGroupLoops::cutUniformLoops(ArrayRef<Loop *> uniformLoops, DominatorTre
 
 // A loop whose trip count differs between work-items, made one that every
 // work-item runs alike: each keeps an `active` flag; the loop goes round while
-// any work-item of the group is active (work_group_any, a collective, so a
-// cut), and its body runs for the active ones only (the vectorizer masks it).
+// any work-item of the group is active (a work_group_reduce_add of the flags,
+// a collective, so a cut), and its body runs for the active ones only (the
+// vectorizer masks it), or for all without reading the flags while the count
+// says all of them are.
 // Values that cross the loop's edges go through memory first (promotable
 // private variables, per work-item in the context), so that those that were
 // left behind by a work-item keep their last value. Only loops with one exit
@@ -967,6 +971,11 @@ void WorkGroupLoops::maskLoop(Loop *loop) {
   // store per work-item and round, and another as the collective's input.
   AllocaInst *active = entry.CreateAlloca(i32, nullptr, "loop.active");
   keptResident.insert(active);
+  // Whether every work-item of the group was active in the round before (a
+  // uniform variable): while they all are, which is most rounds of a
+  // grid-stride loop, the optimizer runs a version of the round's work-item
+  // loop that does not read the flags.
+  AllocaInst *allActive = entry.CreateAlloca(i32, nullptr, "loop.all.active");
   BasicBlock *top = BasicBlock::Create(context, "masked.loop", &F, header);
   BasicBlock *latch = BasicBlock::Create(context, "masked.latch", &F, header);
   BasicBlock *leave = BasicBlock::Create(context, "masked.exit", &F, header);
@@ -976,9 +985,13 @@ void WorkGroupLoops::maskLoop(Loop *loop) {
   for (BasicBlock *block : latches) block->getTerminator()->replaceSuccessorWith(header, latch);
   for (BasicBlock *block : exiting) block->getTerminator()->replaceSuccessorWith(exit, leave);
   new StoreInst(ConstantInt::get(i32, 1), active, preheader->getTerminator());
+  new StoreInst(ConstantInt::get(i32, 1), allActive, preheader->getTerminator());
   preheader->getTerminator()->replaceSuccessorWith(header, top);
 
+  BasicBlock *own = BasicBlock::Create(context, "masked.own", &F, header);
   IRBuilder<> builder(top);
+  builder.CreateCondBr(builder.CreateICmpNE(builder.CreateLoad(i32, allActive), ConstantInt::get(i32, 0)), header, own);
+  builder.SetInsertPoint(own);
   Value *isActive = builder.CreateICmpNE(builder.CreateLoad(i32, active), ConstantInt::get(i32, 0));
   builder.CreateCondBr(isActive, header, latch);
   builder.SetInsertPoint(leave);
@@ -986,10 +999,13 @@ void WorkGroupLoops::maskLoop(Loop *loop) {
   builder.CreateBr(latch);
   builder.SetInsertPoint(latch);
   if (round) builder.CreateStore(builder.CreateAdd(builder.CreateLoad(i64, round), ConstantInt::get(i64, 1)), round);
-  FunctionCallee any = F.getParent()->getOrInsertFunction("_Z14work_group_anyi", i32, i32);
-  if (auto *declared = dyn_cast<Function>(any.getCallee())) declared->addFnAttr(Attribute::Convergent);
-  Value *anyActive = builder.CreateCall(any, {builder.CreateLoad(i32, active)});
-  builder.CreateCondBr(builder.CreateICmpNE(anyActive, ConstantInt::get(i32, 0)), top, exit);
+  // How many work-items are still active: any of them, all of them.
+  FunctionCallee sum = F.getParent()->getOrInsertFunction("_Z21work_group_reduce_addi", i32, i32);
+  if (auto *declared = dyn_cast<Function>(sum.getCallee())) declared->addFnAttr(Attribute::Convergent);
+  Value *count = builder.CreateCall(sum, {builder.CreateLoad(i32, active)});
+  Value *everyOne = builder.CreateICmpEQ(builder.CreateZExt(count, i64), workItemCount);
+  builder.CreateStore(builder.CreateZExt(everyOne, i32), allActive);
+  builder.CreateCondBr(builder.CreateICmpNE(count, ConstantInt::get(i32, 0)), top, exit);
   ++maskedLoops;
 }
 
@@ -1039,6 +1055,48 @@ void WorkGroupLoops::layOutContext() {
   for (Slot &slot : slots)
     slot.base = builder.CreateGEP(builder.getInt8Ty(), base,
                                   builder.CreateMul(workItemCount, builder.getInt64(slot.offset)), "ctx.slot");
+}
+
+// The slots are disjoint, but their offsets scale with the local size, which
+// alias analysis cannot see through. Each slot gets an alias scope, and every
+// load and store addressed from a slot's base (through GEPs only) is marked
+// as apart from the other slots. A uniform variable that a loop of regions
+// reads at the top and writes at the bottom (a masked loop's round count)
+// then stays in a register across the loop, where scalar evolution sees it.
+void WorkGroupLoops::scopeContextSlots() {
+  constexpr size_t kMaxScopedSlots = 64;  // the lists grow as the square
+  if (laneMode || slots.size() < 2 || slots.size() > kMaxScopedSlots) return;
+  MDBuilder md(context);
+  MDNode *domain = md.createAnonymousAliasScopeDomain("lockstep.context");
+  SmallVector<Metadata *, 16> scopes;
+  for (size_t s = 0; s < slots.size(); ++s) scopes.push_back(md.createAnonymousAliasScope(domain));
+  for (size_t s = 0; s < slots.size(); ++s) {
+    SmallVector<Metadata *, 16> others;
+    for (size_t t = 0; t < slots.size(); ++t)
+      if (t != s) others.push_back(scopes[t]);
+    MDNode *scope = MDNode::get(context, scopes[s]);
+    MDNode *apart = MDNode::get(context, others);
+    auto mark = [&](Instruction *access) {
+      access->setMetadata(LLVMContext::MD_alias_scope,
+                          MDNode::concatenate(access->getMetadata(LLVMContext::MD_alias_scope), scope));
+      access->setMetadata(LLVMContext::MD_noalias,
+                          MDNode::concatenate(access->getMetadata(LLVMContext::MD_noalias), apart));
+    };
+    SmallVector<Value *, 16> work{slots[s].base};
+    SmallPtrSet<Value *, 16> seen;
+    while (!work.empty()) {
+      Value *address = work.pop_back_val();
+      for (User *user : address->users()) {
+        if (isa<GetElementPtrInst>(user)) {
+          if (seen.insert(user).second) work.push_back(user);
+        } else if (auto *load = dyn_cast<LoadInst>(user)) {
+          mark(load);
+        } else if (auto *store = dyn_cast<StoreInst>(user); store && store->getPointerOperand() == address) {
+          mark(store);
+        }
+      }
+    }
+  }
 }
 
 // ---- code -------------------------------------------------------------------------
@@ -1919,6 +1977,7 @@ void WorkGroupLoops::run() {
     if (auto *marker = dyn_cast<LifetimeIntrinsic>(&I))
       if (!isa<AllocaInst>(getUnderlyingObject(marker->getArgOperand(1)))) marker->eraseFromParent();
 
+  scopeContextSlots();
   F.addFnAttr(kContextBytesAttr, std::to_string(contextBytes));
   F.addFnAttr(kBarrierCountAttr, std::to_string(barrierBlocks.size() - collectives.size() - loopCuts.size()));
   uint64_t privateBytes = 0;

@@ -135,12 +135,13 @@ done:
 ; CHECK-DAG: %loop.active = alloca i32
 ; CHECK-DAG: %loop.round = alloca i64
 ; The active flag lives in the context: read at the top of a round, written
-; when the work-item leaves, and read there by work_group_any.
+; when the work-item leaves, and summed there by work_group_reduce_add. While
+; every work-item was active the round before, the flag is not read.
 ; CHECK: %[[FLAG:[0-9]+]] = getelementptr i32, ptr %[[FLAGS:ctx.slot[0-9]*]], i64 %wi
 ; CHECK: masked.loop.r:
-; CHECK-NEXT: %[[A:[0-9]+]] = load i32, ptr %[[FLAG]]
-; CHECK-NEXT: %[[ON:[0-9]+]] = icmp ne i32 %[[A]], 0
-; CHECK-NEXT: br i1 %[[ON]], label %header.r, label %masked.latch.r
+; CHECK-NEXT: %[[ALL:[0-9]+]] = load i32, ptr %loop.all.active
+; CHECK-NEXT: %[[EVERY:[0-9]+]] = icmp ne i32 %[[ALL]], 0
+; CHECK-NEXT: br i1 %[[EVERY]], label %header.r, label %masked.own.r
 ; The counter is the round times its step (1) from its start (0): the same
 ; for every active work-item, so it is not kept per work-item.
 ; CHECK: header.r:
@@ -155,10 +156,18 @@ done:
 ; CHECK-NOT: store
 ; CHECK: masked.exit.r:
 ; CHECK-NEXT: store i32 0, ptr %[[FLAG]]
-; CHECK: combine.loop:
-; CHECK: getelementptr i32, ptr %[[FLAGS]]
-; CHECK: or i1
-; CHECK: %uniform.condition = load i32
+; CHECK: masked.own.r:
+; CHECK-NEXT: %[[A:[0-9]+]] = load i32, ptr %[[FLAG]]
+; CHECK-NEXT: %[[ON:[0-9]+]] = icmp ne i32 %[[A]], 0
+; CHECK-NEXT: br i1 %[[ON]], label %header.r, label %masked.latch.r
+; The count of active work-items: any of them goes round again; all of them
+; skip the flags next round.
+; CHECK: combine.loop{{[0-9]+}}:
+; CHECK: %[[F:[0-9]+]] = getelementptr i32, ptr %[[FLAGS]]
+; CHECK-NEXT: %[[V:[0-9]+]] = load i32, ptr %[[F]]
+; CHECK-NEXT: add i32 %{{[0-9]+}}, %[[V]]
+; CHECK: icmp eq i64 %{{[0-9]+}}, %{{[0-9]+}}
+; CHECK: store i32 %{{[0-9]+}}, ptr %loop.all.active
 ; CHECK-LABEL: define void @small_constant_trip_count(
 ; CHECK-NOT: uniform.condition
 ; CHECK-NOT: ctx.slot
