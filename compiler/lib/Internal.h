@@ -140,6 +140,13 @@ struct StridedRunPrefetchPass : llvm::PassInfoMixin<StridedRunPrefetchPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 
+// After -O3: in straight-line kernels, a second copy of a loop that stores
+// whole vectors to consecutive global addresses, with non-temporal stores,
+// for launches that store more than the caches keep, when aligned.
+struct StreamingStoresPass : llvm::PassInfoMixin<StreamingStoresPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+
 // After the work-group loops: splits a work-item loop where a test of the
 // local id against a uniform value (`lid < n`, `lid == 0`) changes, so each
 // part runs only what its work-items do.

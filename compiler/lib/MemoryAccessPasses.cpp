@@ -50,8 +50,11 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/IntrinsicsX86.h>
 #include <llvm/IR/Module.h>
+#include <llvm/TargetParser/Triple.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Analysis/DomTreeUpdater.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/Transforms/Utils/LoopUtils.h>
@@ -63,6 +66,8 @@ using namespace llvm;
 
 namespace lockstep::compiler {
 namespace {
+
+constexpr unsigned kGlobalAddressSpace = 1, kConstantAddressSpace = 2;
 
 // A masked gather or scatter whose mask is not a constant: the mask.
 Value *guardableMask(const Instruction &I) {
@@ -348,7 +353,6 @@ constexpr unsigned kRunsAhead = 4;          // outer iterations ahead
 constexpr uint64_t kShortRunBytes = 2048;   // longer runs are streams the hardware follows
 constexpr uint64_t kLineBytes = 64;
 constexpr uint64_t kMaxStepBytes = 256;
-constexpr unsigned kGlobalAddressSpace = 1, kConstantAddressSpace = 2;
 
 // A load of a run: in an innermost loop, from global or constant memory, at
 // an address {{start, +, jump}<outer>, +, step}<inner> with a small positive
@@ -464,6 +468,147 @@ PreservedAnalyses StridedRunPrefetchPass::run(Module &M, ModuleAnalysisManager &
     bool here = prefetchStridedRuns(F, functions.getResult<LoopAnalysis>(F),
                                     functions.getResult<DominatorTreeAnalysis>(F),
                                     functions.getResult<ScalarEvolutionAnalysis>(F));
+    if (here) functions.invalidate(F, PreservedAnalyses::none());
+    changed |= here;
+  }
+  return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+namespace {
+
+// ---- streaming stores -------------------------------------------------------------
+
+constexpr uint64_t kStreamingBytes = 16 << 20;  // stored by a launch, at least
+
+// A loop of a straight-line kernel whose only memory writes are whole-vector
+// stores of 16, 32 or 64 bytes to global memory, each to consecutive
+// addresses (several stores may interleave, as an unrolled loop's do).
+bool streamsStores(Loop *loop, ScalarEvolution &SE, const DataLayout &layout, SmallVectorImpl<StoreInst *> &stores) {
+  for (BasicBlock *block : loop->blocks())
+    for (Instruction &I : *block) {
+      auto *store = dyn_cast<StoreInst>(&I);
+      if (!store) {
+        if (I.mayWriteToMemory()) return false;
+        continue;
+      }
+      uint64_t size = layout.getTypeStoreSize(store->getValueOperand()->getType()).getFixedValue();
+      if (!store->isSimple() || store->getPointerAddressSpace() != kGlobalAddressSpace ||
+          !store->getValueOperand()->getType()->isVectorTy() || (size != 16 && size != 32 && size != 64))
+        return false;
+      auto *address = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(store->getPointerOperand()));
+      auto *step = address && address->getLoop() == loop && address->isAffine()
+                       ? dyn_cast<SCEVConstant>(address->getStepRecurrence(SE))
+                       : nullptr;
+      if (!step || !step->getAPInt().isStrictlyPositive() || step->getAPInt().urem(size) != 0) return false;
+      stores.push_back(store);
+    }
+  return !stores.empty();
+}
+
+// Runs a second copy of the loop, whose stores are non-temporal, when every
+// store starts aligned to its size and the launch stores more than the caches
+// keep (kStreamingBytes, from the number of groups and what one run of the
+// loop stores): such stores skip the read for ownership, a third of
+// vector_add's traffic, and would only evict data from the caches.
+bool streamLoop(Function &F, Loop *loop, ArrayRef<StoreInst *> stores, ScalarEvolution &SE, LoopInfo &loops,
+                DominatorTree &dominators, const DataLayout &layout) {
+  BasicBlock *exit = loop->getExitBlock(), *exiting = loop->getExitingBlock();
+  const SCEV *trips = SE.getBackedgeTakenCount(loop);
+  if (!exit || !exiting || isa<SCEVCouldNotCompute>(trips)) return false;
+  // Values leave the loop only through the exit block's phis.
+  for (BasicBlock *block : loop->blocks())
+    for (Instruction &I : *block)
+      for (User *user : I.users()) {
+        auto *inst = cast<Instruction>(user);
+        if (!loop->contains(inst) && !(isa<PHINode>(inst) && inst->getParent() == exit)) return false;
+      }
+  BasicBlock *preheader = loop->getLoopPreheader();
+  if (!preheader) preheader = InsertPreheaderForLoop(loop, &dominators, &loops, nullptr, false);
+  if (!preheader) return false;
+  Type *intType = layout.getIndexType(stores.front()->getPointerOperandType());
+  SCEVExpander expander(SE, layout, "stream");
+  const SCEV *runs = SE.getAddExpr(SE.getTruncateOrZeroExtend(trips, intType), SE.getOne(intType));
+  if (!expander.isSafeToExpand(runs)) return false;
+  for (StoreInst *store : stores)
+    if (!expander.isSafeToExpand(cast<SCEVAddRecExpr>(SE.getSCEV(store->getPointerOperand()))->getStart()))
+      return false;
+
+  // The check, in the preheader, which becomes the choice between the loops.
+  Instruction *at = preheader->getTerminator();
+  IRBuilder<> builder(at);
+  Value *aligned = nullptr;
+  uint64_t bytesPerRun = 0;
+  for (StoreInst *store : stores) {
+    uint64_t size = layout.getTypeStoreSize(store->getValueOperand()->getType()).getFixedValue();
+    bytesPerRun += size;
+    const SCEV *start = cast<SCEVAddRecExpr>(SE.getSCEV(store->getPointerOperand()))->getStart();
+    Value *address = builder.CreatePtrToInt(expander.expandCodeFor(start, store->getPointerOperandType(), at), intType);
+    Value *here = builder.CreateICmpEQ(builder.CreateAnd(address, size - 1), ConstantInt::get(intType, 0));
+    aligned = aligned ? builder.CreateAnd(aligned, here) : here;
+  }
+  Value *groups = loadGroupInfo(builder, F.getArg(kGroupInfoParam), kNumGroups, 0);
+  for (unsigned d = 1; d < 3; ++d)
+    groups = builder.CreateMul(groups, loadGroupInfo(builder, F.getArg(kGroupInfoParam), kNumGroups, d));
+  Value *bytes = builder.CreateMul(builder.CreateMul(groups, expander.expandCodeFor(runs, intType, at)),
+                                   ConstantInt::get(intType, bytesPerRun));
+  Value *stream = builder.CreateAnd(aligned, builder.CreateICmpUGE(bytes, ConstantInt::get(intType, kStreamingBytes)),
+                                    "stream.stores");
+
+  // preheader → (stream ? copy's preheader : loop's preheader); both exit
+  // to `exit`, whose phis take the copy's values from the copy.
+  BasicBlock *loopEntry = SplitBlock(preheader, at, &dominators, &loops, nullptr, "stream.not");
+  ValueToValueMapTy map;
+  SmallVector<BasicBlock *, 8> blocks;
+  Loop *copy = cloneLoopWithPreheader(loopEntry, preheader, loop, map, ".stream", &loops, &dominators, blocks);
+  remapInstructionsInBlocks(blocks, map);
+  preheader->getTerminator()->eraseFromParent();
+  BranchInst::Create(copy->getLoopPreheader(), loopEntry, stream, preheader);
+  dominators.changeImmediateDominator(exit, preheader);
+  for (PHINode &phi : exit->phis())
+    for (unsigned i = 0, e = phi.getNumIncomingValues(); i < e; ++i)
+      if (loop->contains(phi.getIncomingBlock(i))) {
+        Value *value = phi.getIncomingValue(i);
+        Value *mapped = map.count(value) ? static_cast<Value *>(map[value]) : value;
+        phi.addIncoming(mapped, cast<BasicBlock>(map[phi.getIncomingBlock(i)]));
+      }
+  MDNode *nontemporal = MDNode::get(F.getContext(), ConstantAsMetadata::get(builder.getInt32(1)));
+  for (StoreInst *store : stores) {
+    auto *streamed = cast<StoreInst>(map[store]);
+    uint64_t size = layout.getTypeStoreSize(store->getValueOperand()->getType()).getFixedValue();
+    streamed->setAlignment(Align(size));
+    streamed->setMetadata(LLVMContext::MD_nontemporal, nontemporal);
+  }
+  return true;
+}
+
+bool streamStores(Function &F, LoopInfo &loops, DominatorTree &dominators, ScalarEvolution &SE) {
+  if (!F.hasFnAttribute(kStraightLineAttr) || !Triple(F.getParent()->getTargetTriple()).isX86()) return false;
+  const DataLayout &layout = F.getParent()->getDataLayout();
+  SmallVector<std::pair<Loop *, SmallVector<StoreInst *, 4>>, 4> found;
+  for (Loop *loop : loops.getLoopsInPreorder()) {
+    SmallVector<StoreInst *, 4> stores;
+    if (loop->isInnermost() && streamsStores(loop, SE, layout, stores)) found.push_back({loop, stores});
+  }
+  bool changed = false;
+  for (auto &[loop, stores] : found) changed |= streamLoop(F, loop, stores, SE, loops, dominators, layout);
+  // Non-temporal stores are not ordered with other stores: fenced before the
+  // group's function returns, and so before the launch says it is done.
+  if (changed)
+    for (BasicBlock &block : F)
+      if (auto *ret = dyn_cast<ReturnInst>(block.getTerminator()))
+        CallInst::Create(Intrinsic::getDeclaration(F.getParent(), Intrinsic::x86_sse_sfence), {}, "", ret);
+  return changed;
+}
+
+}  // namespace
+
+PreservedAnalyses StreamingStoresPass::run(Module &M, ModuleAnalysisManager &analyses) {
+  FunctionAnalysisManager &functions = analyses.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  bool changed = false;
+  for (Function &F : M) {
+    if (F.isDeclaration()) continue;
+    bool here = streamStores(F, functions.getResult<LoopAnalysis>(F), functions.getResult<DominatorTreeAnalysis>(F),
+                             functions.getResult<ScalarEvolutionAnalysis>(F));
     if (here) functions.invalidate(F, PreservedAnalyses::none());
     changed |= here;
   }

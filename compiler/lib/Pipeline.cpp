@@ -286,6 +286,7 @@ bool finalizeModule(Module &M, const FrontendOptions &options, std::string &log)
   ModulePassManager passes = builder.buildPerModuleDefaultPipeline(level);
   passes.addPass(MaskedMemoryGuardsPass());
   passes.addPass(StridedRunPrefetchPass());
+  passes.addPass(StreamingStoresPass());
   passes.run(M, analyses.modules);
   lowerLocalAtomics(M);
   if (dump && std::string_view(dump) == "final") M.print(errs(), nullptr);
@@ -305,6 +306,7 @@ void registerLockstepPasses(PassBuilder &builder) {
         else if (name == "lockstep-work-item-loop-split") passes.addPass(WorkItemLoopSplitPass());
         else if (name == "lockstep-masked-memory-guards") passes.addPass(MaskedMemoryGuardsPass());
         else if (name == "lockstep-strided-run-prefetch") passes.addPass(StridedRunPrefetchPass());
+        else if (name == "lockstep-streaming-stores") passes.addPass(StreamingStoresPass());
         else return false;
         return true;
       });

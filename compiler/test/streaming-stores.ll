@@ -1,0 +1,107 @@
+; In a straight-line kernel, a loop that stores whole vectors to consecutive
+; global addresses gets a second copy with non-temporal stores, run when every
+; store starts aligned to its size and the launch stores at least 16 MiB
+; (groups times what one run of the loop stores); the group's function then
+; fences its stores before it returns.
+; RUN: %opt -passes=lockstep-streaming-stores -S %s | FileCheck %s
+
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
+target triple = "x86_64-unknown-linux-gnu"
+
+%lockstep.GroupInfo = type { [3 x i64], [3 x i64], [3 x i64], [3 x i64], [3 x i64], [3 x i64], i32, i32, ptr, i64, ptr, ptr, ptr, i64 }
+
+; c[x] = a[x] + b[x] for x in [0, 8 * n), eight at a time.
+define void @add(ptr %args, ptr %group, ptr %local, ptr %context, ptr addrspace(1) %a, ptr addrspace(1) %b, ptr addrspace(1) %c, i64 %n) "lockstep-straight-line" {
+entry:
+  br label %loop
+
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %pa = getelementptr inbounds <8 x float>, ptr addrspace(1) %a, i64 %i
+  %pb = getelementptr inbounds <8 x float>, ptr addrspace(1) %b, i64 %i
+  %pc = getelementptr inbounds <8 x float>, ptr addrspace(1) %c, i64 %i
+  %va = load <8 x float>, ptr addrspace(1) %pa, align 4
+  %vb = load <8 x float>, ptr addrspace(1) %pb, align 4
+  %sum = fadd <8 x float> %va, %vb
+  store <8 x float> %sum, ptr addrspace(1) %pc, align 4
+  %i.next = add nuw i64 %i, 1
+  %more = icmp ult i64 %i.next, %n
+  br i1 %more, label %loop, label %done
+
+done:
+  %last = phi <8 x float> [ %sum, %loop ]
+  store <8 x float> %last, ptr %context, align 4
+  ret void
+}
+
+; CHECK-LABEL: define void @add(
+; The check: c aligned to 32 bytes, and groups * runs * 32 >= 16 MiB.
+; CHECK: entry:
+; CHECK: %[[C:[0-9]+]] = ptrtoint ptr addrspace(1) %c to i64
+; CHECK-NEXT: %[[LOW:[0-9]+]] = and i64 %[[C]], 31
+; CHECK-NEXT: %[[ALIGNED:[0-9]+]] = icmp eq i64 %[[LOW]], 0
+; CHECK: getelementptr inbounds %lockstep.GroupInfo, ptr %group, i32 0, i32 3
+; CHECK: %[[BYTES:[0-9]+]] = mul i64 %{{[0-9]+}}, 32
+; CHECK-NEXT: %[[BIG:[0-9]+]] = icmp uge i64 %[[BYTES]], 16777216
+; CHECK-NEXT: %stream.stores = and i1 %[[ALIGNED]], %[[BIG]]
+; CHECK-NEXT: br i1 %stream.stores, label %stream.not.stream, label %stream.not
+; The copy: the same loop with aligned non-temporal stores.
+; CHECK: loop.stream:
+; CHECK: store <8 x float> %sum.stream, ptr addrspace(1) %pc.stream, align 32, !nontemporal ![[NT:[0-9]+]]
+; CHECK: br i1 %more.stream, label %loop.stream, label %done
+; The original loop keeps its ordinary stores.
+; CHECK: loop:
+; CHECK: store <8 x float> %sum, ptr addrspace(1) %pc, align 4{{$}}
+; Both reach the exit, which takes each loop's last value.
+; CHECK: done:
+; CHECK-NEXT: %last = phi <8 x float> [ %sum, %loop ], [ %sum.stream, %loop.stream ]
+; CHECK: call void @llvm.x86.sse.sfence()
+; CHECK-NEXT: ret void
+
+; A loop that also stores a scalar is left alone.
+define void @mixed(ptr %args, ptr %group, ptr %local, ptr %context, ptr addrspace(1) %c, ptr addrspace(1) %d, i64 %n) "lockstep-straight-line" {
+entry:
+  br label %loop
+
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %pc = getelementptr inbounds <8 x float>, ptr addrspace(1) %c, i64 %i
+  store <8 x float> zeroinitializer, ptr addrspace(1) %pc, align 4
+  %pd = getelementptr inbounds float, ptr addrspace(1) %d, i64 %i
+  store float 0.0, ptr addrspace(1) %pd, align 4
+  %i.next = add nuw i64 %i, 1
+  %more = icmp ult i64 %i.next, %n
+  br i1 %more, label %loop, label %done
+
+done:
+  ret void
+}
+
+; CHECK-LABEL: define void @mixed(
+; CHECK-NOT: nontemporal
+; CHECK-NOT: sfence
+; CHECK: ret void
+
+; A kernel with loops of its own (not straight-line) is left alone.
+define void @not_straight(ptr %args, ptr %group, ptr %local, ptr %context, ptr addrspace(1) %c, i64 %n) {
+entry:
+  br label %loop
+
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %pc = getelementptr inbounds <8 x float>, ptr addrspace(1) %c, i64 %i
+  store <8 x float> zeroinitializer, ptr addrspace(1) %pc, align 4
+  %i.next = add nuw i64 %i, 1
+  %more = icmp ult i64 %i.next, %n
+  br i1 %more, label %loop, label %done
+
+done:
+  ret void
+}
+
+; CHECK-LABEL: define void @not_straight(
+; CHECK-NOT: nontemporal
+; CHECK: ret void
+
+; The marker of the copy's stores.
+; CHECK: ![[NT]] = !{i32 1}
