@@ -425,6 +425,61 @@ TEST_P(DivergentAccess, GridStrideLoopsOfEveryLength) {
   }
 }
 
+// Gathers whose lanes fall in one or two runs of consecutive elements (a
+// tile's row end and the next row's start), which Lockstep loads with two
+// masked vector loads after checking every lane (MaskedMemoryGuardsPass);
+// and gathers that are not, which stay gathers. Index blocks of every kind,
+// at every alignment against the vector: one run, two runs split at each
+// lane, runs with gaps, descending and scattered indices, and inactive lanes
+// whose index would put a run somewhere else (0xffffffff, which a 32-bit
+// run check could take for the element before 0).
+TEST_P(DivergentAccess, GathersOfOneOrTwoRuns) {
+  cl_kernel k = kernel(R"CLC(
+    kernel void k(global const int *in, global const uint *index, global const int *on, global int *out) {
+      size_t i = get_global_id(0);
+      int value = -1;
+      if (on[i]) value = in[index[i]];
+      out[i] = value;
+    }
+  )CLC",
+                       "k");
+  ASSERT_NE(k, nullptr);
+  const size_t local = GetParam(), blocks = 96, n = 16 * blocks + 5;
+  const size_t global = (n + local - 1) / local * local;
+  const size_t elements = 4096;
+  std::vector<cl_int> in(elements);
+  for (size_t e = 0; e < elements; ++e) in[e] = static_cast<cl_int>(e * 7 + 3);
+  std::vector<cl_uint> index(global, 0);
+  std::vector<cl_int> on(global, 0);
+  std::uniform_int_distribution<cl_uint> start(0, elements - 40), lane(0, 15), coin(0, 3);
+  for (size_t b = 0; b * 16 < n; ++b) {
+    const size_t shift = b % 5;  // blocks not aligned to the vector too
+    const size_t first = std::min(global, b * 16 + shift), end = std::min(global, first + 16);
+    cl_uint a = start(rng_), c = start(rng_);
+    const size_t split = lane(rng_);
+    for (size_t i = first; i < end; ++i) {
+      const size_t j = i - first;
+      switch (b % 6) {
+        case 0: index[i] = a + cl_uint(j); break;                                 // one run
+        case 1: index[i] = j < split ? a + cl_uint(j) : c + cl_uint(j); break;    // two runs
+        case 2: index[i] = a + cl_uint(j) + (j == split ? 2 : 0); break;          // a gap
+        case 3: index[i] = a + 20 - cl_uint(j); break;                            // descending
+        case 4: index[i] = start(rng_); break;                                    // scattered
+        default: index[i] = j == 0 ? 0xffffffffu : cl_uint(j - 1); break;        // see below
+      }
+      on[i] = b % 6 == 5 ? j != 0 : coin(rng_) != 0;
+      if (!on[i] && b % 6 != 5) index[i] = 0xffffffffu;  // an inactive lane's garbage
+    }
+  }
+  cl_mem mi = bufferFrom(in), mx = bufferFrom(index), mo = bufferFrom(on);
+  cl_mem out = buffer(CL_MEM_READ_WRITE, global * sizeof(cl_int));
+  ASSERT_TRUE(setArgs(k, mi, mx, mo, out));
+  ASSERT_TRUE(run(k, {global}, {local}));
+  std::vector<cl_int> got = read<cl_int>(out, global);
+  for (size_t i = 0; i < global; ++i)
+    ASSERT_EQ(got[i], on[i] ? in[index[i]] : -1) << "work-item " << i << ", index " << index[i];
+}
+
 INSTANTIATE_TEST_SUITE_P(LocalSizes, DivergentAccess, ::testing::ValuesIn(kLocalSizes));
 
 }  // namespace

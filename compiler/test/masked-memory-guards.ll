@@ -102,6 +102,52 @@ define void @local_indices(ptr addrspace(3) %tree, ptr addrspace(1) %g, <16 x i3
 ; CHECK-NEXT: call void @llvm.masked.scatter.v16i32.v16p3(<16 x i32> %v, <16 x ptr addrspace(3)> %r
 ; CHECK-NOT: zext
 
+; A gather from global memory whose lanes may fall in two runs of consecutive
+; elements (a tile's row end, then the next row's start): every lane is
+; checked against the run from lane 0's index and the run to lane 15's, and
+; when each active lane is in one of them, two masked vector loads replace
+; the gather; otherwise the gather (with its narrowed index) runs.
+define <16 x float> @tile_rows(ptr addrspace(1) %in, <16 x i32> %i, <16 x i1> %m) {
+  %wide = zext <16 x i32> %i to <16 x i64>
+  %p = getelementptr inbounds float, ptr addrspace(1) %in, <16 x i64> %wide
+  %v = call <16 x float> @llvm.masked.gather.v16f32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> %m, <16 x float> zeroinitializer)
+  ret <16 x float> %v
+}
+; CHECK-LABEL: define <16 x float> @tile_rows(
+; CHECK: mask.any:
+; CHECK-NEXT: %[[FIRST:[0-9]+]] = extractelement <16 x i32> %i, i64 0
+; CHECK-NEXT: %[[LAST:[0-9]+]] = extractelement <16 x i32> %i, i64 15
+; CHECK: %[[D1:[0-9]+]] = sub <16 x i32> %i, %[[FS:[0-9a-z.]+]]
+; CHECK-NEXT: %[[IN1:[0-9]+]] = icmp eq <16 x i32> %[[D1]], <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
+; CHECK-NEXT: %[[D2:[0-9]+]] = sub <16 x i32> %i, %[[LS:[0-9a-z.]+]]
+; CHECK-NEXT: %[[IN2:[0-9]+]] = icmp eq <16 x i32> %[[D2]], <i32 -15, i32 -14, i32 -13, i32 -12, i32 -11, i32 -10, i32 -9, i32 -8, i32 -7, i32 -6, i32 -5, i32 -4, i32 -3, i32 -2, i32 -1, i32 0>
+; A zero-extended index must not wrap within its run.
+; CHECK-NEXT: %[[NW1:[0-9]+]] = icmp uge <16 x i32> %i, %[[FS]]
+; CHECK-NEXT: %[[R1:[0-9]+]] = and <16 x i1> %[[IN1]], %[[NW1]]
+; CHECK-NEXT: %[[NW2:[0-9]+]] = icmp ule <16 x i32> %i, %[[LS]]
+; CHECK-NEXT: %[[R2:[0-9]+]] = and <16 x i1> %[[IN2]], %[[NW2]]
+; CHECK-NEXT: %[[M1:[0-9]+]] = and <16 x i1> %m, %[[R1]]
+; CHECK: %[[REST:[0-9]+]] = and <16 x i1> %m, %{{[0-9]+}}
+; CHECK-NEXT: %[[M2:[0-9]+]] = and <16 x i1> %[[REST]], %[[R2]]
+; CHECK: %gather.runs = icmp eq i16 %{{[0-9]+}}, 0
+; CHECK-NEXT: br i1 %gather.runs, label %[[RUNS:[0-9]+]], label %[[GATHER:[0-9]+]]
+; CHECK: [[RUNS]]:
+; CHECK-NEXT: %[[X1:[0-9]+]] = zext i32 %[[FIRST]] to i64
+; CHECK-NEXT: %[[O1:[0-9]+]] = add i64 %[[X1]], 0
+; CHECK-NEXT: %[[P1:[0-9]+]] = getelementptr float, ptr addrspace(1) %in, i64 %[[O1]]
+; CHECK-NEXT: %[[L1:[0-9]+]] = call <16 x float> @llvm.masked.load.v16f32.p1(ptr addrspace(1) %[[P1]], i32 4, <16 x i1> %[[M1]], <16 x float> zeroinitializer)
+; CHECK-NEXT: %[[X2:[0-9]+]] = zext i32 %[[LAST]] to i64
+; CHECK-NEXT: %[[O2:[0-9]+]] = add i64 %[[X2]], -15
+; CHECK-NEXT: %[[P2:[0-9]+]] = getelementptr float, ptr addrspace(1) %in, i64 %[[O2]]
+; CHECK-NEXT: %[[L2:[0-9]+]] = call <16 x float> @llvm.masked.load.v16f32.p1(ptr addrspace(1) %[[P2]], i32 4, <16 x i1> %[[M2]], <16 x float> %[[L1]])
+; CHECK: [[GATHER]]:
+; CHECK: %v = call <16 x float> @llvm.masked.gather.v16f32.v16p1(<16 x ptr addrspace(1)> %p.narrow, i32 4, <16 x i1> %m, <16 x float> zeroinitializer)
+; CHECK: %v.runs = phi <16 x float> [ %[[L2]], %[[RUNS]] ], [ %v, %[[GATHER]] ]
+; All of it behind the test of the mask, as for any gather.
+; CHECK: %v.guarded = phi <16 x float> [ %v.runs, %{{[0-9]+}} ], [ zeroinitializer, %mask.none ]
+; CHECK-NEXT: ret <16 x float> %v.guarded
+
+declare <16 x float> @llvm.masked.gather.v16f32.v16p1(<16 x ptr addrspace(1)>, i32, <16 x i1>, <16 x float>)
 declare <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)>, i32, <16 x i1>, <16 x i32>)
 declare void @llvm.masked.scatter.v16i32.v16p1(<16 x i32>, <16 x ptr addrspace(1)>, i32, <16 x i1>)
 declare <8 x float> @llvm.masked.gather.v8f32.v8p0(<8 x ptr>, i32, <8 x i1>, <8 x float>)
