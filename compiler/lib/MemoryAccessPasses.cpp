@@ -54,11 +54,13 @@
 // stores are aligned (no read for ownership: a third less traffic for
 // vector_add).
 #include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/Analysis/DomTreeUpdater.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
 #include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
@@ -67,8 +69,6 @@
 #include <llvm/TargetParser/Triple.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/Cloning.h>
-#include <llvm/Analysis/DomTreeUpdater.h>
-#include <llvm/IR/Dominators.h>
 #include <llvm/Transforms/Utils/LoopUtils.h>
 #include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
 
@@ -549,20 +549,26 @@ bool prefetchStridedRuns(Function &F, LoopInfo &loops, DominatorTree &dominators
   return changed;
 }
 
-}  // namespace
-
-PreservedAnalyses StridedRunPrefetchPass::run(Module &M, ModuleAnalysisManager &analyses) {
+// Runs `transform(F, loops, dominators, scalar evolution)` on every function
+// of the module, dropping a function's analyses when it changed it.
+template <typename Transform>
+PreservedAnalyses runOnLoops(Module &M, ModuleAnalysisManager &analyses, Transform transform) {
   FunctionAnalysisManager &functions = analyses.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   bool changed = false;
   for (Function &F : M) {
     if (F.isDeclaration()) continue;
-    bool here = prefetchStridedRuns(F, functions.getResult<LoopAnalysis>(F),
-                                    functions.getResult<DominatorTreeAnalysis>(F),
-                                    functions.getResult<ScalarEvolutionAnalysis>(F));
+    bool here = transform(F, functions.getResult<LoopAnalysis>(F), functions.getResult<DominatorTreeAnalysis>(F),
+                          functions.getResult<ScalarEvolutionAnalysis>(F));
     if (here) functions.invalidate(F, PreservedAnalyses::none());
     changed |= here;
   }
   return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+}  // namespace
+
+PreservedAnalyses StridedRunPrefetchPass::run(Module &M, ModuleAnalysisManager &analyses) {
+  return runOnLoops(M, analyses, prefetchStridedRuns);
 }
 
 namespace {
@@ -694,16 +700,7 @@ bool streamStores(Function &F, LoopInfo &loops, DominatorTree &dominators, Scala
 }  // namespace
 
 PreservedAnalyses StreamingStoresPass::run(Module &M, ModuleAnalysisManager &analyses) {
-  FunctionAnalysisManager &functions = analyses.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
-  bool changed = false;
-  for (Function &F : M) {
-    if (F.isDeclaration()) continue;
-    bool here = streamStores(F, functions.getResult<LoopAnalysis>(F), functions.getResult<DominatorTreeAnalysis>(F),
-                             functions.getResult<ScalarEvolutionAnalysis>(F));
-    if (here) functions.invalidate(F, PreservedAnalyses::none());
-    changed |= here;
-  }
-  return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  return runOnLoops(M, analyses, streamStores);
 }
 
 }  // namespace lockstep::compiler
