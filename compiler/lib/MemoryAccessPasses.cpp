@@ -577,6 +577,15 @@ namespace {
 
 constexpr uint64_t kStreamingBytes = 16 << 20;  // stored by a launch, at least
 
+uint64_t storeBytes(const StoreInst *store, const DataLayout &layout) {
+  return layout.getTypeStoreSize(store->getValueOperand()->getType()).getFixedValue();
+}
+
+// Where a streamed store writes in the loop's first iteration.
+const SCEV *firstAddress(StoreInst *store, ScalarEvolution &SE) {
+  return cast<SCEVAddRecExpr>(SE.getSCEV(store->getPointerOperand()))->getStart();
+}
+
 // A loop of a straight-line kernel whose only memory writes are whole-vector
 // stores of 16, 32 or 64 bytes to global memory, each to consecutive
 // addresses (several stores may interleave, as an unrolled loop's do).
@@ -588,7 +597,7 @@ bool streamsStores(Loop *loop, ScalarEvolution &SE, const DataLayout &layout, Sm
         if (I.mayWriteToMemory()) return false;
         continue;
       }
-      uint64_t size = layout.getTypeStoreSize(store->getValueOperand()->getType()).getFixedValue();
+      uint64_t size = storeBytes(store, layout);
       if (!store->isSimple() || store->getPointerAddressSpace() != kGlobalAddressSpace ||
           !store->getValueOperand()->getType()->isVectorTy() || (size != 16 && size != 32 && size != 64))
         return false;
@@ -627,8 +636,7 @@ bool streamLoop(Function &F, Loop *loop, ArrayRef<StoreInst *> stores, ScalarEvo
   const SCEV *runs = SE.getAddExpr(SE.getTruncateOrZeroExtend(trips, intType), SE.getOne(intType));
   if (!expander.isSafeToExpand(runs)) return false;
   for (StoreInst *store : stores)
-    if (!expander.isSafeToExpand(cast<SCEVAddRecExpr>(SE.getSCEV(store->getPointerOperand()))->getStart()))
-      return false;
+    if (!expander.isSafeToExpand(firstAddress(store, SE))) return false;
 
   // The check, in the preheader, which becomes the choice between the loops.
   Instruction *at = preheader->getTerminator();
@@ -636,10 +644,11 @@ bool streamLoop(Function &F, Loop *loop, ArrayRef<StoreInst *> stores, ScalarEvo
   Value *aligned = nullptr;
   uint64_t bytesPerRun = 0;
   for (StoreInst *store : stores) {
-    uint64_t size = layout.getTypeStoreSize(store->getValueOperand()->getType()).getFixedValue();
+    uint64_t size = storeBytes(store, layout);
     bytesPerRun += size;
-    const SCEV *start = cast<SCEVAddRecExpr>(SE.getSCEV(store->getPointerOperand()))->getStart();
-    Value *address = builder.CreatePtrToInt(expander.expandCodeFor(start, store->getPointerOperandType(), at), intType);
+    Value *address =
+        builder.CreatePtrToInt(expander.expandCodeFor(firstAddress(store, SE), store->getPointerOperandType(), at),
+                               intType);
     Value *here = builder.CreateICmpEQ(builder.CreateAnd(address, size - 1), ConstantInt::get(intType, 0));
     aligned = aligned ? builder.CreateAnd(aligned, here) : here;
   }
@@ -671,8 +680,7 @@ bool streamLoop(Function &F, Loop *loop, ArrayRef<StoreInst *> stores, ScalarEvo
   MDNode *nontemporal = MDNode::get(F.getContext(), ConstantAsMetadata::get(builder.getInt32(1)));
   for (StoreInst *store : stores) {
     auto *streamed = cast<StoreInst>(map[store]);
-    uint64_t size = layout.getTypeStoreSize(store->getValueOperand()->getType()).getFixedValue();
-    streamed->setAlignment(Align(size));
+    streamed->setAlignment(Align(storeBytes(store, layout)));
     streamed->setMetadata(LLVMContext::MD_nontemporal, nontemporal);
   }
   return true;
