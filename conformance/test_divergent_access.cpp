@@ -480,6 +480,118 @@ TEST_P(DivergentAccess, GathersOfOneOrTwoRuns) {
     ASSERT_EQ(got[i], on[i] ? in[index[i]] : -1) << "work-item " << i << ", index " << index[i];
 }
 
+// Work-items that store and load __local elements evenly spaced (a tree
+// level's `tree[stride * (2 * lid + 1) - 1]`), under a mask, at spacings the
+// compiler turns into masked vector accesses (2, 4, 8 elements) and others
+// (6, 16). The whole tile is copied out, so a store to any element but the
+// active work-items' own shows, and so does a load of any other element.
+TEST_P(DivergentAccess, SpacedLocalStoresAndLoads) {
+  cl_kernel k = kernel(R"CLC(
+    kernel void k(global const int *in, global const int *on, global int *out, global int *tiles,
+                  uint factor, uint offset) {
+      local int tile[16 * 256 + 32];
+      uint lid = get_local_id(0), items = get_local_size(0);
+      size_t g = get_global_id(0);
+      uint span = 16 * items + 32;
+      for (uint i = lid; i < span; i += items) tile[i] = -7 - (int)i;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (on[g] & 1) tile[factor * (2 * lid) + offset] = in[g];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      out[g] = (on[g] & 2) ? tile[factor * (2 * lid + 1) + offset - 1] : -1;
+      for (uint i = lid; i < span; i += items) tiles[get_group_id(0) * span + i] = tile[i];
+    }
+  )CLC",
+                       "k");
+  ASSERT_NE(k, nullptr);
+  const size_t local = GetParam(), groups = 5, global = local * groups, span = 16 * local + 32;
+  std::uniform_int_distribution<int> value(0, 1 << 20), mask(0, 3), offsets(1, 31);
+  for (cl_uint factor : {1u, 2u, 3u, 4u, 8u}) {
+    for (int pattern = 0; pattern < 3; ++pattern) {
+      std::vector<cl_int> in(global), on(global);
+      for (size_t g = 0; g < global; ++g) {
+        in[g] = value(rng_);
+        on[g] = pattern == 0 ? 3 : pattern == 1 ? mask(rng_) : (g % local == 0 ? 0 : 3);
+      }
+      const cl_uint offset = cl_uint(offsets(rng_));
+      cl_mem mi = bufferFrom(in), mo = bufferFrom(on);
+      cl_mem out = buffer(CL_MEM_READ_WRITE, global * sizeof(cl_int));
+      cl_mem tiles = buffer(CL_MEM_READ_WRITE, groups * span * sizeof(cl_int));
+      ASSERT_TRUE(setArgs(k, mi, mo, out, tiles, factor, offset));
+      ASSERT_TRUE(run(k, {global}, {local}));
+      std::vector<cl_int> got = read<cl_int>(out, global), gotTiles = read<cl_int>(tiles, groups * span);
+      for (size_t group = 0; group < groups; ++group) {
+        std::vector<cl_int> tile(span);
+        for (size_t i = 0; i < span; ++i) tile[i] = -7 - cl_int(i);
+        for (size_t lid = 0; lid < local; ++lid)
+          if (on[group * local + lid] & 1) tile[factor * 2 * lid + offset] = in[group * local + lid];
+        for (size_t i = 0; i < span; ++i)
+          ASSERT_EQ(gotTiles[group * span + i], tile[i])
+              << "tile element " << i << " of group " << group << ", spacing " << 2 * factor << ", pattern " << pattern;
+        for (size_t lid = 0; lid < local; ++lid) {
+          const size_t g = group * local + lid;
+          ASSERT_EQ(got[g], (on[g] & 2) ? tile[factor * (2 * lid + 1) + offset - 1] : -1)
+              << "work-item " << g << ", spacing " << 2 * factor << ", pattern " << pattern;
+        }
+      }
+    }
+  }
+}
+
+// Global loads and stores whose indices are evenly spaced across a vector's
+// lanes (1, 2, 4, 8 elements apart, and 3), and some that only look so: a
+// lane off its place, a uint index that wraps around past 2^32 (inactive
+// lanes before the wrap, active ones after it). Each block of 16 work-items
+// stores into a region of its own.
+TEST_P(DivergentAccess, SpacedGlobalGathersAndScatters) {
+  cl_kernel k = kernel(R"CLC(
+    kernel void k(global const int *in, global const uint *index, global const int *on, global int *out,
+                  global int *scattered) {
+      size_t i = get_global_id(0);
+      uint x = index[i];  // read by every work-item: an inactive lane's index is in the vector
+      out[i] = on[i] ? in[x] : -(int)x;
+      if (on[i] & 2) scattered[x] = (int)i;
+    }
+  )CLC",
+                       "k");
+  ASSERT_NE(k, nullptr);
+  const size_t local = GetParam(), blocks = 120, n = 16 * blocks;
+  const size_t global = (n + local - 1) / local * local;
+  const size_t region = 272, elements = region * (global / 16 + 2);
+  std::vector<cl_int> in(elements);
+  for (size_t e = 0; e < elements; ++e) in[e] = static_cast<cl_int>(e * 5 + 1);
+  std::vector<cl_uint> index(global, 0);
+  std::vector<cl_int> on(global, 0);
+  std::uniform_int_distribution<cl_uint> start(0, 7), lane(0, 15), coin(0, 3);
+  const cl_uint spacings[] = {1, 2, 4, 8, 3};
+  for (size_t b = 0; b * 16 < global; ++b) {
+    const size_t shift = b % 3;  // blocks not aligned to the vector too
+    const size_t first = std::min(global, b * 16 + shift), end = std::min(global, first + 16);
+    const cl_uint spacing = spacings[b % 5], a = cl_uint((b + 1) * region) + start(rng_), off = lane(rng_);
+    for (size_t i = first; i < end; ++i) {
+      const cl_uint j = cl_uint(i - first);
+      switch (b / 5 % 4) {
+        case 0: index[i] = a + spacing * j; on[i] = 3; break;                          // all active
+        case 1: index[i] = a + spacing * j; on[i] = coin(rng_) ? 3 : 0; break;         // some
+        case 2: index[i] = a + spacing * j + (j == off ? 136 : 0); on[i] = 3; break;   // one astray
+        default: index[i] = 0u - 2 * spacing + spacing * j; on[i] = j >= 2; break;     // wraps
+      }
+      if (!on[i] && b / 5 % 4 == 1) index[i] = 0xffffffffu;  // an inactive lane's garbage
+    }
+  }
+  std::vector<cl_int> scatteredBefore(elements, -3);
+  cl_mem mi = bufferFrom(in), mx = bufferFrom(index), mo = bufferFrom(on), ms = bufferFrom(scatteredBefore);
+  cl_mem out = buffer(CL_MEM_READ_WRITE, global * sizeof(cl_int));
+  ASSERT_TRUE(setArgs(k, mi, mx, mo, out, ms));
+  ASSERT_TRUE(run(k, {global}, {local}));
+  std::vector<cl_int> got = read<cl_int>(out, global), scattered = read<cl_int>(ms, elements);
+  std::vector<cl_int> expected = scatteredBefore;
+  for (size_t i = 0; i < global; ++i) {
+    ASSERT_EQ(got[i], on[i] ? in[index[i]] : -cl_int(index[i])) << "work-item " << i << ", index " << index[i];
+    if (on[i] & 2) expected[index[i]] = cl_int(i);
+  }
+  for (size_t e = 0; e < elements; ++e) ASSERT_EQ(scattered[e], expected[e]) << "element " << e;
+}
+
 INSTANTIATE_TEST_SUITE_P(LocalSizes, DivergentAccess, ::testing::ValuesIn(kLocalSizes));
 
 }  // namespace

@@ -133,6 +133,13 @@ struct MaskedMemoryGuardsPass : llvm::PassInfoMixin<MaskedMemoryGuardsPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 
+// After MaskedMemoryGuardsPass: a gather or scatter whose active lanes are
+// 1, 2, 4 or 8 elements apart runs, when a check of its lanes finds it so,
+// as masked vector loads and shuffles (or shuffles and masked stores).
+struct SpacedAccessesPass : llvm::PassInfoMixin<SpacedAccessesPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+
 // After -O3: prefetches the short runs that a loop reads each time round an
 // outer loop when the outer loop jumps far (a grid-stride loop's rounds, the
 // rows of a 2-D group), a few outer iterations ahead.

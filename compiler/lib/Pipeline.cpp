@@ -285,6 +285,7 @@ bool finalizeModule(Module &M, const FrontendOptions &options, std::string &log)
   OptimizationLevel level = options.optDisable ? OptimizationLevel::O1 : OptimizationLevel::O3;
   ModulePassManager passes = builder.buildPerModuleDefaultPipeline(level);
   passes.addPass(MaskedMemoryGuardsPass());
+  passes.addPass(SpacedAccessesPass());
   passes.addPass(StridedRunPrefetchPass());
   passes.addPass(StreamingStoresPass());
   passes.run(M, analyses.modules);
@@ -305,6 +306,7 @@ void registerLockstepPasses(PassBuilder &builder) {
         else if (name == "lockstep-flatten-div-rem-indices") passes.addPass(FlattenDivRemIndicesPass());
         else if (name == "lockstep-work-item-loop-split") passes.addPass(WorkItemLoopSplitPass());
         else if (name == "lockstep-masked-memory-guards") passes.addPass(MaskedMemoryGuardsPass());
+        else if (name == "lockstep-spaced-accesses") passes.addPass(SpacedAccessesPass());
         else if (name == "lockstep-strided-run-prefetch") passes.addPass(StridedRunPrefetchPass());
         else if (name == "lockstep-streaming-stores") passes.addPass(StreamingStoresPass());
         else return false;
