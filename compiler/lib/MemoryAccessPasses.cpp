@@ -440,17 +440,25 @@ bool splitSpacedAccess(IntrinsicInst *call) {
   uint64_t unit = 1;
   std::optional<ICmpInst::Predicate> noWrap;
   auto *gep = dyn_cast<GetElementPtrInst>(pointers);
+  Value *index = nullptr;
+  unsigned indexBits = 0;
   if (gep && gep->getNumIndices() == 1 && !gep->getPointerOperandType()->isVectorTy() &&
       gep->getOperand(1)->getType()->isVectorTy() &&
       layout.getTypeAllocSize(gep->getSourceElementType()) == elementBytes) {
-    Value *index = gep->getOperand(1);
-    unsigned indexBits = layout.getIndexTypeSizeInBits(gep->getType());
-    if (auto *extension = dyn_cast<CastInst>(index); extension && (isa<SExtInst>(index) || isa<ZExtInst>(index))) {
-      index = extension->getOperand(0);
-      noWrap = isa<SExtInst>(extension) ? ICmpInst::ICMP_SGE : ICmpInst::ICMP_UGE;
+    index = gep->getOperand(1);
+    indexBits = layout.getIndexTypeSizeInBits(gep->getType());
+    if (isa<SExtInst>(index) || isa<ZExtInst>(index)) {
+      noWrap = isa<SExtInst>(index) ? ICmpInst::ICMP_SGE : ICmpInst::ICMP_UGE;
+      index = cast<CastInst>(index)->getOperand(0);
     } else if (index->getType()->getScalarSizeInBits() < indexBits) {
       noWrap = ICmpInst::ICMP_SGE;  // a GEP sign-extends a narrower index
     }
+    // Lane offsets (8 * (lanes - 1) elements at most) must stay below the
+    // sign bit, and the index must not be truncated.
+    unsigned bits = index->getType()->getScalarSizeInBits();
+    if (bits < 16 || bits > indexBits) index = nullptr, noWrap.reset();
+  }
+  if (index) {
     positions = index;
     Value *first = builder.CreateExtractElement(index, uint64_t{0});
     Value *wide = noWrap == ICmpInst::ICMP_UGE ? builder.CreateZExt(first, builder.getIntNTy(indexBits))
@@ -470,7 +478,7 @@ bool splitSpacedAccess(IntrinsicInst *call) {
   // The access as it was, with its address computed again beside it (where
   // instruction selection folds a GEP of a base and indices into it).
   call->moveBefore(*fallback, fallback->end());
-  if (auto *gep = dyn_cast<GetElementPtrInst>(pointers); gep && gep->getParent() == head) {
+  if (gep && gep->getParent() == head) {
     Instruction *copy = gep->clone();
     copy->insertBefore(call);
     call->setArgOperand(gather ? 0 : 1, copy);
