@@ -86,13 +86,27 @@ namespace {
 
 constexpr unsigned kGlobalAddressSpace = 1, kConstantAddressSpace = 2;
 
+// The instructions of type T in F that `keep` accepts, collected before a
+// rewrite splits blocks or adds instructions.
+template <typename T, typename Keep>
+SmallVector<T *, 16> collect(Function &F, Keep keep) {
+  SmallVector<T *, 16> found;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      if (auto *typed = dyn_cast<T>(&I); typed && keep(*typed)) found.push_back(typed);
+  return found;
+}
+
+bool isGather(const IntrinsicInst &call) { return call.getIntrinsicID() == Intrinsic::masked_gather; }
+bool isScatter(const IntrinsicInst &call) { return call.getIntrinsicID() == Intrinsic::masked_scatter; }
+
 // A masked gather or scatter whose mask is not a constant: the mask.
 Value *guardableMask(const Instruction &I) {
   auto *call = dyn_cast<IntrinsicInst>(&I);
   if (!call) return nullptr;
   Value *mask = nullptr;
-  if (call->getIntrinsicID() == Intrinsic::masked_gather) mask = call->getArgOperand(2);
-  else if (call->getIntrinsicID() == Intrinsic::masked_scatter) mask = call->getArgOperand(3);
+  if (isGather(*call)) mask = call->getArgOperand(2);
+  else if (isScatter(*call)) mask = call->getArgOperand(3);
   if (!mask || isa<Constant>(mask)) return nullptr;
   return mask;
 }
@@ -107,7 +121,7 @@ bool isPure(const Instruction &I) {
 // Replaces a gather or scatter whose lanes all use one address by a scalar
 // access (and erases it); leaves any other alone.
 void scalarize(IntrinsicInst *call) {
-  bool gather = call->getIntrinsicID() == Intrinsic::masked_gather;
+  bool gather = isGather(*call);
   Value *pointers = call->getArgOperand(gather ? 0 : 1);
   Value *pointer = getSplatValue(pointers);
   if (!pointer) return;
@@ -296,11 +310,8 @@ bool flattenGep(GetElementPtrInst *gep) {
 PreservedAnalyses FlattenDivRemIndicesPass::run(Module &M, ModuleAnalysisManager &) {
   bool changed = false;
   for (Function &F : M) {
-    SmallVector<GetElementPtrInst *, 16> geps;
-    for (BasicBlock &BB : F)
-      for (Instruction &I : BB)
-        if (auto *gep = dyn_cast<GetElementPtrInst>(&I)) geps.push_back(gep);
-    for (GetElementPtrInst *gep : geps) changed |= flattenGep(gep);
+    for (GetElementPtrInst *gep : collect<GetElementPtrInst>(F, [](auto &) { return true; }))
+      changed |= flattenGep(gep);
   }
   return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
@@ -412,7 +423,7 @@ Value *spreadLanes(IRBuilder<> &builder, Value *vector, Value *filler, unsigned 
 }
 
 bool splitSpacedAccess(IntrinsicInst *call) {
-  bool gather = call->getIntrinsicID() == Intrinsic::masked_gather;
+  bool gather = isGather(*call);
   Value *pointers = call->getArgOperand(gather ? 0 : 1);
   Value *mask = call->getArgOperand(gather ? 2 : 3);
   auto *type = cast<FixedVectorType>(gather ? call->getType() : call->getArgOperand(0)->getType());
@@ -596,12 +607,7 @@ PreservedAnalyses MaskedMemoryGuardsPass::run(Module &M, ModuleAnalysisManager &
         from = rest->getFirstNonPHIIt();
       }
     }
-    SmallVector<IntrinsicInst *, 8> gathers;
-    for (BasicBlock &BB : F)
-      for (Instruction &I : BB)
-        if (auto *call = dyn_cast<IntrinsicInst>(&I); call && call->getIntrinsicID() == Intrinsic::masked_gather)
-          gathers.push_back(call);
-    for (IntrinsicInst *gather : gathers) changed |= splitGatherRuns(gather);
+    for (IntrinsicInst *gather : collect<IntrinsicInst>(F, isGather)) changed |= splitGatherRuns(gather);
     // After the guards moved the gathers: the new address must be in the
     // gather's block, where instruction selection sees base and indices.
     changed |= narrowGatherIndices(F);
@@ -612,14 +618,8 @@ PreservedAnalyses MaskedMemoryGuardsPass::run(Module &M, ModuleAnalysisManager &
 PreservedAnalyses SpacedAccessesPass::run(Module &M, ModuleAnalysisManager &) {
   bool changed = false;
   for (Function &F : M) {
-    SmallVector<IntrinsicInst *, 8> accesses;
-    for (BasicBlock &BB : F)
-      for (Instruction &I : BB)
-        if (auto *call = dyn_cast<IntrinsicInst>(&I);
-            call && (call->getIntrinsicID() == Intrinsic::masked_gather ||
-                     call->getIntrinsicID() == Intrinsic::masked_scatter))
-          accesses.push_back(call);
-    for (IntrinsicInst *access : accesses) changed |= splitSpacedAccess(access);
+    auto gatherOrScatter = [](const IntrinsicInst &call) { return isGather(call) || isScatter(call); };
+    for (IntrinsicInst *access : collect<IntrinsicInst>(F, gatherOrScatter)) changed |= splitSpacedAccess(access);
   }
   return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
