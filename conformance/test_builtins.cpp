@@ -86,23 +86,17 @@ class FloatMath : public ClTest {
                       << ", want " << want << " (" << ulpDistance(out[i], want) << " ulp)";
     }
   }
-  std::vector<float> uniform(size_t n, float lo, float hi) {
-    std::uniform_real_distribution<float> dist(lo, hi);
-    std::vector<float> v(n);
-    for (float &f : v) f = dist(rng_);
-    return v;
-  }
 };
 
 TEST_F(FloatMath, Sqrt) {
-  std::vector<float> x = uniform(4096, 0.0f, 1e6f);
+  std::vector<float> x = randomValues(4096, 0.0f, 1e6f);
   x.insert(x.end(), {0.0f, -0.0f, 1.0f, 4.0f, INFINITY, 2.0f});  // no denormals: may flush
   check(
       "sqrt(a)", [](float a, float, float) { return std::sqrt(a); }, 3, x);
 }
 
 TEST_F(FloatMath, Exp) {
-  std::vector<float> x = uniform(4096, -80.0f, 80.0f);
+  std::vector<float> x = randomValues(4096, -80.0f, 80.0f);
   x.insert(x.end(), {0.0f, 1.0f, -1.0f, 88.0f});  // results stay normal
   // The host's double-precision result, rounded, is the reference.
   check(
@@ -110,8 +104,8 @@ TEST_F(FloatMath, Exp) {
 }
 
 TEST_F(FloatMath, FmaIsCorrectlyRounded) {
-  std::vector<float> x = uniform(4096, -100.0f, 100.0f), y = uniform(4096, -100.0f, 100.0f),
-                     z = uniform(4096, -1e4f, 1e4f);
+  std::vector<float> x = randomValues(4096, -100.0f, 100.0f), y = randomValues(4096, -100.0f, 100.0f),
+                     z = randomValues(4096, -1e4f, 1e4f);
   // Cases where a separate multiply and add would round differently.
   x.push_back(1.0f + 0x1p-23f), y.push_back(1.0f - 0x1p-23f), z.push_back(-1.0f);
   check(
@@ -119,7 +113,7 @@ TEST_F(FloatMath, FmaIsCorrectlyRounded) {
 }
 
 TEST_F(FloatMath, ClampMinMaxFabsFloor) {
-  std::vector<float> x = uniform(2048, -10.0f, 10.0f);
+  std::vector<float> x = randomValues(2048, -10.0f, 10.0f);
   check(
       "clamp(a, -2.5f, 3.25f)",
       [](float a, float, float) { return std::fmin(std::fmax(a, -2.5f), 3.25f); }, 0, x);
@@ -130,16 +124,16 @@ TEST_F(FloatMath, ClampMinMaxFabsFloor) {
   check(
       "fmin(a, b) - fmax(a, b)",
       [](float a, float b, float) { return std::fmin(a, b) - std::fmax(a, b); }, 0, x,
-      uniform(2048, -10.0f, 10.0f));
+      randomValues(2048, -10.0f, 10.0f));
 }
 
 TEST_F(FloatMath, SinCosLog) {
-  std::vector<float> x = uniform(4096, -100.0f, 100.0f);
+  std::vector<float> x = randomValues(4096, -100.0f, 100.0f);
   check(
       "sin(a)", [](float a, float, float) { return float(std::sin(double(a))); }, 4, x);
   check(
       "cos(a)", [](float a, float, float) { return float(std::cos(double(a))); }, 4, x);
-  std::vector<float> positive = uniform(4096, 1e-20f, 1e20f);
+  std::vector<float> positive = randomValues(4096, 1e-20f, 1e20f);
   check(
       "log(a)", [](float a, float, float) { return float(std::log(double(a))); }, 3, positive);
 }

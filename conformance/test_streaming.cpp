@@ -12,15 +12,7 @@
 namespace lockstep::test {
 namespace {
 
-class Streaming : public ClTest {
- protected:
-  std::vector<float> random(size_t n) {
-    std::uniform_real_distribution<float> value(-100.0f, 100.0f);
-    std::vector<float> out(n);
-    for (float &v : out) v = value(rng_);
-    return out;
-  }
-};
+class Streaming : public ClTest {};
 
 constexpr size_t kLarge = size_t(12) << 20;  // floats: 48 MiB stored
 constexpr size_t kSmall = size_t(1) << 16;
@@ -45,7 +37,7 @@ const char *kAdd = R"CLC(
 TEST_F(Streaming, LargeAlignedAndSmallLaunchesStoreEveryElement) {
   cl_kernel add = kernel(kAdd, "add");
   ASSERT_NE(add, nullptr);
-  std::vector<float> a = random(kLarge), b = random(kLarge);
+  std::vector<float> a = randomValues(kLarge, -100.0f, 100.0f), b = randomValues(kLarge, -100.0f, 100.0f);
   cl_mem ma = bufferFrom(a), mb = bufferFrom(b), mc = buffer(CL_MEM_READ_WRITE, kLarge * sizeof(float));
   for (size_t n : {kLarge, kSmall, kLarge - 3}) {
     for (size_t local : {size_t(0), size_t(256), size_t(100)}) {
@@ -65,7 +57,7 @@ TEST_F(Streaming, LargeAlignedAndSmallLaunchesStoreEveryElement) {
 TEST_F(Streaming, MisalignedStoresAndOffsetRanges) {
   cl_kernel shifted = kernel(kAdd, "shifted");
   ASSERT_NE(shifted, nullptr);
-  std::vector<float> a = random(kLarge), b = random(kLarge);
+  std::vector<float> a = randomValues(kLarge, -100.0f, 100.0f), b = randomValues(kLarge, -100.0f, 100.0f);
   const size_t room = kLarge + 64;
   cl_mem ma = bufferFrom(a), mb = bufferFrom(b), md = buffer(CL_MEM_READ_WRITE, room * sizeof(float));
   for (cl_uint shift : {0u, 1u, 7u, 8u, 16u}) {
@@ -90,7 +82,7 @@ TEST_F(Streaming, VectorElementsPerWorkItem) {
   cl_kernel triad = kernel(kAdd, "triad4");
   ASSERT_NE(triad, nullptr);
   const size_t items = kLarge / 4;
-  std::vector<float> a = random(kLarge), b = random(kLarge);
+  std::vector<float> a = randomValues(kLarge, -100.0f, 100.0f), b = randomValues(kLarge, -100.0f, 100.0f);
   cl_mem ma = bufferFrom(a), mb = bufferFrom(b), mc = buffer(CL_MEM_READ_WRITE, kLarge * sizeof(float));
   const float s = 3.0f;
   ASSERT_TRUE(setArgs(triad, ma, mb, mc, s));

@@ -12,15 +12,7 @@
 namespace lockstep::test {
 namespace {
 
-class WorkGroup : public ClTest {
- protected:
-  std::vector<int> randomInts(size_t n) {
-    std::uniform_int_distribution<int> dist(-1000, 1000);
-    std::vector<int> v(n);
-    for (int &x : v) x = dist(rng_);
-    return v;
-  }
-};
+class WorkGroup : public ClTest {};
 
 // A 3D work-group exchanges values through __local memory: each item reads
 // the item mirrored in all three dimensions.
@@ -39,7 +31,7 @@ TEST_F(WorkGroup, ThreeDimensionalGroupMirror) {
                        "mirror", "-cl-std=CL3.0");
   ASSERT_NE(k, nullptr);
   const size_t gx = 8, gy = 6, gz = 10, lx = 4, ly = 3, lz = 5, n = gx * gy * gz;
-  std::vector<int> in = randomInts(n);
+  std::vector<int> in = randomValues(n, -1000, 1000);
   cl_mem mi = bufferFrom(in), mo = buffer(CL_MEM_WRITE_ONLY, n * sizeof(int));
   ASSERT_TRUE(setArgs(k, mi, mo));
   ASSERT_TRUE(run(k, {gx, gy, gz}, {lx, ly, lz}));
@@ -82,7 +74,7 @@ TEST_F(WorkGroup, BarriersInNestedLoopsWithTripCountsFromMemory) {
   ASSERT_NE(k, nullptr);
   const size_t local = 24, groups = 6, n = local * groups;
   const std::vector<int> trips = {3, 0, 1, 4};
-  std::vector<int> in = randomInts(n);
+  std::vector<int> in = randomValues(n, -1000, 1000);
   cl_mem mi = bufferFrom(in), mt = bufferFrom(trips),
          mo = buffer(CL_MEM_WRITE_ONLY, n * sizeof(int));
   ASSERT_TRUE(setArgs(k, mi, mt, mo, LocalBytes{local * 4}, int(trips.size())));
@@ -153,7 +145,7 @@ TEST_F(WorkGroup, LargePrivateStateAcrossBarriers) {
   ASSERT_NE(k, nullptr);
   const size_t local = 256, groups = 4, n = local * groups;
   if (local > kernelMaxGroupSize(k)) GTEST_SKIP() << "kernel work-group size limit";
-  std::vector<int> in = randomInts(n);
+  std::vector<int> in = randomValues(n, -1000, 1000);
   cl_mem mi = bufferFrom(in), mo = buffer(CL_MEM_WRITE_ONLY, n * 4);
   ASSERT_TRUE(setArgs(k, mi, mo, LocalBytes{local * 4}));
   ASSERT_TRUE(run(k, {n}, {local}));
@@ -230,7 +222,7 @@ TEST_F(WorkGroup, CollectiveFunctionsWhenSupported) {
                        "coll", "-cl-std=CL3.0");
   ASSERT_NE(k, nullptr);
   const size_t local = 48, groups = 5, n = local * groups;
-  std::vector<int> in = randomInts(n);
+  std::vector<int> in = randomValues(n, -1000, 1000);
   cl_mem mi = bufferFrom(in), mo = buffer(CL_MEM_WRITE_ONLY, 5 * n * 4);
   ASSERT_TRUE(setArgs(k, mi, mo));
   ASSERT_TRUE(run(k, {n}, {local}));
@@ -269,7 +261,7 @@ TEST_F(WorkGroup, SubGroupsWhenSupported) {
                        "sg", "-cl-std=CL3.0");
   ASSERT_NE(k, nullptr);
   const size_t local = 64, groups = 3, n = local * groups;
-  std::vector<int> in = randomInts(n);
+  std::vector<int> in = randomValues(n, -1000, 1000);
   cl_mem mi = bufferFrom(in), mo = buffer(CL_MEM_WRITE_ONLY, 4 * n * 4);
   ASSERT_TRUE(setArgs(k, mi, mo));
   ASSERT_TRUE(run(k, {n}, {local}));

@@ -316,6 +316,46 @@ PreservedAnalyses FlattenDivRemIndicesPass::run(Module &M, ModuleAnalysisManager
   return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
+// The lanes of `gep T, base, index` (a scalar base, one vector index) as
+// element positions: the index with its extension peeled off, and how the
+// GEP widens it to its index width. Lanes at consecutive or evenly spaced
+// narrow positions are so in the wide ones too only if the narrow values do
+// not wrap around between them; `noWrap` compares a lane with an earlier
+// one (`later >= earlier`, unsigned for a zero-extended index), and is empty
+// for an index as wide as the GEP's.
+struct LaneIndex {
+  GetElementPtrInst *gep;
+  Value *narrow;
+  std::optional<ICmpInst::Predicate> noWrap;
+  unsigned bits;  // the GEP's index width
+
+  // The address of the element at `scalar` (a narrow position), or `delta`
+  // elements from it.
+  Value *address(IRBuilder<> &builder, Value *scalar, std::optional<int64_t> delta = std::nullopt) const {
+    Type *wideType = builder.getIntNTy(bits);
+    Value *wide = noWrap == ICmpInst::ICMP_UGE ? builder.CreateZExt(scalar, wideType)
+                                               : builder.CreateSExtOrTrunc(scalar, wideType);
+    if (delta) wide = builder.CreateAdd(wide, ConstantInt::get(wideType, *delta, true));
+    return builder.CreateGEP(gep->getSourceElementType(), gep->getPointerOperand(), wide);
+  }
+};
+
+std::optional<LaneIndex> laneIndex(Value *pointers, const DataLayout &layout) {
+  auto *gep = dyn_cast<GetElementPtrInst>(pointers);
+  if (!gep || gep->getNumIndices() != 1 || gep->getPointerOperandType()->isVectorTy() ||
+      !gep->getOperand(1)->getType()->isVectorTy())
+    return std::nullopt;
+  LaneIndex lanes{gep, gep->getOperand(1), std::nullopt, layout.getIndexTypeSizeInBits(gep->getType())};
+  if (isa<SExtInst>(lanes.narrow) || isa<ZExtInst>(lanes.narrow)) {
+    lanes.noWrap = isa<SExtInst>(lanes.narrow) ? ICmpInst::ICMP_SGE : ICmpInst::ICMP_UGE;
+    lanes.narrow = cast<CastInst>(lanes.narrow)->getOperand(0);
+  } else if (lanes.narrow->getType()->getScalarSizeInBits() < lanes.bits) {
+    lanes.noWrap = ICmpInst::ICMP_SGE;  // a GEP sign-extends a narrower index
+  }
+  if (lanes.narrow->getType()->getScalarSizeInBits() > lanes.bits) return std::nullopt;  // truncated
+  return lanes;
+}
+
 // A gather of N 32-bit lanes from global memory whose active lanes fall in
 // at most two runs of consecutive elements, the first starting at lane 0's
 // address and the second ending at lane N-1's: the 2-D tile of a stencil or
@@ -334,15 +374,12 @@ bool forZen(const Function &F) { return F.getFnAttribute("target-cpu").getValueA
 bool splitGatherRuns(IntrinsicInst *gather) {
   if (!forZen(*gather->getFunction())) return false;
   auto *type = dyn_cast<FixedVectorType>(gather->getType());
-  auto *gep = dyn_cast<GetElementPtrInst>(gather->getArgOperand(0));
-  if (!type || type->getNumElements() < 8 || type->getScalarSizeInBits() != 32 || !gep ||
-      gep->getNumIndices() != 1 || gep->getPointerOperandType()->isVectorTy() ||
-      gep->getAddressSpace() == kLocalAddressSpace ||
-      gep->getSourceElementType()->getPrimitiveSizeInBits() != 32)
+  std::optional<LaneIndex> lanesAt = laneIndex(gather->getArgOperand(0), gather->getModule()->getDataLayout());
+  if (!type || type->getNumElements() < 8 || type->getScalarSizeInBits() != 32 || !lanesAt ||
+      lanesAt->gep->getAddressSpace() == kLocalAddressSpace ||
+      lanesAt->gep->getSourceElementType()->getPrimitiveSizeInBits() != 32)
     return false;
-  Value *index = gep->getOperand(1);
-  bool zext = isa<ZExtInst>(index), sext = isa<SExtInst>(index);
-  if (zext || sext) index = cast<CastInst>(index)->getOperand(0);
+  Value *index = lanesAt->narrow;
   auto *indexType = cast<FixedVectorType>(index->getType());
   unsigned lanes = type->getNumElements();
   IRBuilder<> builder(gather);
@@ -356,12 +393,11 @@ bool splitGatherRuns(IntrinsicInst *gather) {
   Value *firstSplat = builder.CreateVectorSplat(lanes, first), *lastSplat = builder.CreateVectorSplat(lanes, last);
   Value *inFirst = builder.CreateICmpEQ(builder.CreateSub(index, firstSplat), ConstantVector::get(fromFirst));
   Value *inLast = builder.CreateICmpEQ(builder.CreateSub(index, lastSplat), ConstantVector::get(fromLast));
-  // An extended index must not wrap within its run.
-  if (zext || sext) {
-    inFirst = builder.CreateAnd(inFirst, builder.CreateICmp(zext ? ICmpInst::ICMP_UGE : ICmpInst::ICMP_SGE,
-                                                            index, firstSplat));
-    inLast = builder.CreateAnd(inLast, builder.CreateICmp(zext ? ICmpInst::ICMP_ULE : ICmpInst::ICMP_SLE,
-                                                          index, lastSplat));
+  // A widened index must not wrap within its run.
+  if (lanesAt->noWrap) {
+    inFirst = builder.CreateAnd(inFirst, builder.CreateICmp(*lanesAt->noWrap, index, firstSplat));
+    inLast = builder.CreateAnd(inLast, builder.CreateICmp(ICmpInst::getSwappedPredicate(*lanesAt->noWrap), index,
+                                                          lastSplat));
   }
   Value *mask = gather->getArgOperand(2);
   Value *firstRun = builder.CreateAnd(mask, inFirst);
@@ -375,16 +411,11 @@ bool splitGatherRuns(IntrinsicInst *gather) {
   BasicBlock *tail = gather->getParent();
   gather->moveBefore(elseAt);
   builder.SetInsertPoint(thenAt);
-  auto offset = [&](Value *scalar, int64_t delta) {
-    Value *wide = zext ? builder.CreateZExt(scalar, builder.getInt64Ty())
-                  : sext ? builder.CreateSExt(scalar, builder.getInt64Ty())
-                         : builder.CreateSExtOrTrunc(scalar, builder.getInt64Ty());
-    return builder.CreateGEP(gep->getSourceElementType(), gep->getPointerOperand(),
-                             builder.CreateAdd(wide, builder.getInt64(delta)));
-  };
   Align align = cast<ConstantInt>(gather->getArgOperand(1))->getMaybeAlignValue().valueOrOne();
-  Value *loaded = builder.CreateMaskedLoad(type, offset(first, 0), align, firstRun, gather->getArgOperand(3));
-  loaded = builder.CreateMaskedLoad(type, offset(last, -int64_t(lanes - 1)), align, lastRun, loaded);
+  Value *loaded = builder.CreateMaskedLoad(type, lanesAt->address(builder, first, 0), align, firstRun,
+                                           gather->getArgOperand(3));
+  loaded = builder.CreateMaskedLoad(type, lanesAt->address(builder, last, -int64_t(lanes - 1)), align, lastRun,
+                                    loaded);
   builder.SetInsertPoint(&*tail->getFirstInsertionPt());
   PHINode *result = builder.CreatePHI(type, 2, gather->getName() + ".runs");
   gather->replaceAllUsesWith(result);
@@ -447,41 +478,23 @@ bool splitSpacedAccess(IntrinsicInst *call) {
   // (when the address is `gep T, base, index` with T the element), else
   // their addresses in bytes. A narrower index, extended, must also not wrap
   // around between lane 0's and a lane's.
-  Value *positions = nullptr, *firstPointer = nullptr;
+  Value *positions = nullptr;
   uint64_t unit = 1;
-  std::optional<ICmpInst::Predicate> noWrap;
-  auto *gep = dyn_cast<GetElementPtrInst>(pointers);
-  Value *index = nullptr;
-  unsigned indexBits = 0;
-  if (gep && gep->getNumIndices() == 1 && !gep->getPointerOperandType()->isVectorTy() &&
-      gep->getOperand(1)->getType()->isVectorTy() &&
-      layout.getTypeAllocSize(gep->getSourceElementType()) == elementBytes) {
-    index = gep->getOperand(1);
-    indexBits = layout.getIndexTypeSizeInBits(gep->getType());
-    if (isa<SExtInst>(index) || isa<ZExtInst>(index)) {
-      noWrap = isa<SExtInst>(index) ? ICmpInst::ICMP_SGE : ICmpInst::ICMP_UGE;
-      index = cast<CastInst>(index)->getOperand(0);
-    } else if (index->getType()->getScalarSizeInBits() < indexBits) {
-      noWrap = ICmpInst::ICMP_SGE;  // a GEP sign-extends a narrower index
-    }
-    // Lane offsets (8 * (lanes - 1) elements at most) must stay below the
-    // sign bit, and the index must not be truncated.
-    unsigned bits = index->getType()->getScalarSizeInBits();
-    if (bits < 16 || bits > indexBits) index = nullptr, noWrap.reset();
-  }
-  if (index) {
-    positions = index;
-    Value *first = builder.CreateExtractElement(index, uint64_t{0});
-    Value *wide = noWrap == ICmpInst::ICMP_UGE ? builder.CreateZExt(first, builder.getIntNTy(indexBits))
-                                               : builder.CreateSExtOrTrunc(first, builder.getIntNTy(indexBits));
-    firstPointer = builder.CreateGEP(gep->getSourceElementType(), gep->getPointerOperand(), wide);
+  std::optional<LaneIndex> lanesAt = laneIndex(pointers, layout);
+  // Lane offsets (8 * (lanes - 1) elements at most) must stay below the
+  // sign bit of the narrow index.
+  if (lanesAt && (layout.getTypeAllocSize(lanesAt->gep->getSourceElementType()) != elementBytes ||
+                  lanesAt->narrow->getType()->getScalarSizeInBits() < 16))
+    lanesAt.reset();
+  if (lanesAt) {
+    positions = lanesAt->narrow;
   } else {
     positions = builder.CreatePtrToInt(pointers, layout.getIntPtrType(pointers->getType()));
-    firstPointer = builder.CreateExtractElement(pointers, uint64_t{0});
     unit = elementBytes;
   }
   auto *positionType = cast<IntegerType>(positions->getType()->getScalarType());
   Value *first = builder.CreateExtractElement(positions, uint64_t{0});
+  Value *firstPointer = lanesAt ? lanesAt->address(builder, first) : builder.CreateExtractElement(pointers, uint64_t{0});
   Value *firstSplat = builder.CreateVectorSplat(lanes, first);
   Value *spacing = builder.CreateSub(builder.CreateExtractElement(positions, uint64_t{1}), first, "spaced.by");
   SwitchInst *choice = builder.CreateSwitch(spacing, fallback, std::size(kSpacings));
@@ -489,7 +502,7 @@ bool splitSpacedAccess(IntrinsicInst *call) {
   // The access as it was, with its address computed again beside it (where
   // instruction selection folds a GEP of a base and indices into it).
   call->moveBefore(*fallback, fallback->end());
-  if (gep && gep->getParent() == head) {
+  if (auto *gep = dyn_cast<GetElementPtrInst>(pointers); gep && gep->getParent() == head) {
     Instruction *copy = gep->clone();
     copy->insertBefore(call);
     call->setArgOperand(gather ? 0 : 1, copy);
@@ -514,7 +527,8 @@ bool splitSpacedAccess(IntrinsicInst *call) {
     SmallVector<Constant *, 16> offsets;
     for (unsigned lane = 0; lane < lanes; ++lane) offsets.push_back(ConstantInt::get(positionType, lane * step));
     Value *astray = builder.CreateICmpNE(positions, builder.CreateAdd(firstSplat, ConstantVector::get(offsets)));
-    if (noWrap) astray = builder.CreateOr(astray, builder.CreateNot(builder.CreateICmp(*noWrap, positions, firstSplat)));
+    if (lanesAt && lanesAt->noWrap)
+      astray = builder.CreateOr(astray, builder.CreateNot(builder.CreateICmp(*lanesAt->noWrap, positions, firstSplat)));
     astray = builder.CreateAnd(astray, mask);
     Value *none = builder.CreateICmpEQ(builder.CreateBitCast(astray, builder.getIntNTy(lanes)),
                                        builder.getIntN(lanes, 0), "spaced.exact");

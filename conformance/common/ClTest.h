@@ -12,6 +12,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace lockstep::test {
@@ -110,6 +111,18 @@ class ClTest : public ::testing::Test {
                                  std::vector<size_t> local = {}, std::vector<size_t> offset = {});
   // The largest work-group size this kernel may run with on the device.
   size_t kernelMaxGroupSize(cl_kernel kernel);
+
+  // n values drawn from rng_, uniformly in [lo, hi] (integers) or [lo, hi)
+  // (floating point).
+  template <typename T>
+  std::vector<T> randomValues(size_t n, T lo, T hi) {
+    using Distribution = std::conditional_t<std::is_integral_v<T>, std::uniform_int_distribution<T>,
+                                            std::uniform_real_distribution<T>>;
+    Distribution distribution(lo, hi);
+    std::vector<T> out(n);
+    for (T &v : out) v = distribution(rng_);
+    return out;
+  }
 
   cl_platform_id platform_ = nullptr;
   cl_device_id device_ = nullptr;
