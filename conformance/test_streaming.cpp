@@ -1,10 +1,12 @@
 // Kernels that stream through memory (no loops, no barriers), launched large
 // enough that Lockstep stores their results with non-temporal stores
-// (StreamingStoresPass: at least 16 MiB stored, every vector store aligned),
+// (StreamingStoresPass: at least half the last-level cache and 16 MiB
+// stored, every vector store aligned),
 // and beside them the same kernels where a store is misaligned, the launch
 // is small, or the range has an offset, which take the ordinary stores. Each
 // result is checked in full against a host reference, read right after the
 // launch completes.
+#include <algorithm>
 #include <cmath>
 
 #include "ClTest.h"
@@ -12,9 +14,13 @@
 namespace lockstep::test {
 namespace {
 
-class Streaming : public ClTest {};
-
-constexpr size_t kLarge = size_t(12) << 20;  // floats: 48 MiB stored
+class Streaming : public ClTest {
+ protected:
+  // Floats: 48 MiB stored, or the whole last-level cache where that is
+  // more, so that the launch streams on any machine.
+  const size_t kLarge = std::max<size_t>(
+      size_t(12) << 20, deviceInfo<cl_ulong>(testDevice(), CL_DEVICE_GLOBAL_MEM_CACHE_SIZE) / sizeof(float));
+};
 constexpr size_t kSmall = size_t(1) << 16;
 
 // c = a + b, and d = 2a - b shifted by `shift` elements (a misaligned store
@@ -93,6 +99,57 @@ TEST_F(Streaming, VectorElementsPerWorkItem) {
     // The kernel may contract a + s * b into one rounding (an fma).
     ASSERT_LE(std::fabs(c[i] - want), 1e-5f * (std::fabs(want) + std::fabs(s * b[i])))
         << "element " << i;
+  }
+}
+
+// A straight-line kernel in groups whose width is not a multiple of 64
+// work-items runs a version whose work-item loops mask their tails
+// (WorkGroupLoops.cpp, kFullRowMultiple) on AVX-512 machines. Every width,
+// remainder groups included, must write exactly its own elements: a 2D
+// image kernel with a divergent store and a byte kernel (wider vectors).
+const char *kImage = R"CLC(
+  kernel void scale(global const float *in, global float *out, global uchar *mark, uint width, float s) {
+    size_t x = get_global_id(0), y = get_global_id(1);
+    size_t i = y * width + x;
+    float v = in[i] * s + (float)x - (float)y;
+    out[i] = v;
+    if (v > 0.0f) mark[i] = (uchar)(x + 3 * y);
+  }
+)CLC";
+
+TEST_F(Streaming, NarrowAndOddGroupWidthsStoreEveryElement) {
+  cl_kernel scale = kernel(kImage, "scale", "-cl-std=CL3.0");  // remainder groups
+  ASSERT_NE(scale, nullptr);
+  const cl_uint width = 203, height = 37;  // no local size below divides either
+  const size_t n = size_t(width) * height;
+  std::vector<float> in = randomValues(n, -100.0f, 100.0f);
+  cl_mem mi = bufferFrom(in), mo = buffer(CL_MEM_READ_WRITE, n * sizeof(float)),
+         mm = buffer(CL_MEM_READ_WRITE, n);
+  const float s = 0.5f;
+  const std::vector<size_t> locals[] = {{16, 16}, {8, 8}, {5, 3}, {12, 4}, {64, 4}, {100, 1}, {1, 7}, {33, 2}, {128, 1}};
+  for (const std::vector<size_t> &local : locals) {
+    for (const std::vector<size_t> &global : {std::vector<size_t>{width, height},
+                                               std::vector<size_t>{std::min<size_t>(local[0] * 3, width),
+                                                                   std::min<size_t>(local[1] * 2, height)}}) {
+      const std::vector<float> poison(n, -1000.0f);
+      const std::vector<cl_uchar> noMark(n, 0xee);
+      ASSERT_CL(clEnqueueWriteBuffer(queue_, mo, CL_TRUE, 0, n * sizeof(float), poison.data(), 0, nullptr, nullptr));
+      ASSERT_CL(clEnqueueWriteBuffer(queue_, mm, CL_TRUE, 0, n, noMark.data(), 0, nullptr, nullptr));
+      ASSERT_TRUE(setArgs(scale, mi, mo, mm, width, s));
+      ASSERT_TRUE(run(scale, global, local));
+      std::vector<float> out = read<float>(mo, n);
+      std::vector<cl_uchar> mark = read<cl_uchar>(mm, n);
+      for (size_t y = 0; y < height; ++y)
+        for (size_t x = 0; x < width; ++x) {
+          const size_t i = y * width + x;
+          const bool inRange = x < global[0] && y < global[1];
+          const float v = in[i] * s + float(x) - float(y);
+          ASSERT_EQ(out[i], inRange ? v : -1000.0f)
+              << "(" << x << ", " << y << "), local " << local[0] << "x" << local[1] << ", global " << global[0];
+          ASSERT_EQ(mark[i], inRange && v > 0.0f ? cl_uchar(x + 3 * y) : 0xee)
+              << "mark (" << x << ", " << y << "), local " << local[0] << "x" << local[1];
+        }
+    }
   }
 }
 

@@ -4,6 +4,7 @@
 
 #include <oneapi/tbb/task_arena.h>
 
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <string>
@@ -33,6 +34,14 @@ struct _cl_device_id
   cl_ulong maxAllocSize = 0;
   cl_ulong globalCacheSize = 0;
   cl_uint globalCacheLineSize = 64;
+  // How much a launch must store before straight-line kernels store with
+  // non-temporal stores (GroupInfo::streamingStoreMiB): half the last-level
+  // cache, at least 16 MiB. Such a kernel also reads (vector_add reads twice
+  // what it stores), and on the 32 MiB L3 of a Zen 4 EPYC vector_add with
+  // 8 MiB arrays already ran 1.5x faster with them.
+  uint32_t streamingStoreMiB() const {
+    return static_cast<uint32_t>(std::max<cl_ulong>(16, globalCacheSize >> 21));
+  }
   std::array<cl_uint, 6> preferredVectorWidth{};  // char short int long float double
   std::array<cl_uint, 6> nativeVectorWidth{};
 

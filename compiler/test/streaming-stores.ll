@@ -1,8 +1,9 @@
 ; In a straight-line kernel, a loop that stores whole vectors to consecutive
 ; global addresses gets a second copy with non-temporal stores, run when every
-; store starts aligned to its size and the launch stores at least 16 MiB
-; (groups times what one run of the loop stores); the group's function then
-; fences its stores before it returns.
+; store starts aligned to its size and the launch stores at least the
+; last-level cache (GroupInfo::streamingStoreMiB)
+; (groups times what one run of the loop stores). The launcher fences the
+; stores after each run of groups (WorkGroupLauncher.cpp).
 ; RUN: %opt -passes=lockstep-streaming-stores -S %s | FileCheck %s
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
@@ -35,14 +36,19 @@ done:
 }
 
 ; CHECK-LABEL: define void @add(
-; The check: c aligned to 32 bytes, and groups * runs * 32 >= 16 MiB.
+; The check: c aligned to 32 bytes, and groups * runs * 32 at least the
+; launch's streamingStoreMiB (GroupInfo field 7) MiB.
 ; CHECK: entry:
 ; CHECK: %[[C:[0-9]+]] = ptrtoint ptr addrspace(1) %c to i64
 ; CHECK-NEXT: %[[LOW:[0-9]+]] = and i64 %[[C]], 31
 ; CHECK-NEXT: %[[ALIGNED:[0-9]+]] = icmp eq i64 %[[LOW]], 0
 ; CHECK: getelementptr inbounds %lockstep.GroupInfo, ptr %group, i32 0, i32 3
 ; CHECK: %[[BYTES:[0-9]+]] = mul i64 %{{[0-9]+}}, 32
-; CHECK-NEXT: %[[BIG:[0-9]+]] = icmp uge i64 %[[BYTES]], 16777216
+; CHECK-NEXT: %[[FIELD:[0-9]+]] = getelementptr inbounds %lockstep.GroupInfo, ptr %group, i32 0, i32 7
+; CHECK-NEXT: %[[MIB:[0-9]+]] = load i32, ptr %[[FIELD]], align 4, !invariant.load
+; CHECK-NEXT: %[[ENOUGH:[0-9]+]] = zext i32 %[[MIB]] to i64
+; CHECK-NEXT: %[[LIMIT:[0-9]+]] = shl i64 %[[ENOUGH]], 20
+; CHECK-NEXT: %[[BIG:[0-9]+]] = icmp uge i64 %[[BYTES]], %[[LIMIT]]
 ; CHECK-NEXT: %stream.stores = and i1 %[[ALIGNED]], %[[BIG]]
 ; CHECK-NEXT: br i1 %stream.stores, label %stream.not.stream, label %stream.not
 ; The copy: the same loop with aligned non-temporal stores.
@@ -55,8 +61,9 @@ done:
 ; Both reach the exit, which takes each loop's last value.
 ; CHECK: done:
 ; CHECK-NEXT: %last = phi <8 x float> [ %sum, %loop ], [ %sum.stream, %loop.stream ]
-; CHECK: call void @llvm.x86.sse.sfence()
-; CHECK-NEXT: ret void
+; The launcher fences the stores after a run of groups, not each group.
+; CHECK-NOT: sfence
+; CHECK: ret void
 
 ; A loop that also stores a scalar is left alone.
 define void @mixed(ptr %args, ptr %group, ptr %local, ptr %context, ptr addrspace(1) %c, ptr addrspace(1) %d, i64 %n) "lockstep-straight-line" {

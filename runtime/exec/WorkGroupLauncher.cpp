@@ -4,6 +4,10 @@
 #include <oneapi/tbb/parallel_for.h>
 #include <pthread.h>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
 #include <algorithm>
 #include <cstddef>
 #include <memory>
@@ -91,6 +95,7 @@ void runGroupRange(const WorkGroupLaunch &launch, uint64_t begin, uint64_t end) 
 
   GroupInfo info{};
   info.workDim = range.workDim;
+  info.streamingStoreMiB = launch.streamingStoreMiB;
   info.localMemory = scratch.localMemory.reserve(launch.localMemorySize);
   info.localMemorySize = launch.localMemorySize;
   info.contextMemory = scratch.contextMemory.reserve(contextBytes);
@@ -129,6 +134,13 @@ void runGroupRange(const WorkGroupLaunch &launch, uint64_t begin, uint64_t end) 
       }
     }
   }
+#if defined(__x86_64__) || defined(__i386__)
+  // Straight-line kernels may store with non-temporal stores
+  // (StreamingStoresPass), which other stores do not order: fenced here, once
+  // per run of groups, before the launch reports them done. Without such
+  // stores pending the fence costs a few cycles.
+  _mm_sfence();
+#endif
 }
 
 }  // namespace

@@ -22,6 +22,7 @@ struct WorkGroupLaunch {
   NDRange range;
   uint64_t localMemorySize = 0;          // static __local + every __local argument
   uint64_t contextBytesPerWorkItem = 0;  // scratch for values live across barriers
+  uint32_t streamingStoreMiB = 0;        // GroupInfo::streamingStoreMiB
   // Built with LOCKSTEP_CHECK_BARRIERS: a group may stop on a barrier
   // divergence (compiler::takeKernelFailure), which fails the launch.
   bool checksBarriers = false;

@@ -17,7 +17,11 @@ struct GroupInfo {
   uint64_t globalSize[3];
   uint64_t globalOffset[3];
   uint32_t workDim;
-  uint32_t reserved;
+  // A straight-line kernel's loops store with non-temporal stores when the
+  // launch stores at least this many MiB (StreamingStoresPass): more than
+  // the last-level cache keeps. Below that, ordinary stores leave the data
+  // in the cache for whatever reads it next.
+  uint32_t streamingStoreMiB;
   // Address ranges that to_local/to_private/get_fence on generic pointers
   // test against: this group's __local memory, the calling thread's stack
   // and its work-item context scratch.
@@ -37,6 +41,7 @@ enum GroupInfoField : unsigned {
   kGlobalSize = 4,
   kGlobalOffset = 5,
   kWorkDim = 6,
+  kStreamingStoreMiB = 7,
   kLocalMemory = 8,
   kLocalMemorySize = 9,
   kStackLow = 10,
