@@ -121,6 +121,8 @@ class WorkGroupLoops {
   void emitDivergenceCheck(IRBuilder<> &builder, BasicBlock *decision, unsigned slot);
   void addLoopCuts();
   void maskLoop(Loop *loop);
+  BasicBlock *peekNextRound(Loop *loop, ArrayRef<BasicBlock *> exiting, LoadInst *round, AllocaInst *active,
+                            BasicBlock *latch);
   void cutUniformLoops(ArrayRef<Loop *> uniformLoops, DominatorTree &dominators, LoopInfo &loops);
   void splitAtBarriers();
   void unifyReturns();
@@ -918,6 +920,86 @@ void WorkGroupLoops::cutUniformLoops(ArrayRef<Loop *> uniformLoops, DominatorTre
 // private variables, per work-item in the context), so that those that were
 // left behind by a work-item keep their last value. Only loops with one exit
 // block and a preheader.
+// Whether `loop` (masked, its inductions rewritten as `start + round *
+// step`) exits when a counter with a constant step passes a constant bound
+// within kPeekMaxRounds steps from zero: `for (i = lid; i < 324; i += 256)`,
+// a tile's halo loaded by a group of 256. Testing the next round early costs
+// every work-item a second test in every round; it pays only where the
+// round it saves is one of a few (not in a grid-stride loop, whose step is
+// the grid's size, nor in mandelbrot's, bounded by an argument).
+constexpr uint64_t kPeekMaxRounds = 8;
+
+bool fewRounds(Loop *loop, const DenseMap<const Value *, const Value *> &stepOf) {
+  auto *branch = dyn_cast<BranchInst>(loop->getHeader()->getTerminator());
+  auto *test = branch && branch->isConditional() ? dyn_cast<ICmpInst>(branch->getCondition()) : nullptr;
+  if (!test) return false;
+  auto peel = [](Value *value) {
+    while (isa<CastInst>(value)) value = cast<CastInst>(value)->getOperand(0);
+    return value;
+  };
+  for (unsigned side = 0; side < 2; ++side) {
+    auto *step = dyn_cast_or_null<ConstantInt>(stepOf.lookup(peel(test->getOperand(side))));
+    auto *bound = dyn_cast<ConstantInt>(test->getOperand(1 - side));
+    if (!step || !bound || step->isNegative() || step->isZero()) continue;
+    int64_t limit = test->isSigned() ? bound->getSExtValue() : int64_t(bound->getZExtValue());
+    if (limit > 0 && uint64_t(limit) <= kPeekMaxRounds * step->getZExtValue()) return true;
+  }
+  return false;
+}
+
+// For maskLoop: a block that runs the header of `loop` once more, for the
+// next round (`round`, the header's load of the round counter, plus one),
+// and clears the work-item's `active` flag if the header would leave; then
+// goes to `latch`. Only where the header is the loop's one exiting block and
+// computes its exit test without touching memory other than the private
+// variables in the prologue's allocas (so running it early is running it
+// again). Null where it does not apply.
+BasicBlock *WorkGroupLoops::peekNextRound(Loop *loop, ArrayRef<BasicBlock *> exiting, LoadInst *round,
+                                          AllocaInst *active, BasicBlock *latch) {
+  BasicBlock *header = loop->getHeader();
+  if (exiting.size() != 1 || exiting.front() != header || loop->isLoopLatch(header)) return nullptr;
+  auto *branch = dyn_cast<BranchInst>(header->getTerminator());
+  if (!branch || !branch->isConditional()) return nullptr;
+  if (auto *test = dyn_cast<Instruction>(branch->getCondition()); test && test->getParent() != header &&
+                                                                   loop->contains(test))
+    return nullptr;
+  for (Instruction &I : *header) {
+    if (&I == branch) continue;
+    if (isa<PHINode>(&I) || I.mayWriteToMemory() || I.mayHaveSideEffects() || isa<CallBase>(&I)) return nullptr;
+    if (auto *load = dyn_cast<LoadInst>(&I)) {
+      auto *alloca = dyn_cast<AllocaInst>(load->getPointerOperand());
+      if (!load->isSimple() || !alloca || alloca->getParent() != prologue) return nullptr;
+    } else if (I.mayReadFromMemory()) {
+      return nullptr;
+    }
+  }
+  BasicBlock *peek = BasicBlock::Create(context, "masked.peek", &F, latch);
+  IRBuilder<> builder(peek);
+  ValueToValueMapTy map;
+  for (Instruction &I : *header) {
+    if (&I == branch) break;
+    Instruction *copy = I.clone();
+    copy->setName(I.getName() + ".next");
+    builder.Insert(copy);
+    RemapInstruction(copy, map, RF_IgnoreMissingLocals | RF_NoModuleLevelChanges);
+    map[&I] = copy;
+    if (&I == round) {
+      Value *next = builder.CreateAdd(copy, ConstantInt::get(copy->getType(), 1), "round.next");
+      map[&I] = next;
+    }
+  }
+  Value *condition = map.lookup(branch->getCondition());
+  if (!condition) condition = branch->getCondition();  // computed before the loop
+  bool staysOnTrue = loop->contains(branch->getSuccessor(0));
+  Value *stays = staysOnTrue ? condition : builder.CreateNot(condition);
+  BasicBlock *leaves = BasicBlock::Create(context, "masked.peek.leaves", &F, latch);
+  builder.CreateCondBr(stays, latch, leaves);
+  builder.SetInsertPoint(leaves);
+  builder.CreateStore(ConstantInt::get(Type::getInt32Ty(context), 0), active);
+  builder.CreateBr(latch);
+  return peek;
+}
+
 void WorkGroupLoops::maskLoop(Loop *loop) {
   BasicBlock *header = loop->getHeader(), *preheader = loop->getLoopPreheader();
   BasicBlock *exit = loop->getUniqueExitBlock();
@@ -932,6 +1014,8 @@ void WorkGroupLoops::maskLoop(Loop *loop) {
   // this, `for (i = gid; i < n; i += size)` kept i per work-item in memory
   // and every access through it became a gather.
   AllocaInst *round = nullptr;
+  LoadInst *roundAtHeader = nullptr;
+  DenseMap<const Value *, const Value *> stepOf;  // induction at the round → its step
   if (BasicBlock *latch = loop->getLoopLatch()) {
     SmallVector<std::pair<PHINode *, Value *>, 4> inductions;  // the counter, its step
     for (PHINode &phi : header->phis()) {
@@ -947,11 +1031,12 @@ void WorkGroupLoops::maskLoop(Loop *loop) {
       round = entry.CreateAlloca(i64, nullptr, "loop.round");
       new StoreInst(ConstantInt::get(i64, 0), round, preheader->getTerminator());
       IRBuilder<> at(&*header->getFirstInsertionPt());
-      Value *count = at.CreateLoad(i64, round, "round");
+      Value *count = roundAtHeader = at.CreateLoad(i64, round, "round");
       for (auto [phi, step] : inductions) {
         Value *trips = at.CreateZExtOrTrunc(count, phi->getType());
         Value *value = at.CreateAdd(phi->getIncomingValueForBlock(preheader), at.CreateMul(trips, step),
                                     phi->getName() + ".at.round");
+        stepOf[value] = step;
         phi->replaceAllUsesWith(value);
         phi->eraseFromParent();
       }
@@ -986,7 +1071,13 @@ void WorkGroupLoops::maskLoop(Loop *loop) {
   SmallVector<BasicBlock *, 4> latches, exiting;
   loop->getLoopLatches(latches);
   loop->getExitingBlocks(exiting);
-  for (BasicBlock *block : latches) block->getTerminator()->replaceSuccessorWith(header, latch);
+  // A work-item that ran the body tests the header's exit for the next round
+  // before it reaches the latch, so the count below is of the work-items
+  // that will run the body again: without that, the round after the last
+  // body of every work-item ran only to find them all leaving (stencil's
+  // halo loop, two trips at most, went round three times).
+  BasicBlock *peek = fewRounds(loop, stepOf) ? peekNextRound(loop, exiting, roundAtHeader, active, latch) : nullptr;
+  for (BasicBlock *block : latches) block->getTerminator()->replaceSuccessorWith(header, peek ? peek : latch);
   for (BasicBlock *block : exiting) block->getTerminator()->replaceSuccessorWith(exit, leave);
   new StoreInst(ConstantInt::get(i32, 1), active, preheader->getTerminator());
   new StoreInst(ConstantInt::get(i32, 1), allActive, preheader->getTerminator());
@@ -2013,24 +2104,22 @@ constexpr uint64_t kLoopCutMinWidth = 4;
 constexpr uint64_t kFullRowMultiple = 64;
 
 // Makes `F`'s prologue call `alternative` (an internal copy of the kernel,
-// with the same parameters) when `useAlternative` says so, and run its own
+// with the same parameters, already named) when `useAlternative` says so, and run its own
 // body otherwise. The context and private memory the launcher allocates
 // cover both.
-void dispatchByWidth(Function &F, Function *alternative, const Twine &name,
+void dispatchByWidth(Function &F, Function *alternative, StringRef blockName,
                      function_ref<Value *(IRBuilder<> &, Value *width)> useAlternative) {
   for (const char *attribute : {kContextBytesAttr, kPrivateBytesAttr}) {
     uint64_t most = std::max(functionAttrNumber(F, attribute), functionAttrNumber(*alternative, attribute));
     F.addFnAttr(attribute, std::to_string(most));
   }
-  alternative->setName(F.getName() + name);
-  alternative->setLinkage(GlobalValue::InternalLinkage);
   alternative->removeFnAttr(kKernelNameAttr);
 
   BasicBlock *prologue = &F.getEntryBlock();
   auto *start = cast<BranchInst>(prologue->getTerminator());
   IRBuilder<> builder(start);
   Value *width = loadGroupInfo(builder, F.getArg(kGroupInfoParam), kLocalSize, 0);
-  BasicBlock *other = BasicBlock::Create(F.getContext(), "other.width", &F);
+  BasicBlock *other = BasicBlock::Create(F.getContext(), blockName, &F);
   builder.CreateCondBr(useAlternative(builder, width), other, start->getSuccessor(0));
   start->eraseFromParent();
   IRBuilder<> call(other);
@@ -2063,9 +2152,11 @@ void buildWorkGroupFunction(Function &F, bool foldNarrowRows) {
   Function *whole = CloneFunction(&F, map);
   WorkGroupLoops cut(F, true);
   cut.run();
+  whole->setLinkage(GlobalValue::InternalLinkage);
   if (straightLine && foldNarrowRows) {
+    whole->setName(F.getName() + ".narrow_rows");
     WorkGroupLoops(*whole, false, true).run();
-    dispatchByWidth(F, whole, ".narrow_rows", [](IRBuilder<> &builder, Value *width) {
+    dispatchByWidth(F, whole, "narrow.rows", [](IRBuilder<> &builder, Value *width) {
       return builder.CreateICmpNE(builder.CreateURem(width, builder.getInt64(kFullRowMultiple)), builder.getInt64(0));
     });
     return;
@@ -2075,8 +2166,9 @@ void buildWorkGroupFunction(Function &F, bool foldNarrowRows) {
     return;
   }
   if (cut.maskedLoopCount() != 0) F.addFnAttr(kMaskedLoopsAttr, std::to_string(cut.maskedLoopCount()));
+  whole->setName(F.getName() + ".whole_loops");
   WorkGroupLoops(*whole, false).run();
-  dispatchByWidth(F, whole, ".whole_loops", [](IRBuilder<> &builder, Value *width) {
+  dispatchByWidth(F, whole, "narrow.group", [](IRBuilder<> &builder, Value *width) {
     return builder.CreateICmpULT(width, builder.getInt64(kLoopCutMinWidth));
   });
 }

@@ -168,7 +168,62 @@ done:
 ; CHECK-NEXT: add i32 %{{[0-9]+}}, %[[V]]
 ; CHECK: icmp eq i64 %{{[0-9]+}}, %{{[0-9]+}}
 ; CHECK: store i32 %{{[0-9]+}}, ptr %loop.all.active
+; Its bound is the local id, not a constant: no look-ahead.
+; CHECK-NOT: masked.peek
 ; CHECK-LABEL: define void @small_constant_trip_count(
 ; CHECK-NOT: uniform.condition
 ; CHECK-NOT: ctx.slot
 ; CHECK: ret void
+
+; A differing loop that passes a constant bound with a constant step in a few
+; steps (a tile loaded by a group: at most two trips for a start in [0, 64)):
+; a work-item that ran the body tests the next round's exit before the
+; latch and leaves there, so the count that decides another round is of the
+; work-items that will run it.
+define void @few_rounds(ptr %args, ptr %group, ptr %local, ptr %context) "lockstep-kernel"="d" {
+prologue:
+  %outp = getelementptr i8, ptr %args, i64 16
+  %out = load ptr, ptr %outp, align 8
+  br label %entry
+
+entry:
+  %lid = call i64 @__lockstep.local_id(i32 0)
+  %start = trunc i64 %lid to i32
+  br label %header
+
+header:
+  %i = phi i32 [ %start, %entry ], [ %i.next, %body ]
+  %more = icmp slt i32 %i, 100
+  br i1 %more, label %body, label %done
+
+body:
+  %i64 = sext i32 %i to i64
+  %q = getelementptr float, ptr %out, i64 %i64
+  store float 1.0, ptr %q
+  %i.next = add nsw i32 %i, 64
+  br label %header
+
+done:
+  ret void
+}
+
+; CHECK-LABEL: define void @few_rounds(
+; CHECK: %[[FLAG:[0-9]+]] = getelementptr i32, ptr %{{ctx.slot[0-9]*}}, i64 %wi
+; CHECK: header.r:
+; CHECK: %round.r = load i64, ptr %loop.round
+; CHECK: %i.at.round.r = add i32 %{{[0-9a-z.]+}}, %{{[0-9]+}}
+; CHECK: %more.r = icmp slt i32 %i.at.round{{.*}}, 100
+; CHECK: body.r:
+; CHECK: br label %masked.peek.r
+; The header again, with the round after this one.
+; CHECK: masked.peek.r:
+; CHECK: %[[ROUND:[0-9]+]] = load i64, ptr %loop.round
+; CHECK-NEXT: %round.next.r = add i64 %[[ROUND]], 1
+; CHECK-NEXT: %[[R32:[0-9]+]] = trunc i64 %round.next.r to i32
+; CHECK-NEXT: %[[STEPS:[0-9]+]] = mul i32 %[[R32]], 64
+; CHECK-NEXT: %[[I:[0-9]+]] = add i32 %{{[0-9]+}}, %[[STEPS]]
+; CHECK-NEXT: %[[NEXT:[0-9]+]] = icmp slt i32 %[[I]], 100
+; CHECK-NEXT: br i1 %[[NEXT]], label %masked.latch.r, label %masked.peek.leaves.r
+; CHECK: masked.peek.leaves.r:
+; CHECK-NEXT: store i32 0, ptr %[[FLAG]]
+; CHECK-NEXT: br label %masked.latch.r

@@ -1,6 +1,12 @@
 ; Kernels without loops, barriers or collectives are marked straight-line
 ; (on Zen 4 the pipeline gives them 256-bit vectors: they stream memory).
+; With fold-narrow-rows (the pipeline's choice on AVX-512 targets), a
+; straight-line kernel also gets a copy for groups whose width is not a
+; multiple of 64 work-items, whose work-item loops ask the vectorizer to mask
+; their tails (and not to interleave); the kernel's prologue calls it for
+; such groups. Kernels with loops or barriers get no such copy.
 ; RUN: %opt -passes=lockstep-work-group-loops -S %s | FileCheck %s
+; RUN: %opt -passes=lockstep-work-group-loops-fold-narrow-rows -S %s | FileCheck %s --check-prefix=FOLD
 
 %lockstep.GroupInfo = type { [3 x i64], [3 x i64], [3 x i64], [3 x i64], [3 x i64], [3 x i64], i32, i32, ptr, i64, ptr, ptr, ptr, i64 }
 
@@ -52,3 +58,24 @@ body:
 ; CHECK: attributes #[[ADD]] = {{{.*}}"lockstep-straight-line"
 ; CHECK-NOT: attributes #[[LOOP]] = {{{.*}}"lockstep-straight-line"
 ; CHECK-NOT: attributes #[[BARRIER]] = {{{.*}}"lockstep-straight-line"
+
+; FOLD-LABEL: define void @add(
+; The local size along x (GroupInfo field 1, element 0), tested last in
+; the prologue.
+; FOLD: %[[REST:[0-9]+]] = urem i64 %{{[0-9]+}}, 64
+; FOLD-NEXT: %[[NARROW:[0-9]+]] = icmp ne i64 %[[REST]], 0
+; FOLD-NEXT: br i1 %[[NARROW]], label %narrow.rows, label %{{.*}}
+; FOLD: br i1 %{{[0-9]+}}, label %wi.loop0, label %wi.next1, !llvm.loop ![[PLAIN:[0-9]+]]
+; FOLD: narrow.rows:
+; FOLD-NEXT: call void @add.narrow_rows(ptr %args, ptr %group, ptr %local, ptr %context)
+; FOLD-NEXT: ret void
+; FOLD-LABEL: define void @loop(
+; FOLD-NOT: narrow.rows
+; FOLD-LABEL: define void @barrier(
+; FOLD-NOT: narrow.rows
+; FOLD-LABEL: define internal void @add.narrow_rows(
+; FOLD: br i1 %{{[0-9]+}}, label %wi.loop0, label %wi.next1, !llvm.loop ![[FOLDED:[0-9]+]]
+; FOLD: ![[PLAIN]] = distinct !{![[PLAIN]], ![[PARALLEL:[0-9]+]]}
+; FOLD: ![[FOLDED]] = distinct !{![[FOLDED]], ![[PARALLEL2:[0-9]+]], ![[PREDICATE:[0-9]+]], ![[ONCE:[0-9]+]]}
+; FOLD: ![[PREDICATE]] = !{!"llvm.loop.vectorize.predicate.enable", i1 true}
+; FOLD: ![[ONCE]] = !{!"llvm.loop.interleave.count", i32 1}
