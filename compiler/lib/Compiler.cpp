@@ -149,6 +149,7 @@ Result makeExecutable(std::unique_ptr<Module> M, std::unique_ptr<LLVMContext> co
     kernel.maskedLoops = functionAttrNumber(*F, kMaskedLoopsAttr);
     kernel.subGroupSize = functionAttrNumber(*F, kSubGroupSizeAttr);
     kernel.checksBarriers = F->hasFnAttribute(kCheckBarriersAttr);
+    kernel.streamingStores = F->hasFnAttribute(kStreamingStoresAttr);
     kernel.preferredWorkGroupSizeMultiple = kernel.subGroupSize;
   }
   static std::atomic<uint64_t> modules{0};

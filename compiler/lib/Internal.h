@@ -33,6 +33,9 @@ inline constexpr const char *kKernelNameAttr = "lockstep-kernel";
 // Function attributes carrying facts from the passes to the runtime.
 inline constexpr const char *kContextBytesAttr = "lockstep-context-bytes";
 inline constexpr const char *kMaskedLoopsAttr = "lockstep-masked-loops";
+// On a work-group function that may store with non-temporal stores
+// (StreamingStoresPass, or a function it calls): the launcher fences them.
+inline constexpr const char *kStreamingStoresAttr = "lockstep-streaming-stores";
 inline constexpr const char *kStaticLocalBytesAttr = "lockstep-static-local-bytes";
 inline constexpr const char *kPrivateBytesAttr = "lockstep-private-bytes";
 inline constexpr const char *kBarrierCountAttr = "lockstep-barriers";

@@ -118,6 +118,7 @@ void writeKernel(Writer &out, const KernelDescription &kernel) {
   out.u32(kernel.maskedLoops);
   out.u32(kernel.subGroupSize);
   out.u8(kernel.checksBarriers);
+  out.u8(kernel.streamingStores);
 }
 
 KernelDescription readKernel(Reader &in) {
@@ -150,6 +151,7 @@ KernelDescription readKernel(Reader &in) {
   kernel.maskedLoops = in.u32();
   kernel.subGroupSize = in.u32();
   kernel.checksBarriers = in.u8();
+  kernel.streamingStores = in.u8();
   return kernel;
 }
 

@@ -899,9 +899,20 @@ bool streamStores(Function &F, LoopInfo &loops, DominatorTree &dominators, Scala
   bool changed = false;
   for (auto &[loop, stores] : found) changed |= streamLoop(F, loop, stores, SE, loops, dominators, layout);
   // Non-temporal stores are not ordered with other stores. The launcher
-  // fences them (sfence) after each run of groups, before the launch says it
-  // is done; a fence here, at every group's return, waited for each group's
-  // stores to reach memory and halved the speed of 256-item groups.
+  // fences them (sfence) after each run of groups of a kernel marked here
+  // (and the kernels that call this copy of one), before the launch says it
+  // is done; a fence at every group's return waited for each group's stores
+  // to reach memory and halved the speed of 256-item groups.
+  if (changed) {
+    SmallVector<Function *, 4> work{&F};
+    while (!work.empty()) {
+      Function *marked = work.pop_back_val();
+      if (marked->hasFnAttribute(kStreamingStoresAttr)) continue;
+      marked->addFnAttr(kStreamingStoresAttr);
+      for (User *user : marked->users())
+        if (auto *call = dyn_cast<CallBase>(user)) work.push_back(call->getFunction());
+    }
+  }
   return changed;
 }
 

@@ -36,6 +36,7 @@ done:
 }
 
 ; CHECK-LABEL: define void @add(
+; CHECK-SAME: #[[STREAMS:[0-9]+]] {
 ; The check: c aligned to 32 bytes, and groups * runs * 32 at least the
 ; launch's streamingStoreMiB (GroupInfo field 7) MiB.
 ; CHECK: entry:
@@ -85,6 +86,7 @@ done:
 }
 
 ; CHECK-LABEL: define void @mixed(
+; CHECK-SAME: #[[PLAIN:[0-9]+]] {
 ; CHECK-NOT: nontemporal
 ; CHECK-NOT: sfence
 ; CHECK: ret void
@@ -110,5 +112,9 @@ done:
 ; CHECK-NOT: nontemporal
 ; CHECK: ret void
 
+; A kernel with such a copy is marked, so the launcher fences its stores;
+; the others are not.
+; CHECK: attributes #[[STREAMS]] = { "lockstep-straight-line" "lockstep-streaming-stores" }
+; CHECK: attributes #[[PLAIN]] = { "lockstep-straight-line" }
 ; The marker of the copy's stores.
 ; CHECK: ![[NT]] = !{i32 1}

@@ -162,6 +162,7 @@ Command makeNDRangeCommand(cl_kernel kernel, cl_device_id device, const NDRange 
   launch.localMemorySize = pending->arguments.localMemorySize;
   launch.contextBytesPerWorkItem = description.contextBytesPerWorkItem;
   launch.checksBarriers = description.checksBarriers;
+  launch.fenceStores = description.streamingStores;
   launch.streamingStoreMiB = device->streamingStoreMiB();
   launch.failed = false;
   // The root device lives as long as the platform, so its arena outlives

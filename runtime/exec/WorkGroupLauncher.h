@@ -26,6 +26,9 @@ struct WorkGroupLaunch {
   // Built with LOCKSTEP_CHECK_BARRIERS: a group may stop on a barrier
   // divergence (compiler::takeKernelFailure), which fails the launch.
   bool checksBarriers = false;
+  // The kernel may store with non-temporal stores: each run of groups ends
+  // with a store fence (KernelDescription::streamingStores).
+  bool fenceStores = false;
   mutable std::atomic<bool> failed{false};
 };
 

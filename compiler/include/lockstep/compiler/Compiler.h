@@ -54,6 +54,9 @@ struct KernelDescription {
   uint32_t maskedLoops = 0;
   uint32_t subGroupSize = 1;  // fixed per kernel, from the SIMD width
   bool checksBarriers = false;  // built with LOCKSTEP_CHECK_BARRIERS: see takeKernelFailure
+  // May store with non-temporal stores, which the launcher must fence
+  // (sfence) before it reports the launch done.
+  bool streamingStores = false;
   WorkGroupFunction function = nullptr;  // valid while the Executable lives
 };
 
