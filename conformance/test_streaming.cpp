@@ -123,14 +123,14 @@ TEST_F(Streaming, NarrowAndOddGroupWidthsStoreEveryElement) {
   const cl_uint width = 203, height = 37;  // no local size below divides either
   const size_t n = size_t(width) * height;
   std::vector<float> in = randomValues(n, -100.0f, 100.0f);
-  cl_mem mi = bufferFrom(in), mo = buffer(CL_MEM_READ_WRITE, n * sizeof(float)),
-         mm = buffer(CL_MEM_READ_WRITE, n);
+  cl_mem mi = bufferFrom(in), mo = buffer(CL_MEM_READ_WRITE, n * sizeof(float)), mm = buffer(CL_MEM_READ_WRITE, n);
   const float s = 0.5f;
-  const std::vector<size_t> locals[] = {{16, 16}, {8, 8}, {5, 3}, {12, 4}, {64, 4}, {100, 1}, {1, 7}, {33, 2}, {128, 1}};
+  const std::vector<size_t> locals[] = {{16, 16}, {8, 8}, {5, 3},  {12, 4}, {64, 4},
+                                        {100, 1}, {1, 7}, {33, 2}, {128, 1}};
   for (const std::vector<size_t> &local : locals) {
-    for (const std::vector<size_t> &global : {std::vector<size_t>{width, height},
-                                               std::vector<size_t>{std::min<size_t>(local[0] * 3, width),
-                                                                   std::min<size_t>(local[1] * 2, height)}}) {
+    for (const std::vector<size_t> &global :
+         {std::vector<size_t>{width, height},
+          std::vector<size_t>{std::min<size_t>(local[0] * 3, width), std::min<size_t>(local[1] * 2, height)}}) {
       const std::vector<float> poison(n, -1000.0f);
       const std::vector<cl_uchar> noMark(n, 0xee);
       ASSERT_CL(clEnqueueWriteBuffer(queue_, mo, CL_TRUE, 0, n * sizeof(float), poison.data(), 0, nullptr, nullptr));

@@ -39,9 +39,7 @@ struct _cl_device_id
   // cache, at least 16 MiB. Such a kernel also reads (vector_add reads twice
   // what it stores), and on the 32 MiB L3 of a Zen 4 EPYC vector_add with
   // 8 MiB arrays already ran 1.5x faster with them.
-  uint32_t streamingStoreMiB() const {
-    return static_cast<uint32_t>(std::max<cl_ulong>(16, globalCacheSize >> 21));
-  }
+  uint32_t streamingStoreMiB() const { return static_cast<uint32_t>(std::max<cl_ulong>(16, globalCacheSize >> 21)); }
   std::array<cl_uint, 6> preferredVectorWidth{};  // char short int long float double
   std::array<cl_uint, 6> nativeVectorWidth{};
 

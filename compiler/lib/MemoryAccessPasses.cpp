@@ -859,8 +859,8 @@ bool streamLoop(Function &F, Loop *loop, ArrayRef<StoreInst *> stores, ScalarEvo
   Value *bytes = builder.CreateMul(builder.CreateMul(groups, expander.expandCodeFor(runs, intType, at)),
                                    ConstantInt::get(intType, bytesPerRun));
   Value *enough = builder.CreateZExt(loadGroupInfo(builder, F.getArg(kGroupInfoParam), kStreamingStoreMiB), intType);
-  Value *stream = builder.CreateAnd(aligned, builder.CreateICmpUGE(bytes, builder.CreateShl(enough, 20)),
-                                    "stream.stores");
+  Value *stream =
+      builder.CreateAnd(aligned, builder.CreateICmpUGE(bytes, builder.CreateShl(enough, 20)), "stream.stores");
 
   // preheader → (stream ? copy's preheader : loop's preheader); both exit
   // to `exit`, whose phis take the copy's values from the copy.

@@ -308,7 +308,8 @@ void registerLockstepPasses(PassBuilder &builder) {
         else if (name == "lockstep-workitem-builtins") passes.addPass(WorkItemBuiltinsPass());
         else if (name == "lockstep-local-memory") passes.addPass(LocalMemoryLayoutPass());
         else if (name == "lockstep-work-group-loops") passes.addPass(WorkGroupLoopsPass());
-        else if (name == "lockstep-work-group-loops-fold-narrow-rows") passes.addPass(WorkGroupLoopsPass(true));
+        else if (name == "lockstep-work-group-loops-fold-narrow-rows")
+          passes.addPass(WorkGroupLoopsPass(true));
         else if (name == "lockstep-printf") passes.addPass(PrintfLoweringPass());
         else if (name == "lockstep-safe-division") passes.addPass(SafeIntegerDivisionPass());
         else if (name == "lockstep-flatten-div-rem-indices") passes.addPass(FlattenDivRemIndicesPass());
