@@ -106,7 +106,8 @@ TEST_F(Streaming, VectorElementsPerWorkItem) {
 // work-items runs a version whose work-item loops mask their tails
 // (WorkGroupLoops.cpp, kFullRowMultiple) on AVX-512 machines. Every width,
 // remainder groups included, must write exactly its own elements: a 2D
-// image kernel with a divergent store and a byte kernel (wider vectors).
+// image kernel with a float store and a divergent byte store. s = 0.5 makes
+// the product exact, so a contracted fma rounds as the host does.
 const char *kImage = R"CLC(
   kernel void scale(global const float *in, global float *out, global uchar *mark, uint width, float s) {
     size_t x = get_global_id(0), y = get_global_id(1);

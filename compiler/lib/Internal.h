@@ -221,6 +221,9 @@ std::unique_ptr<JitProgram> jitObject(std::string_view object, std::string &log)
 // its symbols were looked up), or "".
 std::string takeCompiledObject(const std::string &moduleIdentifier);
 llvm::TargetMachine &hostTargetMachine();
+// Whether `machine` targets AVX-512F: 512-bit vectors and masked vector
+// memory accesses in hardware.
+bool hasAvx512(const llvm::TargetMachine &machine);
 
 // ---- kernel cache (KernelCache.cpp) --------------------------------------------
 

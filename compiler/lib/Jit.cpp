@@ -158,10 +158,12 @@ TargetMachine &hostTargetMachine() {
   return *machine;
 }
 
+bool hasAvx512(const TargetMachine &machine) { return machine.getTargetFeatureString().contains("+avx512f"); }
+
 unsigned hostSubGroupSize() {
-  StringRef features = hostTargetMachine().getTargetFeatureString();
-  if (features.contains("+avx512f")) return 16;
-  if (features.contains("+avx")) return 8;
+  const TargetMachine &machine = hostTargetMachine();
+  if (hasAvx512(machine)) return 16;
+  if (machine.getTargetFeatureString().contains("+avx")) return 8;
   return 4;
 }
 

@@ -151,7 +151,7 @@ void retargetToHost(Module &M, TargetMachine &machine) {
     // kernels with loops the full width wins by far: on 16 Sapphire Rapids
     // cores sgemm_naive ran 2.4x, sgemm_tiled and stencil 1.4x, transpose
     // 1.25x and mandelbrot 1.2x faster with it (A/B, same library, 3 rounds).
-    else if (!F.hasFnAttribute(kStraightLineAttr) && machine.getTargetFeatureString().contains("+avx512f"))
+    else if (!F.hasFnAttribute(kStraightLineAttr) && hasAvx512(machine))
       F.addFnAttr("prefer-vector-width", "512");
   }
 }
@@ -268,7 +268,7 @@ bool finalizeModule(Module &M, const FrontendOptions &options, std::string &log)
     // these passes compute in the prologue back into the body.
     passes.addPass(WorkItemBuiltinsPass());
     passes.addPass(LocalMemoryLayoutPass());
-    passes.addPass(WorkGroupLoopsPass(machine.getTargetFeatureString().contains("+avx512f")));
+    passes.addPass(WorkGroupLoopsPass(hasAvx512(machine)));
     passes.addPass(WorkItemLoopSplitPass());
     passes.addPass(SafeIntegerDivisionPass());
     passes.run(M, analyses.modules);

@@ -137,9 +137,8 @@ void runGroupRange(const WorkGroupLaunch &launch, uint64_t begin, uint64_t end) 
 #if defined(__x86_64__) || defined(__i386__)
   // Non-temporal stores (StreamingStoresPass) are not ordered with other
   // stores: fenced here, once per run of groups, before the launch reports
-  // them done. Only for kernels that may have made them: on AMD the fence
-  // also waits for ordinary stores still missing the cache (transpose's
-  // column of rows ran 15% slower with a fence per 16 groups).
+  // them done. Only for kernels that may have made them; other kernels have
+  // nothing for the fence to order.
   if (launch.fenceStores) _mm_sfence();
 #endif
 }

@@ -18,9 +18,9 @@ struct GroupInfo {
   uint64_t globalOffset[3];
   uint32_t workDim;
   // A straight-line kernel's loops store with non-temporal stores when the
-  // launch stores at least this many MiB (StreamingStoresPass): more than
-  // the last-level cache keeps. Below that, ordinary stores leave the data
-  // in the cache for whatever reads it next.
+  // launch stores at least this many MiB (StreamingStoresPass; the runtime
+  // sets half the last-level cache, at least 16 MiB). Below that, ordinary
+  // stores leave the data in the cache for whatever reads it next.
   uint32_t streamingStoreMiB;
   // Address ranges that to_local/to_private/get_fence on generic pointers
   // test against: this group's __local memory, the calling thread's stack
