@@ -107,6 +107,26 @@ TEST_F(Buffers, CopyAndFill) {
   for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(got[i], want[i]) << "byte " << i;
 }
 
+// Fills larger than the runtime's copy chunk (64 KiB), of every pattern
+// size, at offsets and lengths that are not multiples of the chunk; the
+// bytes around each fill keep their value.
+TEST_F(Buffers, LargeFillsOfEveryPatternSize) {
+  const size_t total = 3 * 65536 + 4096;
+  std::vector<unsigned char> want(total);
+  for (size_t i = 0; i < total; ++i) want[i] = static_cast<unsigned char>(i * 7 + 3);
+  cl_mem dst = bufferFrom(want);
+  for (size_t patternSize = 1; patternSize <= 128; patternSize *= 2) {
+    unsigned char pattern[128];
+    for (size_t i = 0; i < patternSize; ++i) pattern[i] = static_cast<unsigned char>(0x40 + patternSize + i * 13);
+    size_t offset = patternSize * (3 + patternSize % 5);
+    size_t size = (total - offset - 256) / patternSize * patternSize;
+    ASSERT_CL(clEnqueueFillBuffer(queue_, dst, pattern, patternSize, offset, size, 0, nullptr, nullptr));
+    for (size_t i = 0; i < size; ++i) want[offset + i] = pattern[i % patternSize];
+    std::vector<unsigned char> got = read<unsigned char>(dst, total);
+    for (size_t i = 0; i < total; ++i) ASSERT_EQ(got[i], want[i]) << "pattern " << patternSize << " byte " << i;
+  }
+}
+
 // A host-side model of a rectangle copy between two 3D byte arrays.
 void copyRect(const unsigned char *src, unsigned char *dst, const size_t srcOrigin[3],
               const size_t dstOrigin[3], const size_t region[3], size_t srcRow, size_t srcSlice,

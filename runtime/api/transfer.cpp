@@ -1,6 +1,7 @@
 // Buffer commands: read, write, copy (linear and rectangular), fill, map,
 // unmap, migrate. All memory is host memory, so every command is a memcpy
 // (or nothing) run when its dependencies are complete.
+#include <algorithm>
 #include <array>
 #include <cstring>
 
@@ -104,6 +105,29 @@ cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem sr
   });
 }
 
+namespace {
+// `size` bytes of `pattern` repeated (size is a multiple of pattern_size).
+// A pattern of one repeated byte is a memset; any other is written once and
+// then copied from the part already filled in doubling, then fixed, chunks
+// that stay in cache: one memcpy call per pattern was 10x slower for 4-byte
+// patterns.
+void fillPattern(char *out, const char *pattern, size_t patternSize, size_t size) {
+  if (size == 0) return;
+  if (std::all_of(pattern, pattern + patternSize, [&](char c) { return c == pattern[0]; })) {
+    std::memset(out, pattern[0], size);
+    return;
+  }
+  constexpr size_t kChunk = 64 * 1024;  // a multiple of every pattern size
+  size_t filled = std::min(patternSize, size);
+  std::memcpy(out, pattern, filled);
+  while (filled < size) {
+    size_t step = std::min({filled, kChunk, size - filled});
+    std::memcpy(out + filled, out, step);
+    filled += step;
+  }
+}
+}  // namespace
+
 cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer,
                                        const void *pattern, size_t pattern_size, size_t offset,
                                        size_t size, cl_uint num_events_in_wait_list,
@@ -123,13 +147,7 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem bu
     std::memcpy(bytes.data(), pattern, pattern_size);  // the application may reuse pattern
     command_queue->enqueue(CL_COMMAND_FILL_BUFFER, num_events_in_wait_list, event_wait_list, event,
                            [target = Ref(buffer), bytes, pattern_size, offset, size] {
-                             char *out = target->address() + offset;
-                             if (pattern_size == 1) {
-                               std::memset(out, bytes[0], size);
-                             } else {
-                               for (size_t at = 0; at < size; at += pattern_size)
-                                 std::memcpy(out + at, bytes.data(), pattern_size);
-                             }
+                             fillPattern(target->address() + offset, bytes.data(), pattern_size, size);
                              return CL_SUCCESS;
                            });
   });
