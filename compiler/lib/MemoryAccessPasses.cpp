@@ -442,14 +442,16 @@ bool splitGatherRuns(IntrinsicInst *gather) {
 constexpr unsigned kSpacings[] = {1, 2, 4, 8};
 
 // For part `part` of a span `spacing` vectors of `lanes` long: at each
-// element that is a multiple of `spacing`, the lane of `vector` whose
+// element whose position in the span is a multiple of `spacing` (in every
+// part when the vector is at least `spacing` long, in every other one or
+// fewer when it is shorter), the lane of `vector` whose
 // element it is ((part * lanes + k) / spacing); elsewhere lane 0 of `filler`
 // (or poison when there is none).
 Value *spreadLanes(IRBuilder<> &builder, Value *vector, Value *filler, unsigned lanes, unsigned spacing,
                    unsigned part) {
   SmallVector<int, 16> order;
   for (unsigned k = 0; k < lanes; ++k)
-    order.push_back(k % spacing == 0 ? int((part * lanes + k) / spacing) : filler ? int(lanes) : -1);
+    order.push_back((part * lanes + k) % spacing == 0 ? int((part * lanes + k) / spacing) : filler ? int(lanes) : -1);
   return builder.CreateShuffleVector(vector, filler ? filler : PoisonValue::get(vector->getType()), order);
 }
 
@@ -537,6 +539,11 @@ bool splitSpacedAccess(IntrinsicInst *call) {
     builder.SetInsertPoint(fast);
     SmallVector<Value *, 8> parts;
     for (unsigned part = 0; part < spacingElements; ++part) {
+      // A vector shorter than the spacing leaves parts with no lane in them.
+      if (lanes < spacingElements && part * lanes % spacingElements != 0) {
+        if (gather) parts.push_back(PoisonValue::get(type));
+        continue;
+      }
       Value *partMask = spreadLanes(builder, mask, noLanes, lanes, spacingElements, part);
       Value *at = builder.CreateConstGEP1_64(type->getElementType(), firstPointer, uint64_t{part} * lanes);
       Instruction *access;

@@ -72,6 +72,45 @@ define void @scatter_masked(ptr addrspace(3) %tree, <8 x i32> %i, <8 x i32> %v, 
 ; CHECK: spaced.any:
 ; CHECK: call void @llvm.masked.scatter.v8i32.v8p3(
 
+; Vectors shorter than the spacing: 4 lanes 8 elements apart span 8 parts,
+; and only every other part holds a lane (at its first element); the parts
+; between store nothing (they once stored lane 0 at element 4).
+define void @scatter_short(ptr addrspace(1) %o, <4 x i64> %i, <4 x i32> %v) #0 {
+  %p = getelementptr inbounds i32, ptr addrspace(1) %o, <4 x i64> %i
+  call void @llvm.masked.scatter.v4i32.v4p1(<4 x i32> %v, <4 x ptr addrspace(1)> %p, i32 4, <4 x i1> <i1 true, i1 true, i1 true, i1 true>)
+  ret void
+}
+; CHECK-LABEL: define void @scatter_short(
+; CHECK: spaced.8:
+; CHECK-NEXT: %[[A0:[0-9]+]] = getelementptr i32, ptr addrspace(1) %{{[0-9]+}}, i64 0
+; CHECK-NEXT: %[[V0:[0-9]+]] = shufflevector <4 x i32> %v, <4 x i32> poison, <4 x i32> <i32 0, i32 poison, i32 poison, i32 poison>
+; CHECK-NEXT: call void @llvm.masked.store.v4i32.p1(<4 x i32> %[[V0]], ptr addrspace(1) %[[A0]], i32 4, <4 x i1> <i1 true, i1 false, i1 false, i1 false>)
+; CHECK-NEXT: %[[A2:[0-9]+]] = getelementptr i32, ptr addrspace(1) %{{[0-9]+}}, i64 8
+; CHECK-NEXT: %[[V2:[0-9]+]] = shufflevector <4 x i32> %v, <4 x i32> poison, <4 x i32> <i32 1, i32 poison, i32 poison, i32 poison>
+; CHECK-NEXT: call void @llvm.masked.store.v4i32.p1(<4 x i32> %[[V2]], ptr addrspace(1) %[[A2]], i32 4, <4 x i1> <i1 true, i1 false, i1 false, i1 false>)
+; CHECK-NEXT: getelementptr i32, ptr addrspace(1) %{{[0-9]+}}, i64 16
+; CHECK-NOT: i64 4,
+; CHECK: spaced.any:
+
+; The same for a gather: the parts between hold no lane and are not loaded;
+; lane k comes from element 8k.
+define <4 x i32> @gather_short(ptr addrspace(1) %o, <4 x i64> %i) #0 {
+  %p = getelementptr inbounds i32, ptr addrspace(1) %o, <4 x i64> %i
+  %v = call <4 x i32> @llvm.masked.gather.v4i32.v4p1(<4 x ptr addrspace(1)> %p, i32 4, <4 x i1> <i1 true, i1 true, i1 true, i1 true>, <4 x i32> poison)
+  ret <4 x i32> %v
+}
+; CHECK-LABEL: define <4 x i32> @gather_short(
+; CHECK: spaced.8:
+; CHECK-NEXT: getelementptr i32, ptr addrspace(1) %{{[0-9]+}}, i64 0
+; CHECK-NEXT: %[[L0:[0-9]+]] = call <4 x i32> @llvm.masked.load.v4i32.p1(
+; CHECK-NEXT: getelementptr i32, ptr addrspace(1) %{{[0-9]+}}, i64 8
+; CHECK-NEXT: %[[L2:[0-9]+]] = call <4 x i32> @llvm.masked.load.v4i32.p1(
+; CHECK-NEXT: getelementptr i32, ptr addrspace(1) %{{[0-9]+}}, i64 16
+; CHECK-NEXT: %[[L4:[0-9]+]] = call <4 x i32> @llvm.masked.load.v4i32.p1(
+; CHECK-NEXT: getelementptr i32, ptr addrspace(1) %{{[0-9]+}}, i64 24
+; CHECK-NEXT: %[[L6:[0-9]+]] = call <4 x i32> @llvm.masked.load.v4i32.p1(
+; CHECK-NEXT: %[[H0:[0-9]+]] = shufflevector <4 x i32> %[[L0]], <4 x i32> poison, <4 x i32> <i32 0, i32 2, i32 4, i32 6>
+
 ; Pointers of no known base: their addresses in bytes, the cases the
 ; element size times the spacing; inactive lanes keep the pass-through.
 define <4 x double> @pointers(<4 x ptr> %p, <4 x i1> %m, <4 x double> %other) #0 {
