@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "Object.h"
+#include "lockstep/compiler/GroupAbi.h"
 
 struct _cl_device_id
     : lockstep::runtime::Object<_cl_device_id, lockstep::runtime::Tag::Device, CL_INVALID_DEVICE> {
@@ -44,7 +45,7 @@ struct _cl_device_id
   std::array<cl_uint, 6> nativeVectorWidth{};
 
   // Fixed limits of the implementation.
-  static constexpr size_t kMaxWorkGroupSize = 4096;
+  static constexpr size_t kMaxWorkGroupSize = lockstep::compiler::kMaxWorkGroupSize;
   static constexpr cl_uint kMaxWorkItemDimensions = 3;
   static constexpr cl_ulong kLocalMemSize = 64 * 1024;
   static constexpr cl_uint kMemBaseAddrAlignBits = 1024;  // 128 bytes

@@ -47,7 +47,10 @@
 #include <llvm/Support/MathExtras.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/LoopUtils.h>
 #include <llvm/Transforms/Utils/Local.h>
+#include <llvm/Transforms/Utils/LoopPeel.h>
+#include <llvm/Transforms/Utils/LoopSimplify.h>
 #include <llvm/Transforms/Utils/PromoteMemToReg.h>
 #include <llvm/Transforms/Utils/ValueMapper.h>
 
@@ -124,6 +127,8 @@ class WorkGroupLoops {
   void emitDivergenceCheck(IRBuilder<> &builder, BasicBlock *decision, unsigned slot);
   void addLoopCuts();
   void maskLoop(Loop *loop);
+  bool unrollFewRounds(Loop *loop, DominatorTree &dominators, LoopInfo &loops, ScalarEvolution &evolution,
+                       AssumptionCache &assumptions);
   BasicBlock *peekNextRound(Loop *loop, ArrayRef<BasicBlock *> exiting, LoadInst *round, AllocaInst *active,
                             BasicBlock *latch);
   void cutUniformLoops(ArrayRef<Loop *> uniformLoops, DominatorTree &dominators, LoopInfo &loops);
@@ -785,6 +790,11 @@ bool mayCallInLoopCut(const CallBase &call, unsigned depth) {
   return true;
 }
 
+// Loops of at most this many rounds per work-item are unrolled rather than
+// masked (unrollFewRounds), up to this many instructions in all.
+constexpr uint64_t kUnrollMaxRounds = 4;
+constexpr uint64_t kUnrollMaxInstructions = 400;
+
 // Work-item loops inside kernel loops. A loop with no barrier runs whole
 // within each work-item's iteration of its region's work-item loop, and the
 // vectorizer, which widens only innermost loops, leaves such a region
@@ -886,8 +896,100 @@ void WorkGroupLoops::addLoopCuts() {
     else if (loop->getLoopPreheader() && loop->getUniqueExitBlock()) differingLoops.push_back(loop);
   }
   if (!uniformLoops.empty()) cutUniformLoops(uniformLoops, dominators, loops);
-  // Last: masking changes the control flow the analyses above describe.
-  for (Loop *loop : differingLoops) maskLoop(loop);
+  if (differingLoops.empty()) return;
+  // Loops of a few rounds are unrolled, the rest masked. Unrolling keeps the
+  // dominator tree and loop info up to date; masking does not, so it comes
+  // last, and the unrolled loops' dead remains go after it.
+  TargetLibraryInfoImpl libraryInfo(Triple(F.getParent()->getTargetTriple()));
+  TargetLibraryInfo library(libraryInfo);
+  AssumptionCache assumptions(F);
+  ScalarEvolution evolution(F, library, assumptions, dominators, loops);
+  SmallVector<Loop *, 4> masked;
+  bool unrolled = false;
+  for (Loop *loop : differingLoops) {
+    if (unrollFewRounds(loop, dominators, loops, evolution, assumptions)) unrolled = true;
+    else masked.push_back(loop);
+  }
+  for (Loop *loop : masked) maskLoop(loop);
+  if (unrolled) removeUnreachableBlocks(F);
+}
+
+// A loop whose trip count differs between work-items but is at most a few
+// rounds for every one of them: `for (i = lid; i < 324; i += 256)`, a
+// tile's halo loaded by a group of 256. The counter has a constant step, the
+// header leaves when it reaches a constant bound, and the counter's least
+// first value is known (local ids are below kMaxWorkGroupSize), so no
+// work-item goes round more than `rounds` times. Those rounds are peeled off
+// in front of the loop, and the loop left behind is never entered. The
+// region then holds straight-line code whose later rounds the vectorizer
+// masks, with no cut, no activity flags and no count of active work-items
+// between rounds (masked, stencil's halo loop cost a quarter of its time).
+bool WorkGroupLoops::unrollFewRounds(Loop *loop, DominatorTree &dominators, LoopInfo &loops,
+                                     ScalarEvolution &evolution, AssumptionCache &assumptions) {
+  BasicBlock *header = loop->getHeader(), *preheader = loop->getLoopPreheader(), *latch = loop->getLoopLatch();
+  if (!preheader || !latch || latch == header) return false;
+  SmallVector<BasicBlock *, 4> exiting;
+  loop->getExitingBlocks(exiting);
+  if (exiting.size() != 1 || exiting.front() != header) return false;
+  auto *branch = dyn_cast<BranchInst>(header->getTerminator());
+  auto *test = branch && branch->isConditional() ? dyn_cast<ICmpInst>(branch->getCondition()) : nullptr;
+  if (!test) return false;
+  // The test as "stay while counter <pred> bound".
+  CmpInst::Predicate stay = loop->contains(branch->getSuccessor(0)) ? test->getPredicate()
+                                                                     : test->getInversePredicate();
+  Value *counter = test->getOperand(0);
+  auto *bound = dyn_cast<ConstantInt>(test->getOperand(1));
+  if (!bound) {
+    counter = test->getOperand(1);
+    bound = dyn_cast<ConstantInt>(test->getOperand(0));
+    stay = CmpInst::getSwappedPredicate(stay);
+  }
+  auto *phi = dyn_cast<PHINode>(counter);
+  if (!bound || !phi || phi->getParent() != header || phi->getNumIncomingValues() != 2) return false;
+  auto *next = dyn_cast<BinaryOperator>(phi->getIncomingValueForBlock(latch));
+  if (!next || next->getOpcode() != Instruction::Add) return false;
+  auto *step = dyn_cast<ConstantInt>(next->getOperand(0) == phi ? next->getOperand(1) : next->getOperand(0));
+  if (!step || (next->getOperand(0) != phi && next->getOperand(1) != phi)) return false;
+  unsigned bits = phi->getType()->getIntegerBitWidth();
+  if (bits > 64 || step->isNegative() || step->isZero()) return false;
+  bool isSigned = ICmpInst::isSigned(stay);
+  APInt limit = bound->getValue();  // the counter stays below this
+  if (stay == ICmpInst::ICMP_SLE || stay == ICmpInst::ICMP_ULE) {
+    if (isSigned ? limit.isMaxSignedValue() : limit.isMaxValue()) return false;
+    limit += 1;
+  } else if (stay != ICmpInst::ICMP_SLT && stay != ICmpInst::ICMP_ULT) {
+    return false;
+  }
+  // Going round must not wrap the counter: below the limit, one step more
+  // stays representable.
+  APInt room = (isSigned ? APInt::getSignedMaxValue(bits) : APInt::getMaxValue(bits)) - step->getValue();
+  if (isSigned ? room.slt(limit) : room.ult(limit)) return false;
+  KnownBits known = computeKnownBits(phi->getIncomingValueForBlock(preheader), F.getParent()->getDataLayout(),
+                                     0, &assumptions, preheader->getTerminator(), &dominators);
+  APInt least = isSigned ? known.getSignedMinValue() : known.getMinValue();
+  uint64_t rounds = 0;
+  if (isSigned ? least.slt(limit) : least.ult(limit)) {
+    APInt span = limit - least;  // no wrap: least < limit
+    if (span.getActiveBits() > 32) return false;
+    rounds = divideCeil(span.getZExtValue(), step->getZExtValue());
+  }
+  if (rounds > kUnrollMaxRounds) return false;
+  unsigned size = 0;
+  for (BasicBlock *block : loop->blocks()) size += block->size();
+  if (rounds * size > kUnrollMaxInstructions) return false;
+  simplifyLoop(loop, &dominators, &loops, &evolution, &assumptions, nullptr, false);
+  formLCSSA(*loop, dominators, &loops, &evolution);
+  if (!canPeel(loop)) return false;
+  ValueToValueMapTy map;
+  if (rounds > 0 && !peelLoop(loop, rounds, &loops, &evolution, dominators, &assumptions, true, map)) return false;
+  // What is left never goes round: its header's test fails for every
+  // work-item after `rounds` rounds.
+  BasicBlock *exit = loop->contains(branch->getSuccessor(0)) ? branch->getSuccessor(1) : branch->getSuccessor(0);
+  BasicBlock *body = loop->contains(branch->getSuccessor(0)) ? branch->getSuccessor(0) : branch->getSuccessor(1);
+  body->removePredecessor(header);
+  BranchInst::Create(exit, branch->getIterator());
+  branch->eraseFromParent();
+  return true;
 }
 
 void WorkGroupLoops::cutUniformLoops(ArrayRef<Loop *> uniformLoops, DominatorTree &dominators, LoopInfo &loops) {
@@ -1995,10 +2097,6 @@ void WorkGroupLoops::run() {
   for (int d = 0; d < 3; ++d)
     enqueued = builder.CreateMul(enqueued, loadGroupInfo(builder, F.getArg(kGroupInfoParam), kEnqueuedLocalSize, d));
 
-  SmallPtrSet<BasicBlock *, 32> original;
-  for (BasicBlock &BB : F)
-    if (&BB != prologue) original.insert(&BB);
-
   subGroupSize = std::max<uint64_t>(functionAttrNumber(F, kSubGroupSizeAttr), 1);
   maxSubGroupSize = builder.CreateTrunc(
       builder.CreateBinaryIntrinsic(Intrinsic::umin, builder.getInt64(subGroupSize), enqueued), builder.getInt32Ty());
@@ -2008,6 +2106,9 @@ void WorkGroupLoops::run() {
   prepareCollectives();
   splitAtBarriers();
   unifyReturns();
+  // The body's blocks as they are now (addLoopCuts may have deleted some),
+  // which the regions replace.
+  SmallPtrSet<BasicBlock *, 32> original;
   for (BasicBlock &BB : F) original.insert(&BB);
   original.erase(prologue);
   // Sub-group mode when every cut is a sub-group one.

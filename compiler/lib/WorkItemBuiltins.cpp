@@ -9,6 +9,7 @@
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 
 #include "Internal.h"
@@ -140,8 +141,13 @@ class Lowering {
     return slot;
   }
 
+  // Below kMaxWorkGroupSize, which the work-group loops may rely on before
+  // the placeholder becomes their induction variable.
   Value *localId(IRBuilder<> &builder, Value *dim) {
-    return builder.CreateCall(localIdFunction, {builder.CreateZExtOrTrunc(dim, builder.getInt32Ty())});
+    CallInst *call = builder.CreateCall(localIdFunction, {builder.CreateZExtOrTrunc(dim, builder.getInt32Ty())});
+    call->setMetadata(LLVMContext::MD_range, MDBuilder(builder.getContext())
+                                                 .createRange(APInt(64, 0), APInt(64, kMaxWorkGroupSize)));
+    return call;
   }
 
   Value *localLinearId(IRBuilder<> &builder) {

@@ -4,8 +4,9 @@
 ; loops, and the counter, uniform, is kept once. A loop whose trip count
 ; differs between work-items is masked: it goes round while any work-item is
 ; active (a work_group_any, combined between the work-item loops), its body
-; runs for the active ones. A loop with a small constant trip count is left
-; whole inside one work-item loop.
+; runs for the active ones, unless no work-item goes round more than a few
+; times: then those rounds are peeled off and the loop is gone. A loop with
+; a small constant trip count is left whole inside one work-item loop.
 ; RUN: %opt -passes=lockstep-work-group-loops -S %s | FileCheck %s
 
 declare i64 @__lockstep.local_id(i32) memory(none)
@@ -227,3 +228,89 @@ done:
 ; CHECK: masked.peek.leaves.r:
 ; CHECK-NEXT: store i32 0, ptr %[[FLAG]]
 ; CHECK-NEXT: br label %masked.latch.r
+
+; The same loop from a local id below 4096 (the range WorkItemBuiltins gives
+; it): no work-item goes round more than twice (100 / 64), so the two rounds
+; are peeled off in front of the loop and the loop is gone: straight-line
+; code in one work-item loop, with no round counter, flag or count.
+define void @unrolled_rounds(ptr %args, ptr %group, ptr %local, ptr %context) "lockstep-kernel"="e" {
+prologue:
+  %outp = getelementptr i8, ptr %args, i64 16
+  %out = load ptr, ptr %outp, align 8
+  br label %entry
+
+entry:
+  %lid = call i64 @__lockstep.local_id(i32 0), !range !{i64 0, i64 4096}
+  %start = trunc i64 %lid to i32
+  br label %header
+
+header:
+  %i = phi i32 [ %start, %entry ], [ %i.next, %body ]
+  %more = icmp slt i32 %i, 100
+  br i1 %more, label %body, label %done
+
+body:
+  %i64 = sext i32 %i to i64
+  %q = getelementptr float, ptr %out, i64 %i64
+  store float 1.0, ptr %q
+  %i.next = add nsw i32 %i, 64
+  br label %header
+
+done:
+  ret void
+}
+
+; CHECK-LABEL: define void @unrolled_rounds(
+; CHECK-NOT: loop.round
+; CHECK-NOT: work_group_reduce
+; CHECK: header.peel.r:
+; CHECK-NEXT: %more.peel.r = icmp slt i32 %start.r, 100
+; CHECK: store float 1.000000e+00
+; CHECK: %i.next.peel.r = add nsw i32 %start.r, 64
+; CHECK: header.peel2.r:
+; CHECK-NEXT: %more.peel3.r = icmp slt i32 %i.next.peel.r, 100
+; CHECK: store float 1.000000e+00
+; What is left of the loop leaves at once.
+; CHECK: header.r:
+; CHECK-NEXT: icmp slt
+; CHECK-NEXT: br label %done.loopexit.r
+; CHECK-NOT: masked.
+
+; An unsigned counter needs no range: it starts at 0 or above. 300 / 128:
+; three rounds.
+define void @unrolled_unsigned(ptr %args, ptr %group, ptr %local, ptr %context) "lockstep-kernel"="f" {
+prologue:
+  %outp = getelementptr i8, ptr %args, i64 16
+  %out = load ptr, ptr %outp, align 8
+  br label %entry
+
+entry:
+  %lid = call i64 @__lockstep.local_id(i32 0)
+  %start = trunc i64 %lid to i32
+  br label %header
+
+header:
+  %i = phi i32 [ %start, %entry ], [ %i.next, %body ]
+  %more = icmp ult i32 %i, 300
+  br i1 %more, label %body, label %done
+
+body:
+  %i64 = zext i32 %i to i64
+  %q = getelementptr float, ptr %out, i64 %i64
+  store float 1.0, ptr %q
+  %i.next = add i32 %i, 128
+  br label %header
+
+done:
+  ret void
+}
+
+; CHECK-LABEL: define void @unrolled_unsigned(
+; CHECK-NOT: loop.round
+; CHECK: icmp ult i32 %start.r, 300
+; CHECK: icmp ult i32 %i.next.peel.r, 300
+; CHECK: icmp ult i32 %i.next.peel7.r, 300
+; CHECK: header.r:
+; CHECK-NEXT: icmp ult
+; CHECK-NEXT: br label %done.loopexit.r
+; CHECK-NOT: masked.

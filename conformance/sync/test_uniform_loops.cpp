@@ -1188,6 +1188,70 @@ TEST_F(UniformLoops, DivergentLoopsWritingMemory) {
       });
 }
 
+// Divergent loops of a few rounds: a counter with a constant step leaving at
+// a constant bound, from a first value known not to be below zero (unsigned,
+// or built from local ids by constant factors), at most four rounds for any
+// work-item; the compiler unrolls those rather than masking them. Strict and
+// inclusive bounds, a counter read after its loop, a signed counter that may
+// start below zero (masked, not unrolled), such a loop inside a uniform
+// loop, stores to __global memory, and a tile of __local memory filled in two
+// rounds and read after a barrier.
+const char *kFewRounds = R"CLC(
+kernel void few_rounds(global const uint *in, global uint *out, local uint *tile, int n) {
+  uint lid = LID, sz = LSZ, x = in[GIDX];
+  uint a = x;
+  for (uint i = lid; i < 300u; i += 128u) a = a * 7u + i;
+  uint j, b = 0;
+  for (j = lid % 50u; j <= 70u; j += 32u) b += j ^ x;
+  int lx = (int)get_local_id(0), ly = (int)get_local_id(1);
+  int c = 0, k;
+  for (k = ly * 4 + lx; k < 37; k += 16) c += k * (int)(x & 15u);
+  int e = 0;
+  for (int m = (int)(lid % 9u) - 5; m < 20; m += 8) e += m;
+  uint f = x;
+  for (int r = 0; r < n; ++r)
+    for (uint i = lid; i < 100u; i += 64u) f = f * 3u + i + (uint)r;
+  global uint *o = out + 28 * GIDX;
+  for (uint i = 0; i < 20u; ++i) o[8 + i] = i;
+  for (uint i = lid % 8u; i < 20u; i += 8u) o[8 + i] = x + i * 0x10001u;
+  for (uint i = lid; i < 1500u; i += 1024u) tile[i] = i * 0x9e3779b9u + 1u;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  uint t = tile[lid * 7u % sz] ^ tile[1024u + lid * 3u % min(sz, 476u)];
+  o[0] = a; o[1] = b; o[2] = j; o[3] = (uint)c; o[4] = (uint)k; o[5] = (uint)e; o[6] = f; o[7] = t;
+}
+)CLC";
+
+TEST_F(UniformLoops, FewRoundDivergentLoops) {
+  cl_kernel k = make(kFewRounds, "few_rounds");
+  for (cl_int n : {0, 3}) {
+    SCOPED_TRACE("n " + std::to_string(n));
+    checkItems(
+        k, 28, [&](cl_kernel k, const Shape &) { return setKernelArgs(k, 2, LocalBytes{1500 * 4}, n); },
+        [&](const Shape &, const Group &g, size_t l, const std::vector<u32> &in, u32 *o) {
+          const Item &it = g.items[l];
+          const u32 x = in[it.index], lid = u32(l), sz = u32(g.count());
+          u32 a = x;
+          for (u32 i = lid; i < 300u; i += 128u) a = a * 7u + i;
+          u32 j, b = 0;
+          for (j = lid % 50u; j <= 70u; j += 32u) b += j ^ x;
+          int lx = int(it.local[0]), ly = int(it.local[1]);
+          int c = 0, kk;
+          for (kk = ly * 4 + lx; kk < 37; kk += 16) c += kk * int(x & 15u);
+          int e = 0;
+          for (int m = int(lid % 9u) - 5; m < 20; m += 8) e += m;
+          u32 f = x;
+          for (int r = 0; r < n; ++r)
+            for (u32 i = lid; i < 100u; i += 64u) f = f * 3u + i + u32(r);
+          for (u32 i = 0; i < 20u; ++i) o[8 + i] = i;
+          for (u32 i = lid % 8u; i < 20u; i += 8u) o[8 + i] = x + i * 0x10001u;
+          auto tile = [](u32 i) { return i * 0x9e3779b9u + 1u; };
+          u32 t = tile(lid * 7u % sz) ^ tile(1024u + lid * 3u % std::min(sz, 476u));
+          u32 want[8] = {a, b, j, u32(c), u32(kk), u32(e), f, t};
+          std::copy(want, want + 8, o);
+        });
+  }
+}
+
 // A kernel with a sub-group barrier (which runs sub-group by sub-group, so
 // no loop of it is cut) and loops of both kinds.
 const char *kWithSubGroupBarrier = R"CLC(

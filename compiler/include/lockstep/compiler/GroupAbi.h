@@ -7,6 +7,11 @@
 
 namespace lockstep::compiler {
 
+// The most work-items a group may have (CL_DEVICE_MAX_WORK_GROUP_SIZE, and
+// each CL_DEVICE_MAX_WORK_ITEM_SIZES): generated code may assume that every
+// local id is below it.
+constexpr uint64_t kMaxWorkGroupSize = 4096;
+
 // Everything a work-group function needs to know about the NDRange and the
 // group it runs. One per call; the runtime fills it per group.
 struct GroupInfo {
