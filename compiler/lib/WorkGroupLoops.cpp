@@ -23,11 +23,11 @@
 // live there for good. Values computed in the prologue (arguments, group
 // geometry) are uniform and stay in registers.
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/PostOrderIterator.h>
 #include <llvm/ADT/SetVector.h>
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/ADT/StringSwitch.h>
-#include <llvm/ADT/PostOrderIterator.h>
 #include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/PostDominators.h>
@@ -47,10 +47,10 @@
 #include <llvm/Support/MathExtras.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/Cloning.h>
-#include <llvm/Transforms/Utils/LoopUtils.h>
 #include <llvm/Transforms/Utils/Local.h>
 #include <llvm/Transforms/Utils/LoopPeel.h>
 #include <llvm/Transforms/Utils/LoopSimplify.h>
+#include <llvm/Transforms/Utils/LoopUtils.h>
 #include <llvm/Transforms/Utils/PromoteMemToReg.h>
 #include <llvm/Transforms/Utils/ValueMapper.h>
 
@@ -907,8 +907,10 @@ void WorkGroupLoops::addLoopCuts() {
   SmallVector<Loop *, 4> masked;
   bool unrolled = false;
   for (Loop *loop : differingLoops) {
-    if (unrollFewRounds(loop, dominators, loops, evolution, assumptions)) unrolled = true;
-    else masked.push_back(loop);
+    if (unrollFewRounds(loop, dominators, loops, evolution, assumptions))
+      unrolled = true;
+    else
+      masked.push_back(loop);
   }
   for (Loop *loop : masked) maskLoop(loop);
   if (unrolled) removeUnreachableBlocks(F);
@@ -924,8 +926,8 @@ void WorkGroupLoops::addLoopCuts() {
 // region then holds straight-line code whose later rounds the vectorizer
 // masks, with no cut, no activity flags and no count of active work-items
 // between rounds (masked, stencil's halo loop cost a quarter of its time).
-bool WorkGroupLoops::unrollFewRounds(Loop *loop, DominatorTree &dominators, LoopInfo &loops,
-                                     ScalarEvolution &evolution, AssumptionCache &assumptions) {
+bool WorkGroupLoops::unrollFewRounds(Loop *loop, DominatorTree &dominators, LoopInfo &loops, ScalarEvolution &evolution,
+                                     AssumptionCache &assumptions) {
   BasicBlock *header = loop->getHeader(), *preheader = loop->getLoopPreheader(), *latch = loop->getLoopLatch();
   if (!preheader || !latch || latch == header) return false;
   SmallVector<BasicBlock *, 4> exiting;
@@ -935,8 +937,8 @@ bool WorkGroupLoops::unrollFewRounds(Loop *loop, DominatorTree &dominators, Loop
   auto *test = branch && branch->isConditional() ? dyn_cast<ICmpInst>(branch->getCondition()) : nullptr;
   if (!test) return false;
   // The test as "stay while counter <pred> bound".
-  CmpInst::Predicate stay = loop->contains(branch->getSuccessor(0)) ? test->getPredicate()
-                                                                     : test->getInversePredicate();
+  CmpInst::Predicate stay =
+      loop->contains(branch->getSuccessor(0)) ? test->getPredicate() : test->getInversePredicate();
   Value *counter = test->getOperand(0);
   auto *bound = dyn_cast<ConstantInt>(test->getOperand(1));
   if (!bound) {
@@ -964,8 +966,8 @@ bool WorkGroupLoops::unrollFewRounds(Loop *loop, DominatorTree &dominators, Loop
   // stays representable.
   APInt room = (isSigned ? APInt::getSignedMaxValue(bits) : APInt::getMaxValue(bits)) - step->getValue();
   if (isSigned ? room.slt(limit) : room.ult(limit)) return false;
-  KnownBits known = computeKnownBits(phi->getIncomingValueForBlock(preheader), F.getParent()->getDataLayout(),
-                                     0, &assumptions, preheader->getTerminator(), &dominators);
+  KnownBits known = computeKnownBits(phi->getIncomingValueForBlock(preheader), F.getParent()->getDataLayout(), 0,
+                                     &assumptions, preheader->getTerminator(), &dominators);
   APInt least = isSigned ? known.getSignedMinValue() : known.getMinValue();
   uint64_t rounds = 0;
   if (isSigned ? least.slt(limit) : least.ult(limit)) {

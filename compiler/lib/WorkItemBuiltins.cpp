@@ -7,8 +7,8 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
-#include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 
@@ -145,8 +145,8 @@ class Lowering {
   // the placeholder becomes their induction variable.
   Value *localId(IRBuilder<> &builder, Value *dim) {
     CallInst *call = builder.CreateCall(localIdFunction, {builder.CreateZExtOrTrunc(dim, builder.getInt32Ty())});
-    call->setMetadata(LLVMContext::MD_range, MDBuilder(builder.getContext())
-                                                 .createRange(APInt(64, 0), APInt(64, kMaxWorkGroupSize)));
+    call->setMetadata(LLVMContext::MD_range,
+                      MDBuilder(builder.getContext()).createRange(APInt(64, 0), APInt(64, kMaxWorkGroupSize)));
     return call;
   }
 
