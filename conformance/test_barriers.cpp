@@ -13,13 +13,6 @@ namespace {
       GTEST_SKIP() << "kernel work-group size limit " << kernelMaxGroupSize(kernel); \
   } while (0)
 
-std::vector<int> randomInts(std::mt19937 &rng, size_t n, int lo, int hi) {
-  std::uniform_int_distribution<int> dist(lo, hi);
-  std::vector<int> out(n);
-  for (int &v : out) v = dist(rng);
-  return out;
-}
-
 const char *kReduce = R"CLC(
 // Tree reduction that works for any group size: at step s, item i (a multiple
 // of 2s) adds in item i+s if there is one.
@@ -41,7 +34,7 @@ TEST_P(Reduction, LocalMemoryTree) {
   cl_kernel reduce = kernel(kReduce, "reduce");
   ASSERT_NE(reduce, nullptr);
   SKIP_IF_TOO_LARGE(reduce, local);
-  std::vector<int> in = randomInts(rng_, n, -1000, 1000);
+  std::vector<int> in = randomValues(n, -1000, 1000);
   cl_mem mi = bufferFrom(in), mp = buffer(CL_MEM_WRITE_ONLY, groups * sizeof(int));
   ASSERT_TRUE(setArgs(reduce, mi, mp, LocalBytes{local * sizeof(int)}));
   ASSERT_TRUE(run(reduce, {n}, {local}));
@@ -81,7 +74,7 @@ TEST_P(Scan, HillisSteeleWithBarrierInArgumentBoundLoop) {
   SKIP_IF_TOO_LARGE(scan, local);
   cl_uint steps = 0;
   while ((size_t{1} << steps) < local) ++steps;
-  std::vector<int> in = randomInts(rng_, n, -100, 100);
+  std::vector<int> in = randomValues(n, -100, 100);
   cl_mem mi = bufferFrom(in), mo = buffer(CL_MEM_WRITE_ONLY, n * sizeof(int));
   ASSERT_TRUE(setArgs(scan, mi, mo, LocalBytes{local * 4}, LocalBytes{local * 4}, steps));
   ASSERT_TRUE(run(scan, {n}, {local}));
@@ -125,7 +118,7 @@ TEST_P(UniformBranches, BarriersInIfAndElse) {
   cl_kernel branches = kernel(kBranches, "branches");
   ASSERT_NE(branches, nullptr);
   SKIP_IF_TOO_LARGE(branches, local);
-  std::vector<int> in = randomInts(rng_, n, -1000, 1000);
+  std::vector<int> in = randomValues(n, -1000, 1000);
   cl_mem mi = bufferFrom(in), mo = buffer(CL_MEM_WRITE_ONLY, n * sizeof(int));
   for (int mode : {0, 1}) {
     ASSERT_TRUE(setArgs(branches, mi, mo, LocalBytes{local * 4}, mode));
@@ -164,7 +157,7 @@ TEST_P(PrivateArray, LiveAcrossBarriersWithDynamicIndex) {
   cl_kernel priv = kernel(kPrivateArray, "priv");
   ASSERT_NE(priv, nullptr);
   SKIP_IF_TOO_LARGE(priv, local);
-  std::vector<int> in = randomInts(rng_, n, -1000, 1000);
+  std::vector<int> in = randomValues(n, -1000, 1000);
   cl_mem mi = bufferFrom(in), mo = buffer(CL_MEM_WRITE_ONLY, n * sizeof(int));
   ASSERT_TRUE(setArgs(priv, mi, mo, LocalBytes{local * 4}, shift));
   ASSERT_TRUE(run(priv, {n}, {local}));
@@ -206,7 +199,7 @@ TEST_P(KernelScopeLocal, ArrayAndScalar) {
   ASSERT_CL(clGetKernelWorkGroupInfo(tiles, device_, CL_KERNEL_LOCAL_MEM_SIZE, sizeof localMem,
                                      &localMem, nullptr));
   EXPECT_GE(localMem, 256u * 4 + 4);
-  std::vector<int> in = randomInts(rng_, n, -1000, 1000);
+  std::vector<int> in = randomValues(n, -1000, 1000);
   cl_mem mi = bufferFrom(in), mo = buffer(CL_MEM_WRITE_ONLY, n * sizeof(int));
   ASSERT_TRUE(setArgs(tiles, mi, mo));
   ASSERT_TRUE(run(tiles, {n}, {local}));
@@ -243,7 +236,7 @@ TEST_P(LocalArguments, SeveralOfDifferentSizes) {
   cl_kernel locals = kernel(kLocalArgs, "locals");
   ASSERT_NE(locals, nullptr);
   SKIP_IF_TOO_LARGE(locals, local);
-  std::vector<int> in = randomInts(rng_, n, -100000, 100000);
+  std::vector<int> in = randomValues(n, -100000, 100000);
   cl_mem mi = bufferFrom(in), mo = buffer(CL_MEM_WRITE_ONLY, n * sizeof(int));
   ASSERT_TRUE(setArgs(locals, mi, mo, LocalBytes{local}, LocalBytes{2 * local * 4},
                       LocalBytes{local * 16}, LocalBytes{local * 8}));
@@ -278,7 +271,7 @@ TEST_F(ClTest, TwoKernelsInOneProgram) {
   cl_kernel scale = kernelOf(program, "scale"), offset = kernelOf(program, "offset");
   ASSERT_TRUE(scale && offset);
   const size_t n = 1000;
-  std::vector<int> a = randomInts(rng_, n, -1000, 1000), b = randomInts(rng_, n, -1000, 1000);
+  std::vector<int> a = randomValues(n, -1000, 1000), b = randomValues(n, -1000, 1000);
   cl_mem ma = bufferFrom(a), mb = bufferFrom(b);
   ASSERT_TRUE(setArgs(scale, ma, 3));
   ASSERT_TRUE(setArgs(offset, ma, mb));
@@ -341,7 +334,7 @@ TEST_P(Reduction, BarrierInCalledFunction) {
                        "rot");
   ASSERT_NE(k, nullptr);
   SKIP_IF_TOO_LARGE(k, local);
-  std::vector<int> in = randomInts(rng_, n, -1000, 1000);
+  std::vector<int> in = randomValues(n, -1000, 1000);
   cl_mem m = bufferFrom(in);
   const int times = 5;
   ASSERT_TRUE(setArgs(k, m, LocalBytes{local * 4}, times));

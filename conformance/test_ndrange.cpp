@@ -26,9 +26,8 @@ class VectorAdd : public ClTest {
   void check(std::array<size_t, 3> full, std::vector<size_t> global, std::vector<size_t> offset,
              std::vector<size_t> local) {
     size_t total = full[0] * full[1] * full[2];
-    std::vector<int> a(total), b(total), c(total, -1);
-    std::uniform_int_distribution<int> dist(-1000000, 1000000);
-    for (size_t i = 0; i < total; ++i) a[i] = dist(rng_), b[i] = dist(rng_);
+    std::vector<int> a = randomValues(total, -1000000, 1000000), b = randomValues(total, -1000000, 1000000),
+                     c(total, -1);
     cl_kernel add = kernel(kVectorAdd, "add");
     ASSERT_NE(add, nullptr);
     cl_mem ma = bufferFrom(a), mb = bufferFrom(b), mc = bufferFrom(c);

@@ -822,8 +822,9 @@ bool streamsStores(Loop *loop, ScalarEvolution &SE, const DataLayout &layout, Sm
 // store starts aligned to its size and the launch stores more than the caches
 // keep (GroupInfo::streamingStoreMiB, which the runtime sets to half the
 // last-level cache, at least 16 MiB; the bytes from the number of groups and
-// what one run of the loop stores): such stores skip the read for ownership, a third of
-// vector_add's traffic, and would only evict data from the caches.
+// what one run of the loop stores): such stores skip the read for
+// ownership, a third of vector_add's traffic, and would only evict data from
+// the caches.
 bool streamLoop(Function &F, Loop *loop, ArrayRef<StoreInst *> stores, ScalarEvolution &SE, LoopInfo &loops,
                 DominatorTree &dominators, const DataLayout &layout) {
   BasicBlock *exit = loop->getExitBlock(), *exiting = loop->getExitingBlock();

@@ -109,8 +109,8 @@ namespace {
 // `size` bytes of `pattern` repeated (size is a multiple of pattern_size).
 // A pattern of one repeated byte is a memset; any other is written once and
 // then copied from the part already filled in doubling, then fixed, chunks
-// that stay in cache: one memcpy call per pattern was 10x slower for 4-byte
-// patterns.
+// that stay in cache: one memcpy call per pattern took 9x as long for a
+// 4-byte pattern (64 MiB: 48.6 against 5.3 ms).
 void fillPattern(char *out, const char *pattern, size_t patternSize, size_t size) {
   if (size == 0) return;
   if (std::all_of(pattern, pattern + patternSize, [&](char c) { return c == pattern[0]; })) {
