@@ -167,6 +167,52 @@ Record runScan(const BenchInfo &info, uint64_t n, const Options &options) {
   return rateRecord(info, sizeText("n", n), timings, 2.0 * n * sizeof(uint32_t), 1e9);
 }
 
+// The OpenCL kernel's own algorithm in C++, for a like-for-like reading of
+// scan: each 512-element block staged in a local array and scanned by the
+// work-efficient tree (an up-sweep of partial sums, then a down-sweep), one
+// level at a time, as the kernel's 256 work-items do between barriers.
+Record runScanTree(const BenchInfo &info, uint64_t n, const Options &options) {
+  constexpr size_t block = 512, items = block / 2;
+  ScanProblem problem(n, block);
+  std::vector<uint32_t> out(n), sums(n / block);
+  const uint32_t *in = problem.in.data();
+  auto timings = measureRuns(
+      options.reps,
+      [&] {
+        poison(out);
+        poison(sums);
+      },
+      [&] {
+#pragma omp parallel for schedule(static)
+        for (size_t start = 0; start < n; start += block) {
+          uint32_t tree[block];
+          std::copy(in + start, in + start + block, tree);
+          size_t stride = 1;
+          for (size_t active = items; active > 0; active /= 2) {
+            for (size_t lid = 0; lid < active; ++lid) {
+              size_t left = stride * (2 * lid + 1) - 1;
+              tree[left + stride] += tree[left];
+            }
+            stride *= 2;
+          }
+          sums[start / block] = tree[block - 1];
+          tree[block - 1] = 0;
+          for (size_t active = 1; active < block; active *= 2) {
+            stride /= 2;
+            for (size_t lid = 0; lid < active; ++lid) {
+              size_t left = stride * (2 * lid + 1) - 1;
+              uint32_t carried = tree[left];
+              tree[left] = tree[left + stride];
+              tree[left + stride] += carried;
+            }
+          }
+          std::copy(tree, tree + block, out.data() + start);
+        }
+      },
+      [&] { return problem.verify(out.data(), sums.data()); });
+  return rateRecord(info, sizeText("n", n), timings, 2.0 * n * sizeof(uint32_t), 1e9);
+}
+
 Record runTranspose(const BenchInfo &info, uint64_t n, const Options &options) {
   TransposeProblem problem(n);
   std::vector<float> out(n * n);
@@ -208,6 +254,46 @@ Record runStencil(const BenchInfo &info, uint64_t n, const Options &options) {
           for (size_t x = 1; x < n - 1; ++x)
             out_row[x] = 0.2f * (row[x] + row[x - n] + row[x + n] + row[x - 1] + row[x + 1]);
         }
+      },
+      [&] { return problem.verify(o); });
+  return rateRecord(info, sizeText("n", n), timings, 2.0 * n * n * sizeof(float), 1e9);
+}
+
+// The OpenCL kernel's own algorithm in C++: each 16 x 16 block of the grid
+// stages its 18 x 18 neighbourhood (clamped at the grid's edge) in a local
+// tile, then computes its cells from the tile, as a work-group does with its
+// __local halo.
+Record runStencilTile(const BenchInfo &info, uint64_t n, const Options &options) {
+  constexpr int tileSize = 16, halo = tileSize + 2;
+  StencilProblem problem(n);
+  std::vector<float> out(n * n);
+  const float *in = problem.in.data();
+  float *o = out.data();
+  const int last = static_cast<int>(n) - 1;
+  const size_t tiles = (n + tileSize - 1) / tileSize;
+  auto timings = measureRuns(
+      options.reps, [&] { poison(out); },
+      [&] {
+#pragma omp parallel for collapse(2) schedule(static)
+        for (size_t ty = 0; ty < tiles; ++ty)
+          for (size_t tx = 0; tx < tiles; ++tx) {
+            float tile[halo][halo];
+            int originX = static_cast<int>(tx) * tileSize - 1, originY = static_cast<int>(ty) * tileSize - 1;
+            for (int row = 0; row < halo; ++row) {
+              size_t sy = std::clamp(originY + row, 0, last);
+              for (int col = 0; col < halo; ++col) tile[row][col] = in[sy * n + std::clamp(originX + col, 0, last)];
+            }
+            for (int ly = 0; ly < tileSize; ++ly)
+              for (int lx = 0; lx < tileSize; ++lx) {
+                size_t x = tx * tileSize + lx, y = ty * tileSize + ly;
+                if (x >= n || y >= n) continue;
+                float centre = tile[ly + 1][lx + 1], value = centre;
+                if (x > 0 && y > 0 && x < n - 1 && y < n - 1)
+                  value = 0.2f * (centre + tile[ly][lx + 1] + tile[ly + 2][lx + 1] + tile[ly + 1][lx] +
+                                  tile[ly + 1][lx + 2]);
+                o[y * n + x] = value;
+              }
+          }
       },
       [&] { return problem.verify(o); });
   return rateRecord(info, sizeText("n", n), timings, 2.0 * n * n * sizeof(float), 1e9);
@@ -321,8 +407,10 @@ Record runHistogram(const BenchInfo &info, uint64_t n, const Options &options) {
 }  // namespace
 
 const std::vector<NativeBench> &nativeBenchmarks() {
-  // Names match the OpenCL suite's where the algorithm is the same, so the
-  // table lines them up; stream_copy and peak_fma exist only here.
+  // Names match the OpenCL suite's, so the table lines them up; stream_copy
+  // and peak_fma exist only here, and scan_tree and stencil_tile run the
+  // algorithm of the OpenCL kernels where the reference above uses the plain
+  // CPU one (bench/run reads them against the OpenCL scan and stencil).
   static const std::vector<NativeBench> benches = {
       {{"stream_copy", "STREAM copy: b = a", "GB/s", true, 1 << 25, 1 << 16, 1, "elements"},
        runStreamCopy},
@@ -344,11 +432,17 @@ const std::vector<NativeBench> &nativeBenchmarks() {
       {{"scan", "exclusive scan of 512-element blocks", "GB/s", true, 1 << 23, 1 << 16, 512,
         "elements"},
        runScan},
+      {{"scan_tree", "scan's OpenCL algorithm: up- and down-sweep tree per 512-element block",
+        "GB/s", true, 1 << 23, 1 << 16, 512, "elements"},
+       runScanTree},
       {{"transpose", "n x n transpose in 32x32 blocks", "GB/s", true, 4096, 64, 16, "matrix order",
         16384},
        runTranspose},
       {{"stencil", "5-point Jacobi sweep", "GB/s", true, 4096, 64, 16, "grid order", 16384},
        runStencil},
+      {{"stencil_tile", "stencil's OpenCL algorithm: 18 x 18 halo staged per 16 x 16 tile", "GB/s",
+        true, 4096, 64, 16, "grid order", 16384},
+       runStencilTile},
       {{"nbody", "all-pairs accelerations", "GFLOP/s", true, 6144, 512, 256, "bodies"}, runNbody},
       {{"mandelbrot", "escape counts, max 256 iterations", "Mpixel/s", true, 1024, 64, 16,
         "width (height = 3/4 width)", 16384},
