@@ -141,10 +141,14 @@ Record runReduce(const BenchInfo &info, uint64_t n, const Options &options) {
   return rateRecord(info, sizeText("n", n), timings, n * sizeof(float), 1e9);
 }
 
-Record runScan(const BenchInfo &info, uint64_t n, const Options &options) {
-  const size_t block = 512;
-  ScanProblem problem(n, block);
-  std::vector<uint32_t> out(n), sums(n / block);
+// Exclusive scan of 512-element blocks: `scanBlock(in, out)` scans one block
+// and returns its total.
+constexpr size_t kScanBlock = 512;
+
+template <class ScanBlock>
+Record runBlockScan(const BenchInfo &info, uint64_t n, const Options &options, ScanBlock scanBlock) {
+  ScanProblem problem(n, kScanBlock);
+  std::vector<uint32_t> out(n), sums(n / kScanBlock);
   const uint32_t *in = problem.in.data();
   auto timings = measureRuns(
       options.reps,
@@ -154,63 +158,56 @@ Record runScan(const BenchInfo &info, uint64_t n, const Options &options) {
       },
       [&] {
 #pragma omp parallel for schedule(static)
-        for (size_t start = 0; start < n; start += block) {
-          uint32_t running = 0;
-          for (size_t i = start; i < start + block; ++i) {
-            out[i] = running;
-            running += in[i];
-          }
-          sums[start / block] = running;
-        }
+        for (size_t start = 0; start < n; start += kScanBlock)
+          sums[start / kScanBlock] = scanBlock(in + start, out.data() + start);
       },
       [&] { return problem.verify(out.data(), sums.data()); });
   return rateRecord(info, sizeText("n", n), timings, 2.0 * n * sizeof(uint32_t), 1e9);
 }
 
+// The plain CPU algorithm: a running sum.
+Record runScan(const BenchInfo &info, uint64_t n, const Options &options) {
+  return runBlockScan(info, n, options, [](const uint32_t *in, uint32_t *out) {
+    uint32_t running = 0;
+    for (size_t i = 0; i < kScanBlock; ++i) {
+      out[i] = running;
+      running += in[i];
+    }
+    return running;
+  });
+}
+
 // The OpenCL kernel's own algorithm in C++, for a like-for-like reading of
-// scan: each 512-element block staged in a local array and scanned by the
-// work-efficient tree (an up-sweep of partial sums, then a down-sweep), one
-// level at a time, as the kernel's 256 work-items do between barriers.
+// scan: each block staged in a local array and scanned by the work-efficient
+// tree (an up-sweep of partial sums, then a down-sweep), one level at a time,
+// as the kernel's 256 work-items do between barriers.
 Record runScanTree(const BenchInfo &info, uint64_t n, const Options &options) {
-  constexpr size_t block = 512, items = block / 2;
-  ScanProblem problem(n, block);
-  std::vector<uint32_t> out(n), sums(n / block);
-  const uint32_t *in = problem.in.data();
-  auto timings = measureRuns(
-      options.reps,
-      [&] {
-        poison(out);
-        poison(sums);
-      },
-      [&] {
-#pragma omp parallel for schedule(static)
-        for (size_t start = 0; start < n; start += block) {
-          uint32_t tree[block];
-          std::copy(in + start, in + start + block, tree);
-          size_t stride = 1;
-          for (size_t active = items; active > 0; active /= 2) {
-            for (size_t lid = 0; lid < active; ++lid) {
-              size_t left = stride * (2 * lid + 1) - 1;
-              tree[left + stride] += tree[left];
-            }
-            stride *= 2;
-          }
-          sums[start / block] = tree[block - 1];
-          tree[block - 1] = 0;
-          for (size_t active = 1; active < block; active *= 2) {
-            stride /= 2;
-            for (size_t lid = 0; lid < active; ++lid) {
-              size_t left = stride * (2 * lid + 1) - 1;
-              uint32_t carried = tree[left];
-              tree[left] = tree[left + stride];
-              tree[left + stride] += carried;
-            }
-          }
-          std::copy(tree, tree + block, out.data() + start);
-        }
-      },
-      [&] { return problem.verify(out.data(), sums.data()); });
-  return rateRecord(info, sizeText("n", n), timings, 2.0 * n * sizeof(uint32_t), 1e9);
+  return runBlockScan(info, n, options, [](const uint32_t *in, uint32_t *out) {
+    constexpr size_t items = kScanBlock / 2;
+    uint32_t tree[kScanBlock];
+    std::copy(in, in + kScanBlock, tree);
+    size_t stride = 1;
+    for (size_t active = items; active > 0; active /= 2) {
+      for (size_t lid = 0; lid < active; ++lid) {
+        size_t left = stride * (2 * lid + 1) - 1;
+        tree[left + stride] += tree[left];
+      }
+      stride *= 2;
+    }
+    uint32_t total = tree[kScanBlock - 1];
+    tree[kScanBlock - 1] = 0;
+    for (size_t active = 1; active < kScanBlock; active *= 2) {
+      stride /= 2;
+      for (size_t lid = 0; lid < active; ++lid) {
+        size_t left = stride * (2 * lid + 1) - 1;
+        uint32_t carried = tree[left];
+        tree[left] = tree[left + stride];
+        tree[left + stride] += carried;
+      }
+    }
+    std::copy(tree, tree + kScanBlock, out);
+    return total;
+  });
 }
 
 Record runTranspose(const BenchInfo &info, uint64_t n, const Options &options) {
