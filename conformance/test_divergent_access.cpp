@@ -592,6 +592,48 @@ TEST_P(DivergentAccess, SpacedGlobalGathersAndScatters) {
   for (size_t e = 0; e < elements; ++e) ASSERT_EQ(scattered[e], expected[e]) << "element " << e;
 }
 
+// Work-items that read and write through a uint index whose step only the
+// launch knows (`out[step * i + offset]`, as a tree level indexes). Lockstep
+// runs such a loop as scalar code with 64-bit indices when the step is more
+// than 2 elements and no index of the group wraps (SpreadLoopsPass), and
+// vectorized otherwise. Steps on both sides of that line, and steps whose
+// indices descend through 2^32 (`step * i` wraps), where a 64-bit index
+// would be wrong.
+TEST_P(DivergentAccess, UniformStepThroughAUintIndex) {
+  cl_kernel k = kernel(R"CLC(
+    kernel void k(global const int *in, global int *out, uint step, uint offset) {
+      uint i = get_global_id(0);
+      uint at = step * i + offset;
+      out[at] += 3 * in[i] + 1;
+    }
+  )CLC",
+                       "k", "-cl-std=CL3.0");
+  ASSERT_NE(k, nullptr);
+  // Non-uniform groups: the last group is a remainder.
+  const size_t local = GetParam(), global = local * 5 + local / 2;
+  std::vector<cl_int> in(global);
+  std::iota(in.begin(), in.end(), -40);
+  cl_mem mi = bufferFrom(in);
+  const cl_uint g = cl_uint(global);
+  const std::pair<cl_uint, cl_uint> cases[] = {
+      {1, 5},   {2, 3},   {3, 0},    {5, 7},
+      {16, 1},  {1000, 2}, {0xffffffffu, g + 5}, {0xfffffffdu, 3 * g + 2},
+  };
+  for (auto [step, offset] : cases) {
+    size_t elements = 0;
+    for (cl_uint i = 0; i < g; ++i) elements = std::max<size_t>(elements, cl_uint(step * i + offset) + 1);
+    std::vector<cl_int> before(elements);
+    for (size_t e = 0; e < elements; ++e) before[e] = cl_int(e % 13) - 6;
+    cl_mem mo = bufferFrom(before);
+    ASSERT_TRUE(setArgs(k, mi, mo, step, offset));
+    ASSERT_TRUE(run(k, {global}, {local}));
+    std::vector<cl_int> got = read<cl_int>(mo, elements), want = before;
+    for (cl_uint i = 0; i < g; ++i) want[cl_uint(step * i + offset)] += 3 * in[i] + 1;
+    for (size_t e = 0; e < elements; ++e)
+      ASSERT_EQ(got[e], want[e]) << "element " << e << ", step " << step << ", offset " << offset;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(LocalSizes, DivergentAccess, ::testing::ValuesIn(kLocalSizes));
 
 }  // namespace

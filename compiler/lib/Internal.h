@@ -155,6 +155,13 @@ struct StridedRunPrefetchPass : llvm::PassInfoMixin<StridedRunPrefetchPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 
+// Before the loop vectorizer: a work-item loop that stores through a uint
+// index whose step only the run knows gets a scalar copy with 64-bit
+// indices, run when the step is more than 2 elements and no index wraps.
+struct SpreadLoopsPass : llvm::PassInfoMixin<SpreadLoopsPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
+};
+
 // After -O3: in straight-line kernels, a second copy of a loop that stores
 // whole vectors to consecutive global addresses, with non-temporal stores,
 // for launches that store more than the caches keep, when aligned.

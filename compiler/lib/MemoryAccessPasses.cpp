@@ -74,6 +74,7 @@
 #include <llvm/TargetParser/Triple.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/LoopSimplify.h>
 #include <llvm/Transforms/Utils/LoopUtils.h>
 #include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
 
@@ -758,6 +759,49 @@ bool prefetchStridedRuns(Function &F, LoopInfo &loops, DominatorTree &dominators
   return changed;
 }
 
+// The preheader of a loop that versionLoop can copy: one exit block, which
+// only the loop enters, and values that leave the loop only through that
+// block's phis (LCSSA). Null for any other loop.
+BasicBlock *versionablePreheader(Loop *loop, LoopInfo &loops, DominatorTree &dominators) {
+  BasicBlock *exit = loop->getExitBlock(), *exiting = loop->getExitingBlock();
+  if (!exit || !exiting || exit->getSinglePredecessor() != exiting) return nullptr;
+  for (BasicBlock *block : loop->blocks())
+    for (Instruction &I : *block)
+      for (User *user : I.users()) {
+        auto *inst = cast<Instruction>(user);
+        if (!loop->contains(inst) && !(isa<PHINode>(inst) && inst->getParent() == exit)) return nullptr;
+      }
+  BasicBlock *preheader = loop->getLoopPreheader();
+  if (!preheader) preheader = InsertPreheaderForLoop(loop, &dominators, &loops, nullptr, false);
+  return preheader;
+}
+
+// Copies a loop that versionablePreheader accepted and runs the copy instead
+// when `useCopy` (computed in the preheader) holds:
+// preheader -> (useCopy ? copy's preheader : loop's preheader); both exit to
+// the loop's exit block, whose phis take the copy's values from the copy.
+// `map` takes the loop's values to the copy's. Returns the copy.
+Loop *versionLoop(Loop *loop, Value *useCopy, StringRef suffix, LoopInfo &loops, DominatorTree &dominators,
+                  ValueToValueMapTy &map) {
+  BasicBlock *preheader = loop->getLoopPreheader(), *exit = loop->getExitBlock();
+  BasicBlock *loopEntry =
+      SplitBlock(preheader, preheader->getTerminator(), &dominators, &loops, nullptr, suffix.drop_front() + ".not");
+  SmallVector<BasicBlock *, 8> blocks;
+  Loop *copy = cloneLoopWithPreheader(loopEntry, preheader, loop, map, suffix, &loops, &dominators, blocks);
+  remapInstructionsInBlocks(blocks, map);
+  preheader->getTerminator()->eraseFromParent();
+  BranchInst::Create(copy->getLoopPreheader(), loopEntry, useCopy, preheader);
+  dominators.changeImmediateDominator(exit, preheader);
+  for (PHINode &phi : exit->phis())
+    for (unsigned i = 0, e = phi.getNumIncomingValues(); i < e; ++i)
+      if (loop->contains(phi.getIncomingBlock(i))) {
+        Value *value = phi.getIncomingValue(i);
+        Value *mapped = map.count(value) ? static_cast<Value *>(map[value]) : value;
+        phi.addIncoming(mapped, cast<BasicBlock>(map[phi.getIncomingBlock(i)]));
+      }
+  return copy;
+}
+
 // Runs `transform(F, loops, dominators, scalar evolution)` on every function
 // of the module, dropping a function's analyses when it changed it.
 template <typename Transform>
@@ -778,6 +822,140 @@ PreservedAnalyses runOnLoops(Module &M, ModuleAnalysisManager &analyses, Transfo
 
 PreservedAnalyses StridedRunPrefetchPass::run(Module &M, ModuleAnalysisManager &analyses) {
   return runOnLoops(M, analyses, prefetchStridedRuns);
+}
+
+namespace {
+
+// ---- spread work-item loops ---------------------------------------------------------
+
+// An index `zext X` in the loop whose uint X steps by a uniform amount that
+// only the run knows: a tree level's `tree[stride * (2 * lid + 1) - 1]`.
+struct SpreadIndex {
+  ZExtInst *index;
+  const SCEVAddRecExpr *narrow;  // X
+};
+
+// The loop's spread indices; empty unless one of them addresses a store.
+SmallVector<SpreadIndex, 4> spreadIndices(Loop *loop, ScalarEvolution &SE) {
+  SmallVector<SpreadIndex, 4> found;
+  bool stored = false;
+  for (BasicBlock *block : loop->blocks())
+    for (Instruction &I : *block) {
+      auto *index = dyn_cast<ZExtInst>(&I);
+      if (!index || !index->getSrcTy()->isIntegerTy(32) || !index->getDestTy()->isIntegerTy(64)) continue;
+      auto *narrow = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(index->getOperand(0)));
+      if (!narrow || narrow->getLoop() != loop || !narrow->isAffine() ||
+          isa<SCEVConstant>(narrow->getStepRecurrence(SE)) ||
+          !SE.isLoopInvariant(narrow->getStepRecurrence(SE), loop) || !SE.isLoopInvariant(narrow->getStart(), loop))
+        continue;
+      found.push_back({index, narrow});
+      for (User *user : index->users())
+        if (auto *gep = dyn_cast<GetElementPtrInst>(user))
+          for (User *access : gep->users())
+            if (auto *store = dyn_cast<StoreInst>(access); store && store->getPointerOperand() == gep) stored = true;
+    }
+  if (!stored) found.clear();
+  return found;
+}
+
+// A work-item loop that stores through a spread index (a tree level of a
+// scan or a reduction) vectorizes into gathers and scatters, which on the
+// x86 cores measured cost about a memory access per lane, a scatter more;
+// the scalar loop costs one or two cycles per work-item, but only if its
+// indices are 64-bit: through 32-bit ones, which must wrap as a uint does,
+// LSR keeps one 32-bit counter per index and unrolled copy, and they spill
+// (scan's levels ran 2-3x slower than the same loop with size_t indices).
+//
+// Such a loop gets a scalar copy, which the vectorizer leaves alone, where
+// each spread index is the 64-bit recurrence {zext start, +, zext step}. The
+// copy runs when that is the same number: no index of the run passes
+// 2^32 - 1 (the recurrence only grows, so its last value tells), and when
+// some index steps more than 2 elements; closer lanes are what
+// SpacedAccessesPass turns into vector loads and shuffles.
+bool spreadLoop(Loop *loop, ArrayRef<SpreadIndex> indices, ScalarEvolution &SE, LoopInfo &loops,
+                DominatorTree &dominators) {
+  // Dedicated exits and LCSSA, as the vectorizer would make them.
+  simplifyLoop(loop, &dominators, &loops, &SE, nullptr, nullptr, false);
+  formLCSSA(*loop, dominators, &loops, &SE);
+  const SCEV *trips = SE.getBackedgeTakenCount(loop);
+  if (isa<SCEVCouldNotCompute>(trips) || trips->getType()->getIntegerBitWidth() > 64) return false;
+  BasicBlock *preheader = versionablePreheader(loop, loops, dominators);
+  if (!preheader) return false;
+  const DataLayout &layout = preheader->getModule()->getDataLayout();
+  SCEVExpander expander(SE, layout, "spread");
+  Type *wide = Type::getInt64Ty(preheader->getContext());
+  const SCEV *wideTrips = SE.getNoopOrZeroExtend(trips, wide);
+  if (!expander.isSafeToExpand(wideTrips)) return false;
+  for (const SpreadIndex &index : indices)
+    if (!expander.isSafeToExpand(index.narrow->getStart()) ||
+        !expander.isSafeToExpand(index.narrow->getStepRecurrence(SE)))
+      return false;
+
+  Instruction *at = preheader->getTerminator();
+  IRBuilder<> builder(at);
+  Value *count = expander.expandCodeFor(wideTrips, wide, at);
+  // A work-item loop runs at most kMaxWorkGroupSize times; bounding the
+  // count keeps step * count far from overflowing 64 bits.
+  Value *noWrap = builder.CreateICmpULE(count, builder.getInt64(1 << 20));
+  Value *spread = builder.getFalse();
+  SmallVector<std::pair<const SCEV *, const SCEV *>, 4> wideParts;
+  for (const SpreadIndex &index : indices) {
+    const SCEV *start = SE.getZeroExtendExpr(index.narrow->getStart(), wide);
+    const SCEV *step = SE.getZeroExtendExpr(index.narrow->getStepRecurrence(SE), wide);
+    wideParts.push_back({start, step});
+    Value *stepValue = expander.expandCodeFor(step, wide, at);
+    Value *last = builder.CreateAdd(expander.expandCodeFor(start, wide, at), builder.CreateMul(stepValue, count));
+    noWrap = builder.CreateAnd(noWrap, builder.CreateICmpULE(last, builder.getInt64(UINT32_MAX)));
+    spread = builder.CreateOr(spread, builder.CreateICmpUGT(stepValue, builder.getInt64(2)));
+  }
+  Value *useCopy = builder.CreateAnd(noWrap, spread, "spread.scalar");
+
+  ValueToValueMapTy map;
+  Loop *copy = versionLoop(loop, useCopy, ".spread", loops, dominators, map);
+  SCEVExpander inCopy(SE, layout, "spread");
+  for (auto [index, parts] : zip(indices, wideParts)) {
+    auto *copied = cast<Instruction>(map[index.index]);
+    const SCEV *recurrence =
+        SE.getAddRecExpr(parts.first, parts.second, copy, SCEV::NoWrapFlags(SCEV::FlagNUW | SCEV::FlagNSW));
+    copied->replaceAllUsesWith(inCopy.expandCodeFor(recurrence, wide, copied));
+    copied->eraseFromParent();
+  }
+  // The copy keeps its parallel accesses but not the vectorizer's attention.
+  LLVMContext &context = preheader->getContext();
+  SmallVector<Metadata *, 4> properties{nullptr};
+  if (MDNode *id = copy->getLoopID())
+    for (const MDOperand &property : drop_begin(id->operands()))
+      if (auto *node = dyn_cast<MDNode>(property.get()); node && node->getNumOperands() > 0)
+        if (auto *name = dyn_cast<MDString>(node->getOperand(0)); name && !name->getString().starts_with("llvm.loop.vectorize"))
+          properties.push_back(node);
+  properties.push_back(MDNode::get(context, {MDString::get(context, "llvm.loop.isvectorized"),
+                                             ConstantAsMetadata::get(builder.getInt32(1))}));
+  properties.push_back(MDNode::get(context, {MDString::get(context, "llvm.loop.unroll.disable")}));
+  MDNode *id = MDNode::getDistinct(context, properties);
+  id->replaceOperandWith(0, id);
+  copy->setLoopID(id);
+  return true;
+}
+
+bool spreadLoops(Function &F, LoopInfo &loops, DominatorTree &dominators, ScalarEvolution &SE) {
+  if (!Triple(F.getParent()->getTargetTriple()).isX86()) return false;
+  SmallVector<std::pair<Loop *, SmallVector<SpreadIndex, 4>>, 4> found;
+  for (Loop *loop : loops.getLoopsInPreorder())
+    if (loop->isInnermost() && findOptionMDForLoop(loop, "llvm.loop.parallel_accesses"))
+      if (SmallVector<SpreadIndex, 4> indices = spreadIndices(loop, SE); !indices.empty())
+        found.push_back({loop, std::move(indices)});
+  bool changed = false;
+  for (auto &[loop, indices] : found) changed |= spreadLoop(loop, indices, SE, loops, dominators);
+  return changed;
+}
+
+}  // namespace
+
+PreservedAnalyses SpreadLoopsPass::run(Function &F, FunctionAnalysisManager &analyses) {
+  if (F.isDeclaration()) return PreservedAnalyses::all();
+  bool changed = spreadLoops(F, analyses.getResult<LoopAnalysis>(F), analyses.getResult<DominatorTreeAnalysis>(F),
+                             analyses.getResult<ScalarEvolutionAnalysis>(F));
+  return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
 namespace {
@@ -827,18 +1005,9 @@ bool streamsStores(Loop *loop, ScalarEvolution &SE, const DataLayout &layout, Sm
 // the caches.
 bool streamLoop(Function &F, Loop *loop, ArrayRef<StoreInst *> stores, ScalarEvolution &SE, LoopInfo &loops,
                 DominatorTree &dominators, const DataLayout &layout) {
-  BasicBlock *exit = loop->getExitBlock(), *exiting = loop->getExitingBlock();
   const SCEV *trips = SE.getBackedgeTakenCount(loop);
-  if (!exit || !exiting || isa<SCEVCouldNotCompute>(trips)) return false;
-  // Values leave the loop only through the exit block's phis.
-  for (BasicBlock *block : loop->blocks())
-    for (Instruction &I : *block)
-      for (User *user : I.users()) {
-        auto *inst = cast<Instruction>(user);
-        if (!loop->contains(inst) && !(isa<PHINode>(inst) && inst->getParent() == exit)) return false;
-      }
-  BasicBlock *preheader = loop->getLoopPreheader();
-  if (!preheader) preheader = InsertPreheaderForLoop(loop, &dominators, &loops, nullptr, false);
+  if (isa<SCEVCouldNotCompute>(trips)) return false;
+  BasicBlock *preheader = versionablePreheader(loop, loops, dominators);
   if (!preheader) return false;
   Type *intType = layout.getIndexType(stores.front()->getPointerOperandType());
   SCEVExpander expander(SE, layout, "stream");
@@ -870,23 +1039,8 @@ bool streamLoop(Function &F, Loop *loop, ArrayRef<StoreInst *> stores, ScalarEvo
   Value *stream =
       builder.CreateAnd(aligned, builder.CreateICmpUGE(bytes, builder.CreateShl(enough, 20)), "stream.stores");
 
-  // preheader → (stream ? copy's preheader : loop's preheader); both exit
-  // to `exit`, whose phis take the copy's values from the copy.
-  BasicBlock *loopEntry = SplitBlock(preheader, at, &dominators, &loops, nullptr, "stream.not");
   ValueToValueMapTy map;
-  SmallVector<BasicBlock *, 8> blocks;
-  Loop *copy = cloneLoopWithPreheader(loopEntry, preheader, loop, map, ".stream", &loops, &dominators, blocks);
-  remapInstructionsInBlocks(blocks, map);
-  preheader->getTerminator()->eraseFromParent();
-  BranchInst::Create(copy->getLoopPreheader(), loopEntry, stream, preheader);
-  dominators.changeImmediateDominator(exit, preheader);
-  for (PHINode &phi : exit->phis())
-    for (unsigned i = 0, e = phi.getNumIncomingValues(); i < e; ++i)
-      if (loop->contains(phi.getIncomingBlock(i))) {
-        Value *value = phi.getIncomingValue(i);
-        Value *mapped = map.count(value) ? static_cast<Value *>(map[value]) : value;
-        phi.addIncoming(mapped, cast<BasicBlock>(map[phi.getIncomingBlock(i)]));
-      }
+  versionLoop(loop, stream, ".stream", loops, dominators, map);
   MDNode *nontemporal = MDNode::get(F.getContext(), ConstantAsMetadata::get(builder.getInt32(1)));
   for (StoreInst *store : stores) {
     auto *streamed = cast<StoreInst>(map[store]);

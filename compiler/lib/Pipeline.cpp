@@ -288,6 +288,8 @@ bool finalizeModule(Module &M, const FrontendOptions &options, std::string &log)
   tuning.LoopVectorization = true;
   tuning.SLPVectorization = true;
   PassBuilder builder(&machine, tuning);
+  builder.registerVectorizerStartEPCallback(
+      [](FunctionPassManager &passes, OptimizationLevel) { passes.addPass(SpreadLoopsPass()); });
   Analyses analyses(builder);
   OptimizationLevel level = options.optDisable ? OptimizationLevel::O1 : OptimizationLevel::O3;
   ModulePassManager passes = builder.buildPerModuleDefaultPipeline(level);
@@ -319,6 +321,12 @@ void registerLockstepPasses(PassBuilder &builder) {
         else if (name == "lockstep-strided-run-prefetch") passes.addPass(StridedRunPrefetchPass());
         else if (name == "lockstep-streaming-stores") passes.addPass(StreamingStoresPass());
         else return false;
+        return true;
+      });
+  builder.registerPipelineParsingCallback(
+      [](StringRef name, FunctionPassManager &passes, ArrayRef<PassBuilder::PipelineElement>) {
+        if (name != "lockstep-spread-loops") return false;
+        passes.addPass(SpreadLoopsPass());
         return true;
       });
 }
