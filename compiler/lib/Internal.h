@@ -162,13 +162,6 @@ struct SpreadLoopsPass : llvm::PassInfoMixin<SpreadLoopsPass> {
   llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
 };
 
-// After -O3: a loop of a group's work-items that reads a run of global
-// memory at an address set by the group id prefetches, after it, the run of
-// the next group.
-struct NextGroupPrefetchPass : llvm::PassInfoMixin<NextGroupPrefetchPass> {
-  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
-};
-
 // After -O3: in straight-line kernels, a second copy of a loop that stores
 // whole vectors to consecutive global addresses, with non-temporal stores,
 // for launches that store more than the caches keep, when aligned.

@@ -667,22 +667,9 @@ struct Run {
   uint64_t accessBytes;
 };
 
-// A load in `loop` from global or constant memory (or a store to global
-// memory) at consecutive addresses: an affine address over the loop with a
-// small positive constant step (a scalar or vector access per iteration, or
-// an unrolled or interleaved one, several accesses from one base).
-struct ConsecutiveLoad {
-  const SCEVAddRecExpr *address;
-  uint64_t step;  // bytes, per iteration
-  uint64_t accessBytes;
-  bool store = false;
-};
-
-std::optional<ConsecutiveLoad> consecutiveLoad(Instruction &I, Loop *loop, ScalarEvolution &SE,
-                                               const DataLayout &layout, bool stores = false) {
+std::optional<Run> runOf(Instruction &I, Loop *inner, ScalarEvolution &SE, const DataLayout &layout) {
   Value *pointer = nullptr;
   Type *type = nullptr;
-  bool store = false;
   if (auto *load = dyn_cast<LoadInst>(&I)) {
     if (load->isVolatile() || load->isAtomic()) return std::nullopt;
     pointer = load->getPointerOperand();
@@ -690,69 +677,22 @@ std::optional<ConsecutiveLoad> consecutiveLoad(Instruction &I, Loop *loop, Scala
   } else if (auto *call = dyn_cast<IntrinsicInst>(&I); call && call->getIntrinsicID() == Intrinsic::masked_load) {
     pointer = call->getArgOperand(0);
     type = call->getType();
-  } else if (auto *write = dyn_cast<StoreInst>(&I); stores && write && write->isSimple()) {
-    pointer = write->getPointerOperand();
-    type = write->getValueOperand()->getType();
-    store = true;
-  } else if (stores && call && call->getIntrinsicID() == Intrinsic::masked_store) {
-    pointer = call->getArgOperand(1);
-    type = call->getArgOperand(0)->getType();
-    store = true;
   } else {
     return std::nullopt;
   }
-  if (store && pointer->getType()->getPointerAddressSpace() != kGlobalAddressSpace) return std::nullopt;
   unsigned space = pointer->getType()->getPointerAddressSpace();
   if (space != kGlobalAddressSpace && space != kConstantAddressSpace) return std::nullopt;
   auto *address = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(pointer));
-  if (!address || address->getLoop() != loop || !address->isAffine()) return std::nullopt;
+  if (!address || address->getLoop() != inner || !address->isAffine()) return std::nullopt;
   auto *step = dyn_cast<SCEVConstant>(address->getStepRecurrence(SE));
+  uint64_t accessBytes = layout.getTypeStoreSize(type).getFixedValue();
+  // Consecutive elements: a scalar or vector access per iteration, or an
+  // unrolled or interleaved one (several accesses from one base).
   if (!step || step->getAPInt().isNonPositive() || step->getAPInt().ugt(kMaxStepBytes)) return std::nullopt;
-  return ConsecutiveLoad{address, step->getAPInt().getZExtValue(), layout.getTypeStoreSize(type).getFixedValue(),
-                         store};
-}
-
-// The bytes from a consecutive load's first address to its last byte, over
-// `trips` + 1 iterations.
-const SCEV *loadedBytes(const ConsecutiveLoad &load, const SCEV *trips, Type *intType, ScalarEvolution &SE) {
-  return SE.getAddExpr(
-      SE.getMulExpr(SE.getAddExpr(SE.getTruncateOrZeroExtend(trips, intType), SE.getOne(intType)),
-                    SE.getConstant(intType, load.step)),
-      SE.getConstant(intType, load.accessBytes - std::min(load.accessBytes, load.step)));
-}
-
-std::optional<Run> runOf(Instruction &I, Loop *inner, ScalarEvolution &SE, const DataLayout &layout) {
-  std::optional<ConsecutiveLoad> load = consecutiveLoad(I, inner, SE, layout);
-  if (!load) return std::nullopt;
-  auto *start = dyn_cast<SCEVAddRecExpr>(load->address->getStart());
+  auto *start = dyn_cast<SCEVAddRecExpr>(address->getStart());
   if (!start || !start->isAffine() || !start->getLoop()->contains(inner) || start->getLoop() == inner)
     return std::nullopt;
-  return Run{inner, load->address, start->getStepRecurrence(SE), load->step, load->accessBytes};
-}
-
-// Where `at` is: if `worth`, prefetch (for reading or writing, into every cache level)
-// each line of the `bytes` bytes from `first`, from the one holding `first`
-// to the one holding the last byte.
-void prefetchLines(Value *worth, Instruction *at, Value *first, Value *bytes, DominatorTree &dominators,
-                   LoopInfo &loops, bool forWriting = false) {
-  Type *intType = bytes->getType();
-  DomTreeUpdater updater(dominators, DomTreeUpdater::UpdateStrategy::Eager);
-  Instruction *then = SplitBlockAndInsertIfThen(worth, at, false, nullptr, &updater, &loops);
-  BasicBlock *body = then->getParent();
-  BasicBlock *head = body->getSinglePredecessor();
-  BasicBlock *done = body->getSingleSuccessor();
-  then->eraseFromParent();
-  IRBuilder<> line(body);
-  PHINode *offset = line.CreatePHI(intType, 2, "prefetch.offset");
-  offset->addIncoming(ConstantInt::get(intType, 0), head);
-  Value *address = line.CreateGEP(line.getInt8Ty(), first, offset);
-  Function *prefetch =
-      Intrinsic::getDeclaration(body->getModule(), Intrinsic::prefetch, {first->getType()});
-  line.CreateCall(prefetch, {address, line.getInt32(forWriting), line.getInt32(3), line.getInt32(1)});
-  Value *next = line.CreateAdd(offset, ConstantInt::get(intType, kLineBytes));
-  offset->addIncoming(next, body);
-  Value *end = line.CreateAdd(bytes, ConstantInt::get(intType, kLineBytes - 1));
-  line.CreateCondBr(line.CreateICmpULT(next, end), body, done);
+  return Run{inner, address, start->getStepRecurrence(SE), step->getAPInt().getZExtValue(), accessBytes};
 }
 
 // Before `run.inner` starts: if its run is short and the outer loop jumps
@@ -768,7 +708,10 @@ bool prefetchAhead(const Run &run, ScalarEvolution &SE, LoopInfo &loops, Dominat
   Instruction *at = preheader->getTerminator();
   Type *pointerType = run.address->getType();
   Type *intType = layout.getIndexType(pointerType);
-  const SCEV *runBytes = loadedBytes({run.address, run.step, run.accessBytes}, trips, intType, SE);
+  const SCEV *runBytes =
+      SE.getAddExpr(SE.getMulExpr(SE.getAddExpr(SE.getTruncateOrZeroExtend(trips, intType), SE.getOne(intType)),
+                                  SE.getConstant(intType, run.step)),
+                    SE.getConstant(intType, run.accessBytes - std::min(run.accessBytes, run.step)));
   const SCEV *jump = SE.getTruncateOrSignExtend(run.jump, intType);
   const SCEV *ahead = SE.getAddExpr(run.address->getStart(), SE.getMulExpr(jump, SE.getConstant(intType, kRunsAhead)));
   SCEVExpander expander(SE, layout, "prefetch");
@@ -780,7 +723,23 @@ bool prefetchAhead(const Run &run, ScalarEvolution &SE, LoopInfo &loops, Dominat
   IRBuilder<> builder(at);
   Value *worth = builder.CreateAnd(builder.CreateICmpULE(bytes, ConstantInt::get(intType, kShortRunBytes)),
                                    builder.CreateICmpSGT(stride, bytes), "prefetch.worth");
-  prefetchLines(worth, at, first, bytes, dominators, loops);
+  DomTreeUpdater updater(dominators, DomTreeUpdater::UpdateStrategy::Eager);
+  Instruction *then = SplitBlockAndInsertIfThen(worth, at, false, nullptr, &updater, &loops);
+  BasicBlock *body = then->getParent();
+  BasicBlock *head = body->getSinglePredecessor();
+  BasicBlock *done = body->getSingleSuccessor();
+  then->eraseFromParent();
+  IRBuilder<> line(body);
+  PHINode *offset = line.CreatePHI(intType, 2, "prefetch.offset");
+  offset->addIncoming(ConstantInt::get(intType, 0), head);
+  Value *address = line.CreateGEP(line.getInt8Ty(), first, offset);
+  Function *prefetch = Intrinsic::getDeclaration(preheader->getModule(), Intrinsic::prefetch, {pointerType});
+  line.CreateCall(prefetch, {address, line.getInt32(0), line.getInt32(3), line.getInt32(1)});
+  Value *next = line.CreateAdd(offset, ConstantInt::get(intType, kLineBytes));
+  offset->addIncoming(next, body);
+  // Lines up to the one holding the run's last byte, wherever the run starts.
+  Value *end = line.CreateAdd(bytes, ConstantInt::get(intType, kLineBytes - 1));
+  line.CreateCondBr(line.CreateICmpULT(next, end), body, done);
   return true;
 }
 
@@ -843,97 +802,6 @@ Loop *versionLoop(Loop *loop, Value *useCopy, StringRef suffix, LoopInfo &loops,
   return copy;
 }
 
-// ---- prefetching the next group's runs -----------------------------------------
-
-constexpr uint64_t kMaxNextGroupBytes = 8192;  // per run: a group's tile, not a stream
-
-// The loads of the group's id in dimension 0 (GroupInfo::groupId[0], at the
-// start of the GroupInfo).
-SmallVector<LoadInst *, 2> groupIdLoads(Function &F) {
-  SmallVector<LoadInst *, 2> found;
-  if (F.arg_size() <= kGroupInfoParam) return found;
-  Argument *info = F.getArg(kGroupInfoParam);
-  const DataLayout &layout = F.getParent()->getDataLayout();
-  for (BasicBlock &BB : F)
-    for (Instruction &I : BB)
-      if (auto *load = dyn_cast<LoadInst>(&I); load && load->getType()->isIntegerTy(64)) {
-        APInt offset(layout.getIndexTypeSizeInBits(load->getPointerOperandType()), 0);
-        if (load->getPointerOperand()->stripAndAccumulateConstantOffsets(layout, offset, true) == info &&
-            offset.isZero())
-          found.push_back(load);
-      }
-  return found;
-}
-
-// A work-group that reads its block of global memory, then computes on it
-// (a scan, a reduction, a tile staged in __local memory), waits on memory at
-// the start of every group: the hardware prefetchers follow a stream while
-// it is read, not across the computation between two groups' reads, and a
-// thread runs consecutive groups. A loop of the group's work-items that
-// reads a run of consecutive elements at an address that depends on the
-// group id (and on nothing else that changes within the group) now
-// prefetches, after it, the same run of the next group (the id plus one in
-// dimension 0): it arrives while this group computes. At most 8 KiB per run;
-// not for straight-line kernels, which only stream.
-bool prefetchNextGroup(Function &F, LoopInfo &loops, DominatorTree &dominators, ScalarEvolution &SE) {
-  if (F.hasFnAttribute(kStraightLineAttr)) return false;
-  SmallVector<LoadInst *, 2> ids = groupIdLoads(F);
-  if (ids.empty()) return false;
-  ValueToSCEVMapTy nextGroup;
-  for (LoadInst *id : ids) nextGroup[id] = SE.getAddExpr(SE.getSCEV(id), SE.getOne(id->getType()));
-  const DataLayout &layout = F.getParent()->getDataLayout();
-  struct Planned {
-    Loop *outermost;
-    const SCEV *first, *bytes;
-    bool store;
-  };
-  SmallVector<Planned, 8> planned;
-  // One run per nest of loops and array run: the loads of an unrolled or
-  // interleaved loop start a few lines apart.
-  auto known = [&](Loop *outermost, const SCEV *first, bool store) {
-    return any_of(planned, [&](const Planned &plan) {
-      auto *apart = dyn_cast<SCEVConstant>(SE.getMinusSCEV(first, plan.first));
-      return plan.outermost == outermost && plan.store == store && apart &&
-             apart->getAPInt().abs().ule(4 * kLineBytes);
-    });
-  };
-  for (Loop *loop : loops.getLoopsInPreorder()) {
-    if (!loop->isInnermost()) continue;
-    Loop *outermost = loop;
-    while (outermost->getParentLoop()) outermost = outermost->getParentLoop();
-    const SCEV *trips = SE.getBackedgeTakenCount(loop);
-    if (isa<SCEVCouldNotCompute>(trips) || !SE.isLoopInvariant(trips, outermost)) continue;
-    for (BasicBlock *block : loop->blocks())
-      for (Instruction &I : *block) {
-        std::optional<ConsecutiveLoad> load = consecutiveLoad(I, loop, SE, layout, true);
-        if (!load || !SE.isLoopInvariant(load->address->getStart(), outermost)) continue;
-        const SCEV *first = SCEVParameterRewriter::rewrite(load->address->getStart(), SE, nextGroup);
-        if (first == load->address->getStart() || known(outermost, first, load->store)) continue;
-        Type *intType = layout.getIndexType(first->getType());
-        planned.push_back({outermost, first, loadedBytes(*load, trips, intType, SE), load->store});
-      }
-  }
-  bool changed = false;
-  for (const Planned &plan : planned) {
-    BasicBlock *exit = plan.outermost->getUniqueExitBlock();
-    if (!exit) continue;
-    Instruction *at = &*exit->getFirstInsertionPt();
-    SCEVExpander expander(SE, layout, "prefetch");
-    if (!expander.isSafeToExpandAt(plan.first, at) ||
-        !expander.isSafeToExpandAt(plan.bytes, at))
-      continue;
-    Type *intType = plan.bytes->getType();
-    Value *first = expander.expandCodeFor(plan.first, plan.first->getType(), at);
-    IRBuilder<> builder(at);
-    Value *bytes = builder.CreateBinaryIntrinsic(Intrinsic::umin, expander.expandCodeFor(plan.bytes, intType, at),
-                                                 ConstantInt::get(intType, kMaxNextGroupBytes));
-    Value *worth = builder.CreateICmpNE(bytes, ConstantInt::get(intType, 0), "prefetch.next");
-    prefetchLines(worth, at, first, bytes, dominators, loops, plan.store);
-    changed = true;
-  }
-  return changed;
-}
-
 // Runs `transform(F, loops, dominators, scalar evolution)` on every function
 // of the module, dropping a function's analyses when it changed it.
 template <typename Transform>
@@ -954,10 +822,6 @@ PreservedAnalyses runOnLoops(Module &M, ModuleAnalysisManager &analyses, Transfo
 
 PreservedAnalyses StridedRunPrefetchPass::run(Module &M, ModuleAnalysisManager &analyses) {
   return runOnLoops(M, analyses, prefetchStridedRuns);
-}
-
-PreservedAnalyses NextGroupPrefetchPass::run(Module &M, ModuleAnalysisManager &analyses) {
-  return runOnLoops(M, analyses, prefetchNextGroup);
 }
 
 namespace {

@@ -296,7 +296,6 @@ bool finalizeModule(Module &M, const FrontendOptions &options, std::string &log)
   passes.addPass(MaskedMemoryGuardsPass());
   passes.addPass(SpacedAccessesPass());
   passes.addPass(StridedRunPrefetchPass());
-  passes.addPass(NextGroupPrefetchPass());
   passes.addPass(StreamingStoresPass());
   passes.run(M, analyses.modules);
   lowerLocalAtomics(M);
@@ -321,7 +320,6 @@ void registerLockstepPasses(PassBuilder &builder) {
         else if (name == "lockstep-spaced-accesses") passes.addPass(SpacedAccessesPass());
         else if (name == "lockstep-strided-run-prefetch") passes.addPass(StridedRunPrefetchPass());
         else if (name == "lockstep-streaming-stores") passes.addPass(StreamingStoresPass());
-        else if (name == "lockstep-next-group-prefetch") passes.addPass(NextGroupPrefetchPass());
         else return false;
         return true;
       });
