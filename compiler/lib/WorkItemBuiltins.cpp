@@ -39,13 +39,6 @@ Value *loadGroupInfo(IRBuilderBase &builder, Value *groupInfo, unsigned field, u
   }
   LoadInst *load = builder.CreateLoad(valueType, address);
   load->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(builder.getContext(), {}));
-  // A group has 1 to kMaxWorkGroupSize work-items in each dimension. Told so,
-  // scalar evolution knows a loop over them stays far below 2^32, and sees
-  // through the 32-bit local ids of `uint lid = get_local_id(0)` to the
-  // loop's own induction variable (zext(trunc(x)) is x).
-  if (field == kLocalSize || field == kEnqueuedLocalSize)
-    load->setMetadata(LLVMContext::MD_range, MDBuilder(builder.getContext())
-                                                 .createRange(APInt(64, 1), APInt(64, kMaxWorkGroupSize + 1)));
   return load;
 }
 
