@@ -616,8 +616,7 @@ TEST_P(DivergentAccess, UniformStepThroughAUintIndex) {
   cl_mem mi = bufferFrom(in);
   const cl_uint g = cl_uint(global);
   const std::pair<cl_uint, cl_uint> cases[] = {
-      {1, 5},   {2, 3},   {3, 0},    {5, 7},
-      {16, 1},  {1000, 2}, {0xffffffffu, g + 5}, {0xfffffffdu, 3 * g + 2},
+      {1, 5}, {2, 3}, {3, 0}, {5, 7}, {16, 1}, {1000, 2}, {0xffffffffu, g + 5}, {0xfffffffdu, 3 * g + 2},
   };
   for (auto [step, offset] : cases) {
     size_t elements = 0;

@@ -926,10 +926,11 @@ bool spreadLoop(Loop *loop, ArrayRef<SpreadIndex> indices, ScalarEvolution &SE, 
   if (MDNode *id = copy->getLoopID())
     for (const MDOperand &property : drop_begin(id->operands()))
       if (auto *node = dyn_cast<MDNode>(property.get()); node && node->getNumOperands() > 0)
-        if (auto *name = dyn_cast<MDString>(node->getOperand(0)); name && !name->getString().starts_with("llvm.loop.vectorize"))
+        if (auto *name = dyn_cast<MDString>(node->getOperand(0));
+            name && !name->getString().starts_with("llvm.loop.vectorize"))
           properties.push_back(node);
-  properties.push_back(MDNode::get(context, {MDString::get(context, "llvm.loop.isvectorized"),
-                                             ConstantAsMetadata::get(builder.getInt32(1))}));
+  properties.push_back(MDNode::get(
+      context, {MDString::get(context, "llvm.loop.isvectorized"), ConstantAsMetadata::get(builder.getInt32(1))}));
   properties.push_back(MDNode::get(context, {MDString::get(context, "llvm.loop.unroll.disable")}));
   MDNode *id = MDNode::getDistinct(context, properties);
   id->replaceOperandWith(0, id);
