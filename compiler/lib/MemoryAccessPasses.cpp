@@ -701,11 +701,6 @@ bool prefetchAhead(const Run &run, ScalarEvolution &SE, LoopInfo &loops, Dominat
                    const DataLayout &layout) {
   const SCEV *trips = SE.getBackedgeTakenCount(run.inner);
   if (isa<SCEVCouldNotCompute>(trips)) return false;
-  // -O3 leaves loops without preheaders, the unrolled ones in particular.
-  BasicBlock *preheader = run.inner->getLoopPreheader();
-  if (!preheader) preheader = InsertPreheaderForLoop(run.inner, &dominators, &loops, nullptr, false);
-  if (!preheader) return false;
-  Instruction *at = preheader->getTerminator();
   Type *pointerType = run.address->getType();
   Type *intType = layout.getIndexType(pointerType);
   const SCEV *runBytes =
@@ -717,6 +712,12 @@ bool prefetchAhead(const Run &run, ScalarEvolution &SE, LoopInfo &loops, Dominat
   SCEVExpander expander(SE, layout, "prefetch");
   if (!expander.isSafeToExpand(runBytes) || !expander.isSafeToExpand(jump) || !expander.isSafeToExpand(ahead))
     return false;
+  // Last, as it changes the function: -O3 leaves loops without preheaders,
+  // the unrolled ones in particular.
+  BasicBlock *preheader = run.inner->getLoopPreheader();
+  if (!preheader) preheader = InsertPreheaderForLoop(run.inner, &dominators, &loops, nullptr, false);
+  if (!preheader) return false;
+  Instruction *at = preheader->getTerminator();
   Value *bytes = expander.expandCodeFor(runBytes, intType, at);
   Value *stride = expander.expandCodeFor(jump, intType, at);
   Value *first = expander.expandCodeFor(ahead, pointerType, at);
@@ -761,7 +762,8 @@ bool prefetchStridedRuns(Function &F, LoopInfo &loops, DominatorTree &dominators
 
 // The preheader of a loop that versionLoop can copy: one exit block, which
 // only the loop enters, and values that leave the loop only through that
-// block's phis (LCSSA). Null for any other loop.
+// block's phis (LCSSA). Null for any other loop. It may add the preheader,
+// so callers ask for it after their checks that change nothing.
 BasicBlock *versionablePreheader(Loop *loop, LoopInfo &loops, DominatorTree &dominators) {
   BasicBlock *exit = loop->getExitBlock(), *exiting = loop->getExitingBlock();
   if (!exit || !exiting || exit->getSinglePredecessor() != exiting) return nullptr;
@@ -871,25 +873,26 @@ SmallVector<SpreadIndex, 4> spreadIndices(Loop *loop, ScalarEvolution &SE) {
 // copy runs when that is the same number: no index of the run passes
 // 2^32 - 1 (the recurrence only grows, so its last value tells), and when
 // some index steps more than 2 elements; closer lanes are what
-// SpacedAccessesPass turns into vector loads and shuffles.
+// SpacedAccessesPass turns into vector loads and shuffles. Returns whether
+// it changed the function: the copy, or only the loop's form.
 bool spreadLoop(Loop *loop, ArrayRef<SpreadIndex> indices, ScalarEvolution &SE, LoopInfo &loops,
                 DominatorTree &dominators) {
-  // Dedicated exits and LCSSA, as the vectorizer would make them.
-  simplifyLoop(loop, &dominators, &loops, &SE, nullptr, nullptr, false);
-  formLCSSA(*loop, dominators, &loops, &SE);
   const SCEV *trips = SE.getBackedgeTakenCount(loop);
   if (isa<SCEVCouldNotCompute>(trips) || trips->getType()->getIntegerBitWidth() > 64) return false;
-  BasicBlock *preheader = versionablePreheader(loop, loops, dominators);
-  if (!preheader) return false;
-  const DataLayout &layout = preheader->getModule()->getDataLayout();
+  const DataLayout &layout = loop->getHeader()->getModule()->getDataLayout();
   SCEVExpander expander(SE, layout, "spread");
-  Type *wide = Type::getInt64Ty(preheader->getContext());
+  Type *wide = Type::getInt64Ty(loop->getHeader()->getContext());
   const SCEV *wideTrips = SE.getNoopOrZeroExtend(trips, wide);
   if (!expander.isSafeToExpand(wideTrips)) return false;
   for (const SpreadIndex &index : indices)
     if (!expander.isSafeToExpand(index.narrow->getStart()) ||
         !expander.isSafeToExpand(index.narrow->getStepRecurrence(SE)))
       return false;
+  // Dedicated exits and LCSSA, as the vectorizer would make them.
+  bool formed = simplifyLoop(loop, &dominators, &loops, &SE, nullptr, nullptr, false);
+  formed |= formLCSSA(*loop, dominators, &loops, &SE);
+  BasicBlock *preheader = versionablePreheader(loop, loops, dominators);
+  if (!preheader) return formed;
 
   Instruction *at = preheader->getTerminator();
   IRBuilder<> builder(at);
@@ -1008,14 +1011,14 @@ bool streamLoop(Function &F, Loop *loop, ArrayRef<StoreInst *> stores, ScalarEvo
                 DominatorTree &dominators, const DataLayout &layout) {
   const SCEV *trips = SE.getBackedgeTakenCount(loop);
   if (isa<SCEVCouldNotCompute>(trips)) return false;
-  BasicBlock *preheader = versionablePreheader(loop, loops, dominators);
-  if (!preheader) return false;
   Type *intType = layout.getIndexType(stores.front()->getPointerOperandType());
   SCEVExpander expander(SE, layout, "stream");
   const SCEV *runs = SE.getAddExpr(SE.getTruncateOrZeroExtend(trips, intType), SE.getOne(intType));
   if (!expander.isSafeToExpand(runs)) return false;
   for (StoreInst *store : stores)
     if (!expander.isSafeToExpand(firstAddress(store, SE))) return false;
+  BasicBlock *preheader = versionablePreheader(loop, loops, dominators);
+  if (!preheader) return false;
 
   // The check, in the preheader, which becomes the choice between the loops.
   Instruction *at = preheader->getTerminator();
