@@ -155,20 +155,37 @@ done:
 ; CHECK-NEXT: %[[NEW:[0-9]+]] = add i64 %[[OLD]], 1
 ; CHECK-NEXT: store i64 %[[NEW]], ptr %loop.round
 ; CHECK-NOT: store
+; A work-item that leaves clears its flag and marks the group's count as
+; one that must read the flags (one place for the group).
 ; CHECK: masked.exit.r:
 ; CHECK-NEXT: store i32 0, ptr %[[FLAG]]
+; CHECK-NEXT: store i32 1, ptr %[[DIRTY:ctx.slot[0-9]+]],
 ; CHECK: masked.own.r:
 ; CHECK-NEXT: %[[A:[0-9]+]] = load i32, ptr %[[FLAG]]
 ; CHECK-NEXT: %[[ON:[0-9]+]] = icmp ne i32 %[[A]], 0
 ; CHECK-NEXT: br i1 %[[ON]], label %header.r, label %masked.latch.r
 ; The count of active work-items: any of them goes round again; all of them
 ; skip the flags next round.
+; CHECK: icmp eq i64 %{{[0-9]+}}, %{{[0-9]+}}
+; CHECK: store i32 %{{[0-9]+}}, ptr %loop.all.active
+; While no work-item has left since a count found them all active, the
+; count is the group's size; otherwise the flags are summed, and the sum
+; says whether they are all set again.
+; CHECK: region.done{{[0-9]+}}:
+; CHECK: %[[D:[0-9]+]] = load i32, ptr %[[DIRTY]]
+; CHECK-NEXT: %[[SOME:[0-9]+]] = icmp ne i32 %[[D]], 0
+; CHECK-NEXT: br i1 %[[SOME]], label %count.flags{{[0-9]+}}, label %count.all.stayed{{[0-9]+}}
+; CHECK: count.all.stayed{{[0-9]+}}:
+; CHECK-NEXT: store i32 %[[SIZE:[0-9]+]], ptr %[[OUT:ctx.slot[0-9]+]],
 ; CHECK: combine.loop{{[0-9]+}}:
 ; CHECK: %[[F:[0-9]+]] = getelementptr i32, ptr %[[FLAGS]]
 ; CHECK-NEXT: %[[V:[0-9]+]] = load i32, ptr %[[F]]
 ; CHECK-NEXT: add i32 %{{[0-9]+}}, %[[V]]
-; CHECK: icmp eq i64 %{{[0-9]+}}, %{{[0-9]+}}
-; CHECK: store i32 %{{[0-9]+}}, ptr %loop.all.active
+; CHECK: combine.done{{[0-9]+}}:
+; CHECK: %[[COUNT:[0-9]+]] = load i32, ptr %[[OUT]],
+; CHECK-NEXT: %[[NOTALL:[0-9]+]] = icmp ne i32 %[[COUNT]], %[[SIZE]]
+; CHECK-NEXT: %[[Z:[0-9]+]] = zext i1 %[[NOTALL]] to i32
+; CHECK-NEXT: store i32 %[[Z]], ptr %[[DIRTY]],
 ; Its bound is the local id, not a constant: no look-ahead.
 ; CHECK-NOT: masked.peek
 ; CHECK-LABEL: define void @small_constant_trip_count(
@@ -227,6 +244,7 @@ done:
 ; CHECK-NEXT: br i1 %[[NEXT]], label %masked.latch.r, label %masked.peek.leaves.r
 ; CHECK: masked.peek.leaves.r:
 ; CHECK-NEXT: store i32 0, ptr %[[FLAG]]
+; CHECK-NEXT: store i32 1, ptr %{{ctx.slot[0-9]+}},
 ; CHECK-NEXT: br label %masked.latch.r
 
 ; The same loop from a local id below 4096 (the range WorkItemBuiltins gives
