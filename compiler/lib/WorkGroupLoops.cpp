@@ -133,7 +133,7 @@ class WorkGroupLoops {
   bool unrollFewRounds(Loop *loop, DominatorTree &dominators, LoopInfo &loops, ScalarEvolution &evolution,
                        AssumptionCache &assumptions);
   BasicBlock *peekNextRound(Loop *loop, ArrayRef<BasicBlock *> exiting, LoadInst *round, AllocaInst *active,
-                            AllocaInst *dirty, BasicBlock *latch);
+                            BasicBlock *latch);
   void cutUniformLoops(ArrayRef<Loop *> uniformLoops, DominatorTree &dominators, LoopInfo &loops);
   void splitAtBarriers();
   void unifyReturns();
@@ -1065,7 +1065,7 @@ bool fewRounds(Loop *loop, const DenseMap<const Value *, const Value *> &stepOf)
 // variables in the prologue's allocas (so running it early is running it
 // again). Null where it does not apply.
 BasicBlock *WorkGroupLoops::peekNextRound(Loop *loop, ArrayRef<BasicBlock *> exiting, LoadInst *round,
-                                          AllocaInst *active, AllocaInst *dirty, BasicBlock *latch) {
+                                          AllocaInst *active, BasicBlock *latch) {
   BasicBlock *header = loop->getHeader();
   if (exiting.size() != 1 || exiting.front() != header || loop->isLoopLatch(header)) return nullptr;
   auto *branch = dyn_cast<BranchInst>(header->getTerminator());
@@ -1106,7 +1106,6 @@ BasicBlock *WorkGroupLoops::peekNextRound(Loop *loop, ArrayRef<BasicBlock *> exi
   builder.CreateCondBr(stays, latch, leaves);
   builder.SetInsertPoint(leaves);
   builder.CreateStore(ConstantInt::get(Type::getInt32Ty(context), 0), active);
-  builder.CreateStore(ConstantInt::get(Type::getInt32Ty(context), 1), dirty);
   builder.CreateBr(latch);
   return peek;
 }
@@ -1186,11 +1185,14 @@ void WorkGroupLoops::maskLoop(Loop *loop) {
   // grid-stride loop, the optimizer runs a version of the round's work-item
   // loop that does not read the flags.
   AllocaInst *allActive = entry.CreateAlloca(i32, nullptr, "loop.all.active");
-  // Whether a flag may be 0: set by a work-item that leaves, cleared by a
-  // count that finds every work-item active. While it stays clear the count
-  // is the group's size without reading the flags: a grid-stride loop's
-  // rounds are mostly such, and summing 256 flags cost a histogram a tenth
-  // of its time.
+  // Whether a flag may be 0: set at the latch by a work-item that left this
+  // round, cleared by a count that finds every work-item active. While it
+  // stays clear the count is the group's size without reading the flags: a
+  // grid-stride loop's rounds are mostly such, and summing 256 flags cost a
+  // histogram a tenth of its time. Every work-item updates it at the latch,
+  // unconditionally, so that -O3 keeps it in a register across the work-item
+  // loop (an `or` reduction, which vectorizes); a store only where one
+  // leaves, under a mask, kept mandelbrot's loop from vectorizing.
   AllocaInst *dirty = entry.CreateAlloca(i32, nullptr, "loop.dirty");
   keptResident.insert(dirty);
   groupWide.insert(dirty);
@@ -1205,8 +1207,7 @@ void WorkGroupLoops::maskLoop(Loop *loop) {
   // that will run the body again: without that, the round after the last
   // body of every work-item ran only to find them all leaving (stencil's
   // halo loop, two trips at most, went round three times).
-  BasicBlock *peek =
-      fewRounds(loop, stepOf) ? peekNextRound(loop, exiting, roundAtHeader, active, dirty, latch) : nullptr;
+  BasicBlock *peek = fewRounds(loop, stepOf) ? peekNextRound(loop, exiting, roundAtHeader, active, latch) : nullptr;
   for (BasicBlock *block : latches) block->getTerminator()->replaceSuccessorWith(header, peek ? peek : latch);
   for (BasicBlock *block : exiting) block->getTerminator()->replaceSuccessorWith(exit, leave);
   new StoreInst(ConstantInt::get(i32, 1), active, preheader->getTerminator());
@@ -1221,9 +1222,14 @@ void WorkGroupLoops::maskLoop(Loop *loop) {
   builder.CreateCondBr(isActive, header, latch);
   builder.SetInsertPoint(leave);
   builder.CreateStore(ConstantInt::get(i32, 0), active);
-  builder.CreateStore(ConstantInt::get(i32, 1), dirty);
   builder.CreateBr(latch);
   builder.SetInsertPoint(latch);
+  // 1 where the work-item left this round (its flag went to 0), else 0.
+  BasicBlock *peekLeaves = peek ? peek->getTerminator()->getSuccessor(1) : nullptr;
+  PHINode *left = builder.CreatePHI(i32, 4, "left");
+  for (BasicBlock *from : predecessors(latch))
+    left->addIncoming(ConstantInt::get(i32, from == leave || from == peekLeaves), from);
+  builder.CreateStore(builder.CreateOr(builder.CreateLoad(i32, dirty), left), dirty);
   if (round) builder.CreateStore(builder.CreateAdd(builder.CreateLoad(i64, round), ConstantInt::get(i64, 1)), round);
   // How many work-items are still active: any of them, all of them.
   FunctionCallee sum = F.getParent()->getOrInsertFunction("_Z21work_group_reduce_addi", i32, i32);
@@ -1971,6 +1977,16 @@ void WorkGroupLoops::buildRegion(BasicBlock *entry, BasicBlock *pre) {
   body.push_back(nest.body);
   body.append(extraBody.begin(), extraBody.end());
   markParallel(body, nest.innerLatch);
+  // Every work-item reads and writes a group-wide variable in turn: not a
+  // parallel access. -O3 keeps it in a register across the work-item loop;
+  // left parallel, a vectorized loop that did not would keep one lane's value.
+  if (!laneMode && !subGroupMode)
+    for (AllocaInst *alloca : groupWide)
+      if (allocaSlot.count(alloca))
+        for (BasicBlock *block : body)
+          for (Instruction &I : *block)
+            if (getLoadStorePointerOperand(&I) == slots[allocaSlot[alloca]].base)
+              I.setMetadata(LLVMContext::MD_access_group, nullptr);
 
   builder.SetInsertPoint(after);
   // Uniform variables: every work-item ended with the same value; the last

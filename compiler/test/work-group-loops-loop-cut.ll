@@ -150,19 +150,24 @@ done:
 ; CHECK-NEXT: %[[R:[0-9]+]] = trunc i64 %round.r to i32
 ; CHECK-NEXT: %[[T:[0-9]+]] = mul i32 %[[R]], 1
 ; CHECK-NEXT: %k.at.round.r = add i32 0, %[[T]]
+; A work-item that left this round marks the group's count as one that
+; must read the flags: one word for the group, updated by every work-item
+; (not a parallel access).
 ; CHECK: masked.latch.r:
+; CHECK-NEXT: %[[LEFT:[a-z.0-9]+]] = load i32, ptr %left.reg2mem
+; CHECK-NEXT: %[[WAS:[0-9]+]] = load i32, ptr %[[DIRTY:ctx.slot[0-9]+]], align 4, !alias.scope !{{[0-9]+}}, !noalias !{{[0-9]+}}{{$}}
+; CHECK-NEXT: %[[NOW:[0-9]+]] = or i32 %[[WAS]], %[[LEFT]]
+; CHECK-NEXT: store i32 %[[NOW]], ptr %[[DIRTY]], align 4, !alias.scope !{{[0-9]+}}, !noalias !{{[0-9]+}}{{$}}
 ; CHECK-NEXT: %[[OLD:[0-9]+]] = load i64, ptr %loop.round
 ; CHECK-NEXT: %[[NEW:[0-9]+]] = add i64 %[[OLD]], 1
 ; CHECK-NEXT: store i64 %[[NEW]], ptr %loop.round
 ; CHECK-NOT: store
-; A work-item that leaves clears its flag and marks the group's count as
-; one that must read the flags (one place for the group).
 ; CHECK: masked.exit.r:
 ; CHECK-NEXT: store i32 0, ptr %[[FLAG]]
-; CHECK-NEXT: store i32 1, ptr %[[DIRTY:ctx.slot[0-9]+]],
 ; CHECK: masked.own.r:
 ; CHECK-NEXT: %[[A:[0-9]+]] = load i32, ptr %[[FLAG]]
 ; CHECK-NEXT: %[[ON:[0-9]+]] = icmp ne i32 %[[A]], 0
+; CHECK-NEXT: store i32 0, ptr %left.reg2mem
 ; CHECK-NEXT: br i1 %[[ON]], label %header.r, label %masked.latch.r
 ; The count of active work-items: any of them goes round again; all of them
 ; skip the flags next round.
@@ -241,10 +246,11 @@ done:
 ; CHECK-NEXT: %[[STEPS:[0-9]+]] = mul i32 %[[R32]], 64
 ; CHECK-NEXT: %[[I:[0-9]+]] = add i32 %{{[0-9]+}}, %[[STEPS]]
 ; CHECK-NEXT: %[[NEXT:[0-9]+]] = icmp slt i32 %[[I]], 100
+; CHECK-NEXT: store i32 0, ptr %left.reg2mem
 ; CHECK-NEXT: br i1 %[[NEXT]], label %masked.latch.r, label %masked.peek.leaves.r
 ; CHECK: masked.peek.leaves.r:
 ; CHECK-NEXT: store i32 0, ptr %[[FLAG]]
-; CHECK-NEXT: store i32 1, ptr %{{ctx.slot[0-9]+}},
+; CHECK-NEXT: store i32 1, ptr %left.reg2mem
 ; CHECK-NEXT: br label %masked.latch.r
 
 ; The same loop from a local id below 4096 (the range WorkItemBuiltins gives
