@@ -124,6 +124,9 @@ class WorkGroupLoops {
   void emitCombine(IRBuilder<> &builder, const Collective &collective, Value *state);
   void emitCombineSegment(IRBuilder<> &builder, const Collective &collective, AllocaInst *accumulator,
                           Value *first, Value *end, Value *state);
+  void storeResult(IRBuilder<> &builder, const Collective &collective, Value *first, Value *end, Value *state,
+                   Value *value);
+  Value *groupWideAddress(AllocaInst *alloca) const;
   void emitBarrierFence(IRBuilder<> &builder, CallInst *call);
   void numberStates();
   void buildLaneMachine(BasicBlock *start, BasicBlock *finish);
@@ -133,7 +136,7 @@ class WorkGroupLoops {
   bool unrollFewRounds(Loop *loop, DominatorTree &dominators, LoopInfo &loops, ScalarEvolution &evolution,
                        AssumptionCache &assumptions);
   BasicBlock *peekNextRound(Loop *loop, ArrayRef<BasicBlock *> exiting, LoadInst *round, AllocaInst *active,
-                            BasicBlock *latch);
+                            BasicBlock *latch, BasicBlock *&leaves);
   void cutUniformLoops(ArrayRef<Loop *> uniformLoops, DominatorTree &dominators, LoopInfo &loops);
   void splitAtBarriers();
   void unifyReturns();
@@ -1063,9 +1066,10 @@ bool fewRounds(Loop *loop, const DenseMap<const Value *, const Value *> &stepOf)
 // goes to `latch`. Only where the header is the loop's one exiting block and
 // computes its exit test without touching memory other than the private
 // variables in the prologue's allocas (so running it early is running it
-// again). Null where it does not apply.
+// again). Null where it does not apply; `leaves` is the block where the
+// flag is cleared.
 BasicBlock *WorkGroupLoops::peekNextRound(Loop *loop, ArrayRef<BasicBlock *> exiting, LoadInst *round,
-                                          AllocaInst *active, BasicBlock *latch) {
+                                          AllocaInst *active, BasicBlock *latch, BasicBlock *&leaves) {
   BasicBlock *header = loop->getHeader();
   if (exiting.size() != 1 || exiting.front() != header || loop->isLoopLatch(header)) return nullptr;
   auto *branch = dyn_cast<BranchInst>(header->getTerminator());
@@ -1102,7 +1106,7 @@ BasicBlock *WorkGroupLoops::peekNextRound(Loop *loop, ArrayRef<BasicBlock *> exi
   if (!condition) condition = branch->getCondition();  // computed before the loop
   bool staysOnTrue = loop->contains(branch->getSuccessor(0));
   Value *stays = staysOnTrue ? condition : builder.CreateNot(condition);
-  BasicBlock *leaves = BasicBlock::Create(context, "masked.peek.leaves", &F, latch);
+  leaves = BasicBlock::Create(context, "masked.peek.leaves", &F, latch);
   builder.CreateCondBr(stays, latch, leaves);
   builder.SetInsertPoint(leaves);
   builder.CreateStore(ConstantInt::get(Type::getInt32Ty(context), 0), active);
@@ -1207,7 +1211,9 @@ void WorkGroupLoops::maskLoop(Loop *loop) {
   // that will run the body again: without that, the round after the last
   // body of every work-item ran only to find them all leaving (stencil's
   // halo loop, two trips at most, went round three times).
-  BasicBlock *peek = fewRounds(loop, stepOf) ? peekNextRound(loop, exiting, roundAtHeader, active, latch) : nullptr;
+  BasicBlock *peekLeaves = nullptr;
+  BasicBlock *peek =
+      fewRounds(loop, stepOf) ? peekNextRound(loop, exiting, roundAtHeader, active, latch, peekLeaves) : nullptr;
   for (BasicBlock *block : latches) block->getTerminator()->replaceSuccessorWith(header, peek ? peek : latch);
   for (BasicBlock *block : exiting) block->getTerminator()->replaceSuccessorWith(exit, leave);
   new StoreInst(ConstantInt::get(i32, 1), active, preheader->getTerminator());
@@ -1225,7 +1231,6 @@ void WorkGroupLoops::maskLoop(Loop *loop) {
   builder.CreateBr(latch);
   builder.SetInsertPoint(latch);
   // 1 where the work-item left this round (its flag went to 0), else 0.
-  BasicBlock *peekLeaves = peek ? peek->getTerminator()->getSuccessor(1) : nullptr;
   PHINode *left = builder.CreatePHI(i32, 4, "left");
   for (BasicBlock *from : predecessors(latch))
     left->addIncoming(ConstantInt::get(i32, from == leave || from == peekLeaves), from);
@@ -1290,7 +1295,15 @@ void WorkGroupLoops::layOutContext() {
                                   builder.CreateMul(workItemCount, builder.getInt64(slot.offset)), "ctx.slot");
   // A group-wide flag starts set: the first count reads the flags.
   for (AllocaInst *alloca : groupWide)
-    if (allocaSlot.count(alloca)) builder.CreateStore(builder.getInt32(1), slots[allocaSlot[alloca]].base);
+    if (Value *wide = groupWideAddress(alloca)) builder.CreateStore(builder.getInt32(1), wide);
+}
+
+// Where a group-wide variable lives: work-item 0's place in its slot. Null
+// in lane or sub-group mode, where each work-item keeps its own and the
+// combine does not read it.
+Value *WorkGroupLoops::groupWideAddress(AllocaInst *alloca) const {
+  if (laneMode || subGroupMode || !groupWide.count(alloca)) return nullptr;
+  return slots[allocaSlot.lookup(alloca)].base;
 }
 
 // The slots are disjoint, but their offsets scale with the local size, which
@@ -1461,11 +1474,11 @@ Value *combine(IRBuilder<> &builder, const CollectiveOp &op, Value *acc, Value *
 void WorkGroupLoops::emitCombine(IRBuilder<> &builder, const Collective &collective, Value *state) {
   IRBuilder<> entry(prologue->getTerminator());
   AllocaInst *accumulator = entry.CreateAlloca(collective.type, nullptr, "combine.acc");
-  if (collective.dirty && !state && !subGroupMode && !laneMode && allocaSlot.count(collective.dirty)) {
+  Value *dirty = collective.dirty ? groupWideAddress(collective.dirty) : nullptr;
+  if (dirty && !state) {
     // A masked loop's count while no flag can be 0: the group's size. A
     // count that reads the flags says whether they are all 1 again.
-    Value *dirty = slots[allocaSlot[collective.dirty]].base;
-    unsigned outSlot = allocaSlot.lookup(collective.out);
+    Value *zero = builder.getInt64(0);
     BasicBlock *read = BasicBlock::Create(context, "count.flags", &F);
     BasicBlock *known = BasicBlock::Create(context, "count.all.stayed", &F);
     BasicBlock *done = BasicBlock::Create(context, "count.done", &F);
@@ -1473,15 +1486,11 @@ void WorkGroupLoops::emitCombine(IRBuilder<> &builder, const Collective &collect
     builder.CreateCondBr(builder.CreateICmpNE(builder.CreateLoad(builder.getInt32Ty(), dirty), builder.getInt32(0)),
                          read, known);
     builder.SetInsertPoint(known);
-    if (uniformVariable[allocaIndex.lookup(collective.out)])
-      builder.CreateStore(size, slots[outSlot].base);
-    else
-      emitCountedLoop(builder, builder.getInt64(0), workItemCount,
-                      [&](IRBuilder<> &l, Value *i) { l.CreateStore(size, contextAddress(l, outSlot, i)); });
+    storeResult(builder, collective, zero, workItemCount, nullptr, size);
     builder.CreateBr(done);
     builder.SetInsertPoint(read);
-    emitCombineSegment(builder, collective, accumulator, builder.getInt64(0), workItemCount, nullptr);
-    Value *count = builder.CreateLoad(collective.type, slots[outSlot].base);
+    emitCombineSegment(builder, collective, accumulator, zero, workItemCount, nullptr);
+    Value *count = builder.CreateLoad(collective.type, slots[allocaSlot.lookup(collective.out)].base);
     builder.CreateStore(builder.CreateZExt(builder.CreateICmpNE(count, size), builder.getInt32Ty()), dirty);
     builder.CreateBr(done);
     builder.SetInsertPoint(done);
@@ -1500,6 +1509,19 @@ void WorkGroupLoops::emitCombine(IRBuilder<> &builder, const Collective &collect
     Value *end = b.CreateBinaryIntrinsic(Intrinsic::umin, b.CreateAdd(first, segmentSize), workItemCount);
     emitCombineSegment(b, collective, accumulator, first, end, state);
   });
+}
+
+// Gives the work-items [first, end) `value` as the collective's result. A
+// result every work-item shares that the analysis keeps as a uniform
+// variable is read from the first work-item's slot only.
+void WorkGroupLoops::storeResult(IRBuilder<> &b, const Collective &collective, Value *first, Value *end, Value *state,
+                                 Value *value) {
+  unsigned outSlot = allocaSlot.lookup(collective.out);
+  if (!state && !subGroupMode && uniformVariable[allocaIndex.lookup(collective.out)])
+    b.CreateStore(value, contextAddress(b, outSlot, first));
+  else
+    emitCountedLoop(b, first, end,
+                    [&](IRBuilder<> &l, Value *i) { l.CreateStore(value, contextAddress(l, outSlot, i)); });
 }
 
 void WorkGroupLoops::emitCombineSegment(IRBuilder<> &b, const Collective &collective, AllocaInst *accumulator,
@@ -1521,13 +1543,7 @@ void WorkGroupLoops::emitCombineSegment(IRBuilder<> &b, const Collective &collec
     if (!state) return at.getTrue();
     return at.CreateICmpEQ(at.CreateLoad(i32, contextAddress(at, laneSlot, i)), state);
   };
-  // A result every work-item shares that the analysis keeps as a uniform
-  // variable is read from the first work-item's slot only.
-  bool uniformResult = !state && !subGroupMode && uniformVariable[allocaIndex.lookup(collective.out)];
-  auto toAll = [&](Value *value) {
-    if (uniformResult) out(b, first, value);
-    else emitCountedLoop(b, first, end, [&](IRBuilder<> &l, Value *i) { out(l, i, value); });
-  };
+  auto toAll = [&](Value *value) { storeResult(b, collective, first, end, state, value); };
   // The leader: the first active work-item. Operands the spec requires to be
   // the same for every active work-item (a broadcast index, a cluster size)
   // are read from it. A segment with no active work-item is skipped.
@@ -1863,8 +1879,8 @@ void WorkGroupLoops::buildRegion(BasicBlock *entry, BasicBlock *pre) {
   for (unsigned i = 0; i < allocas.size(); ++i) {
     AllocaInst *alloca = allocas[i];
     if (resident[i]) {
-      bool wide = groupWide.count(alloca) && !laneMode && !subGroupMode;
-      map[alloca] = wide ? slots[allocaSlot[alloca]].base : contextAddress(builder, allocaSlot[alloca], workItem);
+      Value *wide = groupWideAddress(alloca);
+      map[alloca] = wide ? wide : contextAddress(builder, allocaSlot[alloca], workItem);
       continue;
     }
     if (!promotable[i]) continue;
@@ -1980,13 +1996,11 @@ void WorkGroupLoops::buildRegion(BasicBlock *entry, BasicBlock *pre) {
   // Every work-item reads and writes a group-wide variable in turn: not a
   // parallel access. -O3 keeps it in a register across the work-item loop;
   // left parallel, a vectorized loop that did not would keep one lane's value.
-  if (!laneMode && !subGroupMode)
-    for (AllocaInst *alloca : groupWide)
-      if (allocaSlot.count(alloca))
-        for (BasicBlock *block : body)
-          for (Instruction &I : *block)
-            if (getLoadStorePointerOperand(&I) == slots[allocaSlot[alloca]].base)
-              I.setMetadata(LLVMContext::MD_access_group, nullptr);
+  for (AllocaInst *alloca : groupWide)
+    if (Value *wide = groupWideAddress(alloca))
+      for (BasicBlock *block : body)
+        for (Instruction &I : *block)
+          if (getLoadStorePointerOperand(&I) == wide) I.setMetadata(LLVMContext::MD_access_group, nullptr);
 
   builder.SetInsertPoint(after);
   // Uniform variables: every work-item ended with the same value; the last

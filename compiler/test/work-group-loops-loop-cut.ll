@@ -181,7 +181,8 @@ done:
 ; CHECK-NEXT: %[[SOME:[0-9]+]] = icmp ne i32 %[[D]], 0
 ; CHECK-NEXT: br i1 %[[SOME]], label %count.flags{{[0-9]+}}, label %count.all.stayed{{[0-9]+}}
 ; CHECK: count.all.stayed{{[0-9]+}}:
-; CHECK-NEXT: store i32 %[[SIZE:[0-9]+]], ptr %[[OUT:ctx.slot[0-9]+]],
+; CHECK-NEXT: %[[AT:[0-9]+]] = getelementptr i32, ptr %[[OUT:ctx.slot[0-9]+]], i64 0
+; CHECK-NEXT: store i32 %[[SIZE:[0-9]+]], ptr %[[AT]],
 ; CHECK: combine.loop{{[0-9]+}}:
 ; CHECK: %[[F:[0-9]+]] = getelementptr i32, ptr %[[FLAGS]]
 ; CHECK-NEXT: %[[V:[0-9]+]] = load i32, ptr %[[F]]
