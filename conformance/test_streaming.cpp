@@ -1,7 +1,7 @@
 // Kernels that stream through memory (no loops, no barriers), launched large
 // enough that Lockstep stores their results with non-temporal stores
-// (StreamingStoresPass: at least half the last-level cache and 16 MiB
-// stored, every vector store aligned),
+// (StreamingStoresPass: at least 16 MiB stored, and half the last-level
+// cache or 2 MiB per CPU where either is less; every vector store aligned),
 // and beside them the same kernels where a store is misaligned, the launch
 // is small, or the range has an offset, which take the ordinary stores. Each
 // result is checked in full against a host reference, read right after the

@@ -37,10 +37,17 @@ struct _cl_device_id
   cl_uint globalCacheLineSize = 64;
   // How much a launch must store before straight-line kernels store with
   // non-temporal stores (GroupInfo::streamingStoreMiB): half the last-level
-  // cache, at least 16 MiB. Such a kernel also reads (vector_add reads twice
-  // what it stores), and on the 32 MiB L3 of a Zen 4 EPYC vector_add with
-  // 8 MiB arrays already ran 1.5x faster with them.
-  uint32_t streamingStoreMiB() const { return static_cast<uint32_t>(std::max<cl_ulong>(16, globalCacheSize >> 21)); }
+  // cache, but no more than 2 MiB per CPU this process may run on, and at
+  // least 16 MiB. Such a kernel also reads (vector_add reads twice what it
+  // stores), and on the 32 MiB L3 of a Zen 4 EPYC vector_add with 8 MiB
+  // arrays already ran 1.5x faster with them. The cap is for a VM or a
+  // container: it sees the whole socket's cache (480 MiB on a 2-vCPU Xeon)
+  // and shares it with CPUs it does not have; there, vector_add of 128 MiB
+  // arrays ran 1.3x faster with non-temporal stores.
+  uint32_t streamingStoreMiB() const {
+    cl_ulong usable = std::min<cl_ulong>(globalCacheSize >> 21, cl_ulong{computeUnits} * 2);
+    return static_cast<uint32_t>(std::max<cl_ulong>(16, usable));
+  }
   std::array<cl_uint, 6> preferredVectorWidth{};  // char short int long float double
   std::array<cl_uint, 6> nativeVectorWidth{};
 
