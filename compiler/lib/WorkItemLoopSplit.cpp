@@ -225,8 +225,8 @@ class Splitter {
     Value *count = test->getOperand(1);
     if (isa<PHINode>(exit->begin())) return false;
     // The first branch on a test of the id, in the loop's order: the id
-    // against a uniform bound, or (unsigned tests only) the id plus a
-    // uniform offset against one.
+    // against a uniform bound, or (unsigned and equality tests only) the id
+    // plus a uniform offset against one.
     ICmpInst *compare = nullptr;
     CmpInst::Predicate predicate = CmpInst::BAD_ICMP_PREDICATE;
     Value *bound = nullptr, *offset = nullptr;
@@ -245,7 +245,7 @@ class Splitter {
         Value *sumOffset = nullptr;
         if (isWorkItemId(mine, id)) {
           if (!hoistUniform(other, loop)) continue;
-        } else if (ICmpInst::isUnsigned(asked)) {
+        } else if (ICmpInst::isUnsigned(asked) || ICmpInst::isEquality(asked)) {
           if (!hoistUniform(other, loop) || !matchIdPlusOffset(mine, id, loop, sumOffset, before) || !sumOffset)
             continue;
         } else {
@@ -270,8 +270,16 @@ class Splitter {
     if (is_contained(liveOuts, compare)) return false;
 
     IRBuilder<> builder(preheader->getTerminator());
-    SmallVector<Part, 3> parts =
-        offset ? offsetPartsOf(builder, predicate, offset, bound, count) : partsOf(builder, predicate, bound, count);
+    SmallVector<Part, 3> parts;
+    if (!offset)
+      parts = partsOf(builder, predicate, bound, count);
+    else if (ICmpInst::isEquality(predicate))
+      // `id + offset == bound` in W bits is `id == bound - offset`: the id
+      // is below 2^16 <= 2^W, so it equals its value modulo 2^W
+      // (`get_global_id(0) == 0`: the group holding global id 0, if any).
+      parts = partsOf(builder, predicate, builder.CreateSub(bound, offset), count);
+    else
+      parts = offsetPartsOf(builder, predicate, offset, bound, count);
     if (parts.size() < 2) return false;
 
     // preheader → guard 0 → [part 0] → guard 1 → ... → [last part: the

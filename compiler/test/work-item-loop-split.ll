@@ -179,6 +179,45 @@ done:
 ; CHECK-NOT: icmp ult i64 %i.part0
 ; CHECK: br i1 true, label %then.part0
 
+; `if (get_global_id(0) == 0)`, `lid + base == 0`: the one work-item with
+; lid == 0 - base, none when the sum wraps past every id (a later group).
+define void @offset_equal(ptr %out, ptr %args, i64 %size) {
+entry:
+  %base = load i64, ptr %args, align 8, !invariant.load !0
+  br label %wi.loop
+wi.loop:
+  %x = phi i64 [ 0, %entry ], [ %next, %wi.next ]
+  %gid = add i64 %x, %base
+  %c = icmp eq i64 %gid, 0
+  br i1 %c, label %then, label %wi.next
+then:
+  store i32 1, ptr %out
+  br label %wi.next
+wi.next:
+  %next = add nuw nsw i64 %x, 1
+  %more = icmp ult i64 %next, %size
+  br i1 %more, label %wi.loop, label %done, !lockstep.work_item_loop !0
+done:
+  ret void
+}
+; CHECK-LABEL: define void @offset_equal(
+; CHECK: %[[T:[0-9]+]] = sub i64 0, %base
+; CHECK-NEXT: %[[C:[0-9]+]] = call i64 @llvm.umin.i64(i64 %[[T]], i64 %size)
+; CHECK-NEXT: %[[P:[0-9]+]] = add i64 %[[C]], 1
+; CHECK-NEXT: %[[PAST:[0-9]+]] = call i64 @llvm.umin.i64(i64 %[[P]], i64 %size)
+; CHECK: wi.part0:
+; CHECK-NEXT: icmp ult i64 0, %[[C]]
+; CHECK: wi.part1:
+; CHECK: icmp ult i64 %[[C]], %[[PAST]]
+; CHECK: wi.part2:
+; CHECK: icmp ult i64 %[[PAST]], %size
+; CHECK: wi.loop:
+; CHECK: br i1 false, label %then
+; CHECK: wi.loop.part0:
+; CHECK: br i1 false, label %then.part0
+; CHECK: wi.loop.part1:
+; CHECK: br i1 true, label %then.part1
+
 ; Left alone: a bound that differs per work-item, a test of something other
 ; than the id, and a loop WorkGroupLoops did not mark.
 define void @left_alone(ptr %out, ptr %bounds, i64 %size) {
