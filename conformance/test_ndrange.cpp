@@ -1,7 +1,8 @@
 // NDRange geometry: vector addition over 1, 2 and 3 dimensions with global
 // offsets, an implementation-chosen local size (NULL) and given local sizes;
 // the work-item functions in every dimension; OpenCL 2.0+ non-uniform
-// work-groups (remainder groups) and their refusal under OpenCL C 1.2.
+// work-groups (remainder groups) and their refusal under OpenCL C 1.2; a
+// kernel whose cost changes between launches (run inline, then spread).
 #include <array>
 #include <numeric>
 
@@ -215,6 +216,41 @@ TEST_F(NonUniform, NullLocalSizeDividesAPrimeGlobalSizeUnderCl12) {
   for (cl_uint size : read<cl_uint>(out, n)) {
     ASSERT_GE(size, 1u);
     ASSERT_EQ(n % size, 0u) << size;
+  }
+}
+
+// A kernel whose work grows between launches: after a cheap launch the
+// driver runs the next one on the calling thread, sees it take long and
+// spreads the groups left over the cores. Every group must run once and
+// only once in each launch: the kernel adds to what the previous launches
+// left, and the sums are checked after each.
+const char *kGrowing = R"CLC(
+kernel void grow(global uint *out, uint rounds) {
+  size_t i = get_global_id(0);
+  uint h = (uint)i;
+  for (uint r = 0; r < rounds; ++r) h = h * 1664525u + 1013904223u;
+  out[i] += h;
+}
+)CLC";
+
+class Launches : public ClTest {};
+
+TEST_F(Launches, WorkThatGrowsBetweenLaunchesRunsEveryGroupOnce) {
+  cl_kernel grow = kernel(kGrowing, "grow");
+  ASSERT_NE(grow, nullptr);
+  const size_t n = size_t(1) << 14;
+  std::vector<cl_uint> want(n, 0);
+  cl_mem out = bufferFrom(want);
+  for (cl_uint rounds : {0u, 0u, 10000u, 0u, 1u, 10000u, 10000u}) {
+    ASSERT_TRUE(setArgs(grow, out, rounds));
+    ASSERT_TRUE(run(grow, {n}, {64}));
+    for (size_t i = 0; i < n; ++i) {
+      cl_uint h = cl_uint(i);
+      for (cl_uint r = 0; r < rounds; ++r) h = h * 1664525u + 1013904223u;
+      want[i] += h;
+    }
+    std::vector<cl_uint> got = read<cl_uint>(out, n);
+    for (size_t i = 0; i < n; ++i) ASSERT_EQ(got[i], want[i]) << "at " << i << " after rounds=" << rounds;
   }
 }
 

@@ -3,6 +3,7 @@
 // clSetKernelArg after an enqueue does not change what the command runs.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <memory>
 #include <mutex>
@@ -87,6 +88,12 @@ struct _cl_kernel
   // buffer set has been released since.
   void snapshotInto(lockstep::runtime::ArgumentSnapshot &snapshot) const;
 
+  // What a work-item of this kernel cost on its last launch, in picoseconds
+  // of a thread's time (0: never launched): the launcher runs a launch that
+  // should take less than waking a worker on the calling thread
+  // (WorkGroupLaunch::workCost).
+  std::atomic<uint64_t> &workCost() const { return workCost_; }
+
  private:
   // What clSetKernelArg recorded beyond the bytes in the block.
   struct ArgumentState {
@@ -111,6 +118,7 @@ struct _cl_kernel
   const lockstep::compiler::KernelDescription *description_;
   bool uniformWorkGroups_ = true;
   mutable std::mutex mutex_;  // clSetKernelArg vs. a concurrent enqueue
+  mutable std::atomic<uint64_t> workCost_{0};
   lockstep::runtime::ArgumentBlock arguments_;
   std::vector<ArgumentState> states_;
 };

@@ -164,6 +164,7 @@ Command makeNDRangeCommand(cl_kernel kernel, cl_device_id device, const NDRange 
   launch.checksBarriers = description.checksBarriers;
   launch.fenceStores = description.streamingStores;
   launch.streamingStoreMiB = device->streamingStoreMiB();
+  launch.workCost = &kernel->workCost();
   launch.failed = false;
   // The root device lives as long as the platform, so its arena outlives
   // every command.

@@ -9,6 +9,7 @@
 #endif
 
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <new>
@@ -77,6 +78,18 @@ struct ThreadScratch {
 constexpr uint64_t kMinWorkItemsPerTask = 4096;
 // Tasks per thread that let the scheduler balance uneven groups.
 constexpr uint64_t kTasksPerThread = 8;
+
+// A launch whose groups should take one thread less than this runs on the
+// calling thread: waking a sleeping worker and waiting for its share to come
+// back costs tens of microseconds (an empty kernel over a million work-items
+// took 5 us on one thread and 25-35 us spread over two cores of a VM).
+constexpr uint64_t kInlineWorkNs = 20'000;
+
+using Clock = std::chrono::steady_clock;
+
+uint64_t nanosecondsSince(Clock::time_point start) {
+  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
+}
 
 uint64_t grainSize(const NDRange &range, unsigned concurrency) {
   uint64_t groups = range.groupCount();
@@ -152,13 +165,46 @@ cl_int runWorkGroups(const WorkGroupLaunch &launch, tbb::task_arena &arena) {
     runGroupRange(launch, 0, 1);
     return launch.failed ? CL_OUT_OF_RESOURCES : CL_SUCCESS;
   }
+  uint64_t grain = grainSize(launch.range, static_cast<unsigned>(arena.max_concurrency()));
+  uint64_t itemsPerGroup = launch.range.workItemsPerGroup();
+  // The kernel's cost per work-item is measured on every launch: the groups'
+  // own time (a thread's, without the wait for workers), per work-item run.
+  auto remember = [&](uint64_t busyNs, uint64_t groupsRun) {
+    if (launch.workCost && groupsRun != 0)
+      launch.workCost->store(std::max<uint64_t>(1, busyNs * 1000 / (groupsRun * itemsPerGroup)),
+                             std::memory_order_relaxed);
+  };
+
+  // A launch the last one says is small runs here, a sixteenth of the
+  // groups (or a grain) at a time; should it outlast twice the budget (the
+  // kernel's work depends on its arguments), the groups left are spread
+  // after all.
+  uint64_t begin = 0;
+  uint64_t cost = launch.workCost ? launch.workCost->load(std::memory_order_relaxed) : 0;
+  if (cost != 0 && double(cost) * double(itemsPerGroup) * double(groups) < kInlineWorkNs * 1000.0) {
+    Clock::time_point start = Clock::now();
+    uint64_t busyNs = 0, step = std::max(grain, (groups + 15) / 16);
+    while (begin < groups && !launch.failed) {
+      uint64_t end = std::min(groups, begin + step);
+      runGroupRange(launch, begin, end);
+      begin = end;
+      busyNs = nanosecondsSince(start);
+      if (busyNs > 2 * kInlineWorkNs) break;
+    }
+    remember(busyNs, begin);
+    if (begin == groups || launch.failed) return launch.failed ? CL_OUT_OF_RESOURCES : CL_SUCCESS;
+  }
+
+  std::atomic<uint64_t> busyNs{0};
   arena.execute([&] {
-    uint64_t grain = grainSize(launch.range, static_cast<unsigned>(arena.max_concurrency()));
-    tbb::parallel_for(tbb::blocked_range<uint64_t>(0, groups, grain),
+    tbb::parallel_for(tbb::blocked_range<uint64_t>(begin, groups, grain),
                       [&](const tbb::blocked_range<uint64_t> &chunk) {
+                        Clock::time_point start = Clock::now();
                         runGroupRange(launch, chunk.begin(), chunk.end());
+                        busyNs.fetch_add(nanosecondsSince(start), std::memory_order_relaxed);
                       });
   });
+  if (begin == 0) remember(busyNs.load(std::memory_order_relaxed), groups);
   return launch.failed ? CL_OUT_OF_RESOURCES : CL_SUCCESS;
 }
 

@@ -29,11 +29,16 @@ struct WorkGroupLaunch {
   // The kernel may store with non-temporal stores: each run of groups ends
   // with a store fence (KernelDescription::streamingStores).
   bool fenceStores = false;
+  // The kernel's cost per work-item on its last launch, in picoseconds of
+  // one thread's time, 0 if unknown (_cl_kernel::workCost); each launch
+  // measures it again. Null: always spread the groups.
+  std::atomic<uint64_t> *workCost = nullptr;
   mutable std::atomic<bool> failed{false};
 };
 
 // Runs the launch to completion on `arena` (the calling thread joins in). A
-// launch of one group runs inline on the calling thread. CL_SUCCESS, or
+// launch of one group, or one whose groups the kernel's last launch says take
+// less than waking a worker thread, runs inline on the calling thread. CL_SUCCESS, or
 // CL_OUT_OF_RESOURCES when a checked kernel stopped on a divergent barrier
 // (the remaining groups are skipped).
 cl_int runWorkGroups(const WorkGroupLaunch &launch, tbb::task_arena &arena);
