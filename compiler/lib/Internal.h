@@ -84,6 +84,9 @@ llvm::StructType *groupInfoType(llvm::LLVMContext &context);
 llvm::Value *loadGroupInfo(llvm::IRBuilderBase &builder, llvm::Value *groupInfo, unsigned field,
                            unsigned index = 0);
 uint64_t functionAttrNumber(const llvm::Function &F, llvm::StringRef name);
+// A fresh loop id with the same properties, for a copy of a loop (llvm.loop
+// ids must be distinct per loop); null for null.
+llvm::MDNode *copyLoopId(llvm::MDNode *id);
 
 // ---- the passes (new pass manager; one per file) ----------------------------
 

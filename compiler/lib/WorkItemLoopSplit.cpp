@@ -166,17 +166,6 @@ SmallVector<Part, 3> offsetPartsOf(IRBuilder<> &builder, CmpInst::Predicate pred
   return {{builder.getInt64(0), end, answer}, {end, count, false, /*keepTest=*/true}};
 }
 
-// A fresh loop id with the same properties (llvm.loop ids must be distinct
-// per loop).
-MDNode *copyLoopId(MDNode *id) {
-  if (!id) return nullptr;
-  SmallVector<Metadata *, 4> operands{nullptr};
-  for (unsigned i = 1; i < id->getNumOperands(); ++i) operands.push_back(id->getOperand(i));
-  MDNode *copy = MDNode::getDistinct(id->getContext(), operands);
-  copy->replaceOperandWith(0, copy);
-  return copy;
-}
-
 class Splitter {
  public:
   explicit Splitter(Function &F) : F(F) {}
@@ -354,6 +343,15 @@ class Splitter {
 };
 
 }  // namespace
+
+MDNode *copyLoopId(MDNode *id) {
+  if (!id) return nullptr;
+  SmallVector<Metadata *, 4> operands{nullptr};
+  for (unsigned i = 1; i < id->getNumOperands(); ++i) operands.push_back(id->getOperand(i));
+  MDNode *copy = MDNode::getDistinct(id->getContext(), operands);
+  copy->replaceOperandWith(0, copy);
+  return copy;
+}
 
 PreservedAnalyses WorkItemLoopSplitPass::run(Module &M, ModuleAnalysisManager &) {
   bool changed = false;

@@ -3,8 +3,11 @@
 ; a scalar copy whose indices are 64-bit recurrences, which the vectorizer
 ; leaves alone (llvm.loop.isvectorized) and nothing unrolls. The copy runs
 ; when no index of the run passes 2^32 - 1 (its last value, start + step *
-; trips, tells) and some index steps more than 2 elements; the loop runs as
-; it was otherwise.
+; trips, tells) and some index steps more than 2 elements. When every index
+; steps by a constant times one uniform value, a copy for each value that
+; makes the step at most 2 elements comes first: there the step and the
+; offsets between the indices are constants, which the vectorizer loads and
+; stores as whole vectors and shuffles. The loop runs as it was otherwise.
 ; RUN: %opt -passes=lockstep-spread-loops -S %s | FileCheck %s
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
@@ -50,7 +53,20 @@ done:
 ; CHECK: [[LAST:%.*]] = add i64 {{%.*}}, [[SPAN]]
 ; CHECK-NEXT: icmp ule i64 [[LAST]], 4294967295
 ; CHECK: icmp ugt i64 [[STEP]], 2
-; CHECK: %spread.scalar = and i1
+; The step is 2 * %stride: a copy for stride 1, whose indices are 2 * lid
+; and 2 * lid + 1.
+; CHECK: [[ONE:%.*]] = icmp eq i32 %stride, 1
+; CHECK-NEXT: %spread.fixed = and i1 {{%.*}}, [[ONE]]
+; CHECK-NEXT: br i1 %spread.fixed, label %fixed1.not.fixed1, label %fixed1.not
+; CHECK: loop.fixed1:
+; CHECK-NEXT: %lid.fixed1 = phi i64
+; CHECK-NEXT: [[EVEN:%.*]] = shl nuw i64 %lid.fixed1, 1
+; CHECK-NEXT: [[ODD:%.*]] = add i64 [[EVEN]], 1
+; CHECK: %p.left.fixed1 = getelementptr inbounds i32, ptr addrspace(3) %tree, i64 [[EVEN]]
+; CHECK: %p.right.fixed1 = getelementptr inbounds i32, ptr addrspace(3) %tree, i64 [[ODD]]
+; CHECK: br i1 %again.fixed1, label %loop.fixed1, label %done.loopexit, !llvm.loop [[FIXED:![0-9]+]]
+; CHECK: fixed1.not:
+; CHECK-NEXT: %spread.scalar = and i1
 ; CHECK-NEXT: br i1 %spread.scalar, label %spread.not.spread, label %spread.not
 ; The copy: both indices 64-bit recurrences, no zero extension left.
 ; CHECK: loop.spread:
@@ -148,8 +164,10 @@ done:
 
 ; The copy keeps the parallel accesses and is marked as vectorized and not
 ; to be unrolled; the loop keeps its own, distinct, properties.
-; CHECK: [[COPY]] = distinct !{[[COPY]], [[PARALLEL:![0-9]+]], [[ISVEC:![0-9]+]], [[NOUNROLL:![0-9]+]]}
+; The stride-1 copy is for the vectorizer too, with its own id.
+; CHECK: [[FIXED]] = distinct !{[[FIXED]], [[PARALLEL:![0-9]+]]}
 ; CHECK: [[PARALLEL]] = !{!"llvm.loop.parallel_accesses", !0}
+; CHECK: [[COPY]] = distinct !{[[COPY]], [[PARALLEL]], [[ISVEC:![0-9]+]], [[NOUNROLL:![0-9]+]]}
 ; CHECK: [[ISVEC]] = !{!"llvm.loop.isvectorized", i32 1}
 ; CHECK: [[NOUNROLL]] = !{!"llvm.loop.unroll.disable"}
 ; CHECK: [[KEPT]] = distinct !{[[KEPT]], [[PARALLEL]]}
