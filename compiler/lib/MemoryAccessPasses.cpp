@@ -897,8 +897,11 @@ std::optional<ScaledUniform> commonScaledStep(ArrayRef<SpreadIndex> indices, Sca
 // copy runs when that is the same number: no index of the run passes
 // 2^32 - 1 (the recurrence only grows, so its last value tells), and when
 // some index steps more than 2 elements; closer lanes are what
-// SpacedAccessesPass turns into vector loads and shuffles. Returns whether
-// it changed the function: the copy, or only the loop's form.
+// SpacedAccessesPass turns into vector loads and shuffles on Zen. Before
+// it, when the steps are c * U for one uniform U, come copies for the
+// values of U that step 1 or 2 elements, which the vectorizer keeps (see
+// below). Returns whether it changed the function: the copies, or only the
+// loop's form.
 bool spreadLoop(Loop *loop, ArrayRef<SpreadIndex> indices, ScalarEvolution &SE, LoopInfo &loops,
                 DominatorTree &dominators) {
   const SCEV *trips = SE.getBackedgeTakenCount(loop);
