@@ -783,7 +783,8 @@ BasicBlock *versionablePreheader(Loop *loop, LoopInfo &loops, DominatorTree &dom
 // when `useCopy` (computed in the preheader) holds:
 // preheader -> (useCopy ? copy's preheader : loop's preheader); both exit to
 // the loop's exit block, whose phis take the copy's values from the copy.
-// `map` takes the loop's values to the copy's. Returns the copy.
+// The copy gets a loop id of its own with the loop's properties. `map` takes
+// the loop's values to the copy's. Returns the copy.
 Loop *versionLoop(Loop *loop, Value *useCopy, StringRef suffix, LoopInfo &loops, DominatorTree &dominators,
                   ValueToValueMapTy &map) {
   BasicBlock *preheader = loop->getLoopPreheader(), *exit = loop->getExitBlock();
@@ -792,6 +793,7 @@ Loop *versionLoop(Loop *loop, Value *useCopy, StringRef suffix, LoopInfo &loops,
   SmallVector<BasicBlock *, 8> blocks;
   Loop *copy = cloneLoopWithPreheader(loopEntry, preheader, loop, map, suffix, &loops, &dominators, blocks);
   remapInstructionsInBlocks(blocks, map);
+  if (MDNode *id = loop->getLoopID()) copy->setLoopID(copyLoopId(id));
   preheader->getTerminator()->eraseFromParent();
   BranchInst::Create(copy->getLoopPreheader(), loopEntry, useCopy, preheader);
   dominators.changeImmediateDominator(exit, preheader);
@@ -956,20 +958,20 @@ bool spreadLoop(Loop *loop, ArrayRef<SpreadIndex> indices, ScalarEvolution &SE, 
   };
 
   // When every index steps by c * U for one uniform U (a tree level's
-  // 2 * stride), a copy for each U that makes the step 1, 2 or 4 elements,
+  // 2 * stride), a copy for each U that makes the step 1 or 2 elements,
   // where the step and the offsets between the indices are constants: the
   // vectorizer loads and stores such a level as whole vectors and
   // shuffles (an interleaved group) instead of gathers and scatters (scan
-  // 1.15x on a Xeon, whose gathers SpacedAccessesPass leaves alone).
+  // 1.2x on a Xeon, whose gathers SpacedAccessesPass leaves alone; copies
+  // for 4 elements vectorized to gathers again and gained nothing).
   if (std::optional<ScaledUniform> common = commonScaledStep(indices, SE)) {
     for (uint64_t value = 1; common->scale * value <= 2; value *= 2) {
       IRBuilder<> check(loop->getLoopPreheader()->getTerminator());
       Value *matches =
           check.CreateICmpEQ(common->uniform->getValue(), ConstantInt::get(common->uniform->getType(), value));
       ValueToValueMapTy map;
-      Loop *copy = versionLoop(loop, check.CreateAnd(noWrap, matches, "spread.fixed"),
-                               (".fixed" + utostr(value)).c_str(), loops, dominators, map);
-      copy->setLoopID(copyLoopId(loop->getLoopID()));
+      Loop *copy = versionLoop(loop, check.CreateAnd(noWrap, matches, "spread.fixed"), ".fixed" + utostr(value), loops,
+                               dominators, map);
       widenIndices(copy, map, common->uniform, value);
     }
   }

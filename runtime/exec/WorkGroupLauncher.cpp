@@ -91,6 +91,8 @@ uint64_t nanosecondsSince(Clock::time_point start) {
   return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
 }
 
+cl_int launchStatus(const WorkGroupLaunch &launch) { return launch.failed ? CL_OUT_OF_RESOURCES : CL_SUCCESS; }
+
 uint64_t grainSize(const NDRange &range, unsigned concurrency) {
   uint64_t groups = range.groupCount();
   uint64_t grain = std::max<uint64_t>(1, kMinWorkItemsPerTask / range.workItemsPerGroup());
@@ -163,7 +165,7 @@ cl_int runWorkGroups(const WorkGroupLaunch &launch, tbb::task_arena &arena) {
   if (groups == 0) return CL_SUCCESS;
   if (groups == 1) {
     runGroupRange(launch, 0, 1);
-    return launch.failed ? CL_OUT_OF_RESOURCES : CL_SUCCESS;
+    return launchStatus(launch);
   }
   uint64_t grain = grainSize(launch.range, static_cast<unsigned>(arena.max_concurrency()));
   uint64_t itemsPerGroup = launch.range.workItemsPerGroup();
@@ -192,7 +194,7 @@ cl_int runWorkGroups(const WorkGroupLaunch &launch, tbb::task_arena &arena) {
       if (busyNs > 2 * kInlineWorkNs) break;
     }
     remember(busyNs, begin);
-    if (begin == groups || launch.failed) return launch.failed ? CL_OUT_OF_RESOURCES : CL_SUCCESS;
+    if (begin == groups || launch.failed) return launchStatus(launch);
   }
 
   std::atomic<uint64_t> busyNs{0};
@@ -205,7 +207,7 @@ cl_int runWorkGroups(const WorkGroupLaunch &launch, tbb::task_arena &arena) {
                       });
   });
   if (begin == 0) remember(busyNs.load(std::memory_order_relaxed), groups);
-  return launch.failed ? CL_OUT_OF_RESOURCES : CL_SUCCESS;
+  return launchStatus(launch);
 }
 
 }  // namespace lockstep::runtime

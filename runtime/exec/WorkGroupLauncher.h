@@ -40,9 +40,9 @@ struct WorkGroupLaunch {
 
 // Runs the launch to completion on `arena` (the calling thread joins in). A
 // launch of one group, or one whose groups the kernel's last launch says take
-// less than waking a worker thread, runs inline on the calling thread. CL_SUCCESS, or
-// CL_OUT_OF_RESOURCES when a checked kernel stopped on a divergent barrier
-// (the remaining groups are skipped).
+// less than waking a worker thread, runs inline on the calling thread.
+// CL_SUCCESS, or CL_OUT_OF_RESOURCES when a checked kernel stopped on a
+// divergent barrier (the remaining groups are skipped).
 cl_int runWorkGroups(const WorkGroupLaunch &launch, tbb::task_arena &arena);
 
 }  // namespace lockstep::runtime
