@@ -292,6 +292,17 @@ TEST_F(Build, LinkingWithAnUndefinedFunctionFails) {
   }
 }
 
+// A program too large to compile as one part on several threads is compiled
+// in parts at once: every kernel still runs its own code, the helper and
+// __constant table they share work in each, and a program-scope variable
+// written by one kernel is the one another kernel reads.
+TEST_F(Build, LargeProgramBuiltInPartsRunsEveryKernel) {
+  bool globals = hasFeature("__opencl_c_program_scope_global_variables");
+  cl_program program = build(largeProgramSource(globals), globals ? "-cl-std=CL3.0" : "");
+  ASSERT_NE(program, nullptr);
+  checkLargeProgram(program, globals);
+}
+
 TEST_F(Build, LibraryThenExecutable) {
   cl_program lib = source("int twice(int x) { return 2 * x; }\n");
   cl_program main = source("int twice(int);\nkernel void k(global int *d) { d[0] = twice(21); }\n");

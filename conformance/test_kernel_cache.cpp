@@ -605,6 +605,24 @@ TEST_F(KernelCacheBound, TrimmingKeepsRecentlyUsedFiles) {
   EXPECT_LE(totalBytes(), kBound + 2 * size) << "folder:\n" << listing();
 }
 
+// A program compiled in several parts at once is stored as one file with
+// every part's machine code; a build served from that file runs every kernel
+// as the first build did, with a program-scope variable of its own.
+TEST_F(KernelCache, ProgramBuiltInPartsComesBackWhole) {
+  bool globals = hasFeature("__opencl_c_program_scope_global_variables");
+  const std::string source = largeProgramSource(globals), options = globals ? "-cl-std=CL3.0" : "";
+  cl_program first = build(source, options);
+  ASSERT_NE(first, nullptr);
+  std::string stored = onlyBin();
+  ASSERT_FALSE(stored.empty()) << "folder:\n" << listing();
+  fs::path kept = keep(stored);
+  checkLargeProgram(first, globals);
+  cl_program second = build(source, options);
+  ASSERT_NE(second, nullptr);
+  EXPECT_TRUE(stillSameFile(stored, kept)) << "the second build stored the program again";
+  checkLargeProgram(second, globals);
+}
+
 // Four threads build the same new program at once: all get working code, and
 // the folder ends with one good file for it.
 TEST_F(KernelCache, ThreadsBuildTheSameProgramAtOnce) {

@@ -101,10 +101,11 @@ std::vector<std::string> kernelNames(const std::vector<KernelDescription> &kerne
 
 // Looks the kernels' work-group functions up in freshly loaded code.
 bool bindKernels(JitProgram &code, std::vector<KernelDescription> &kernels, std::string &log) {
-  for (KernelDescription &kernel : kernels) {
-    kernel.function = reinterpret_cast<WorkGroupFunction>(code.lookup(workGroupFunctionName(kernel.name), log));
-    if (!kernel.function) return false;
-  }
+  std::vector<std::string> symbols;
+  for (const KernelDescription &kernel : kernels) symbols.push_back(workGroupFunctionName(kernel.name));
+  std::vector<void *> addresses;
+  if (!code.lookup(symbols, addresses, log)) return false;
+  for (size_t i = 0; i < kernels.size(); ++i) kernels[i].function = reinterpret_cast<WorkGroupFunction>(addresses[i]);
   return true;
 }
 
@@ -114,7 +115,7 @@ std::optional<Result> fromCache(const std::string &key) {
   if (!cached) return std::nullopt;
   Result result;
   result.log = std::move(cached->log);
-  std::unique_ptr<JitProgram> code = jitObject(cached->object, result.log);
+  std::unique_ptr<JitProgram> code = jitObjects(cached->objects, result.log);
   if (!code || !bindKernels(*code, cached->kernels, result.log)) return std::nullopt;
   result.status = Status::Success;
   result.kind = BinaryKind::Executable;
@@ -125,7 +126,7 @@ std::optional<Result> fromCache(const std::string &key) {
   return result;
 }
 
-// The back end: work-group passes, -O3, JIT; fills in what the passes found
+// The back end: work-group passes, -O3 and machine code, JIT; fills in what the passes found
 // and, with a cache key, stores the result in the kernel cache.
 Result makeExecutable(std::unique_ptr<Module> M, std::unique_ptr<LLVMContext> context,
                       const FrontendOptions &options, std::string_view optionText, Result result,
@@ -135,7 +136,7 @@ Result makeExecutable(std::unique_ptr<Module> M, std::unique_ptr<LLVMContext> co
   std::vector<KernelDescription> kernels = describeKernels(*M);
   result.kernelNames = kernelNames(kernels);
   size_t globals = globalVariableBytes(*M);
-  if (!finalizeModule(*M, options, result.log)) {
+  if (!prepareModule(*M, options, result.log)) {
     result.status = Status::Failure;
     return result;
   }
@@ -149,20 +150,23 @@ Result makeExecutable(std::unique_ptr<Module> M, std::unique_ptr<LLVMContext> co
     kernel.maskedLoops = functionAttrNumber(*F, kMaskedLoopsAttr);
     kernel.subGroupSize = functionAttrNumber(*F, kSubGroupSizeAttr);
     kernel.checksBarriers = F->hasFnAttribute(kCheckBarriersAttr);
-    kernel.streamingStores = F->hasFnAttribute(kStreamingStoresAttr);
     kernel.preferredWorkGroupSizeMultiple = kernel.subGroupSize;
   }
-  static std::atomic<uint64_t> modules{0};
-  std::string identifier = "lockstep.program." + std::to_string(modules++);
-  M->setModuleIdentifier(identifier);
-  std::unique_ptr<JitProgram> code = jitModule(std::move(M), std::move(context), result.log);
+  std::optional<MachineCode> machineCode = compileModule(*M, options, result.log);
+  M.reset();
+  if (!machineCode) {
+    result.status = Status::Failure;
+    return result;
+  }
+  for (KernelDescription &kernel : kernels)
+    kernel.streamingStores = is_contained(machineCode->streamingStores, workGroupFunctionName(kernel.name));
+  std::unique_ptr<JitProgram> code = jitObjects(machineCode->objects, result.log);
   if (!code || !bindKernels(*code, kernels, result.log)) {
     result.status = Status::Failure;
     return result;
   }
-  std::string object = takeCompiledObject(identifier);
-  if (!cacheKey.empty() && !object.empty()) {
-    CachedProgram cached{result.binary, kernels, globals, std::move(object), result.log};
+  if (!cacheKey.empty()) {
+    CachedProgram cached{result.binary, kernels, globals, std::move(machineCode->objects), result.log};
     for (KernelDescription &kernel : cached.kernels) kernel.function = nullptr;
     storeCachedProgram(cacheKey, cached);
   }

@@ -212,24 +212,29 @@ std::unique_ptr<llvm::Module> compileSource(llvm::LLVMContext &context, std::str
 
 // ---- back end -------------------------------------------------------------------
 
-// Links the builtins into `M`, runs the work-group passes, retargets to the
-// host and optimizes at -O3 (or less with -cl-opt-disable).
-bool finalizeModule(llvm::Module &M, const FrontendOptions &options, std::string &log);
+// Links the builtins into `M` and runs the work-group passes: every kernel
+// gets its work-group function.
+bool prepareModule(llvm::Module &M, const FrontendOptions &options, std::string &log);
+// A prepared module compiled for the host: -O3 (or less with
+// -cl-opt-disable), then machine code, as one object file or, for a large
+// program, several made in parallel.
+struct MachineCode {
+  std::vector<std::string> objects;
+  std::vector<std::string> streamingStores;  // work-group functions marked kStreamingStoresAttr
+};
+std::optional<MachineCode> compileModule(llvm::Module &M, const FrontendOptions &options, std::string &log);
 
 // The JIT: code of one program; destroying it frees the code.
 class JitProgram {
  public:
   virtual ~JitProgram() = default;
-  virtual void *lookup(llvm::StringRef symbol, std::string &log) = 0;
+  // The addresses of these symbols, in order; false (and why, in `log`) if
+  // one is missing.
+  virtual bool lookup(std::span<const std::string> symbols, std::vector<void *> &addresses, std::string &log) = 0;
 };
-std::unique_ptr<JitProgram> jitModule(std::unique_ptr<llvm::Module> M,
-                                      std::unique_ptr<llvm::LLVMContext> context,
-                                      std::string &log);
-// Loads machine code from the kernel cache into a new program.
-std::unique_ptr<JitProgram> jitObject(std::string_view object, std::string &log);
-// The machine code the JIT made for the module with this identifier (once
-// its symbols were looked up), or "".
-std::string takeCompiledObject(const std::string &moduleIdentifier);
+// Loads a program's object files (compiled now or read from the kernel
+// cache) into a new program.
+std::unique_ptr<JitProgram> jitObjects(std::span<const std::string> objects, std::string &log);
 llvm::TargetMachine &hostTargetMachine();
 // Whether `machine` targets AVX-512F: 512-bit vectors and masked vector
 // memory accesses in hardware.
@@ -241,7 +246,7 @@ struct CachedProgram {
   std::vector<uint8_t> binary;
   std::vector<KernelDescription> kernels;  // without function pointers
   size_t globalVariableBytes = 0;
-  std::string object;  // machine code
+  std::vector<std::string> objects;  // machine code
   std::string log;     // the build log (warnings) of the build that made it
 };
 // The key of a build: everything that affects the code (input, options,

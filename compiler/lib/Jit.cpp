@@ -1,23 +1,19 @@
 // The ORC JIT: one LLJIT per process, one JITDylib per program (removed when
-// the program's executable is released). Symbols the generated code needs
+// the program's executable is released), which links the program's object
+// files. Symbols the generated code needs
 // from outside (libm, memcpy, ...) resolve against the process.
 #include <llvm/ExecutionEngine/JITLink/JITLink.h>
-#include <llvm/ExecutionEngine/ObjectCache.h>
-#include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h>
-#include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Target/TargetMachine.h>
-
 #include <unistd.h>
 
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
-#include <map>
 #include <mutex>
 
 #include "Internal.h"
@@ -42,35 +38,11 @@ JITTargetMachineBuilder hostMachineBuilder() {
   Expected<JITTargetMachineBuilder> builder = JITTargetMachineBuilder::detectHost();
   if (!builder) report_fatal_error(builder.takeError());
   builder->setCodeGenOptLevel(CodeGenOptLevel::Aggressive);
+  // What JITLink links: position-independent code (calls to libm go through
+  // stubs wherever the JIT puts the code), in the small code model.
+  builder->setRelocationModel(Reloc::PIC_);
+  builder->setCodeModel(CodeModel::Small);
   return std::move(*builder);
-}
-
-// Keeps the machine code of each module the JIT compiles, by module
-// identifier, until the build that made it takes it for the kernel cache.
-class ObjectCapture final : public ObjectCache {
- public:
-  void notifyObjectCompiled(const Module *M, MemoryBufferRef object) override {
-    std::lock_guard lock(mutex);
-    objects[M->getModuleIdentifier()] = object.getBuffer().str();
-  }
-  std::unique_ptr<MemoryBuffer> getObject(const Module *) override { return nullptr; }
-  std::string take(const std::string &module) {
-    std::lock_guard lock(mutex);
-    auto it = objects.find(module);
-    if (it == objects.end()) return {};
-    std::string object = std::move(it->second);
-    objects.erase(it);
-    return object;
-  }
-
- private:
-  std::mutex mutex;
-  std::map<std::string, std::string> objects;
-};
-
-ObjectCapture &objectCapture() {
-  static ObjectCapture capture;
-  return capture;
 }
 
 // LOCKSTEP_PERF_MAP=1: every function the JIT links (kernels, their
@@ -105,15 +77,7 @@ class PerfMapPlugin final : public ObjectLinkingLayer::Plugin {
 
 LLJIT &processJit() {
   static std::unique_ptr<LLJIT> jit = [] {
-    Expected<std::unique_ptr<LLJIT>> created =
-        LLJITBuilder()
-            .setJITTargetMachineBuilder(hostMachineBuilder())
-            .setSupportConcurrentCompilation(true)  // programs build on several threads at once
-            .setCompileFunctionCreator([](JITTargetMachineBuilder machine)
-                                           -> Expected<std::unique_ptr<IRCompileLayer::IRCompiler>> {
-              return std::make_unique<ConcurrentIRCompiler>(std::move(machine), &objectCapture());
-            })
-            .create();
+    Expected<std::unique_ptr<LLJIT>> created = LLJITBuilder().setJITTargetMachineBuilder(hostMachineBuilder()).create();
     if (!created) report_fatal_error(created.takeError());
     // Errors reach the build log through lookups; don't print them.
     (*created)->getExecutionSession().setErrorReporter([](Error error) { consumeError(std::move(error)); });
@@ -132,13 +96,23 @@ class Program final : public JitProgram {
     if (Error error = processJit().getExecutionSession().removeJITDylib(dylib))
       consumeError(std::move(error));
   }
-  void *lookup(StringRef symbol, std::string &log) override {
-    Expected<ExecutorAddr> address = processJit().lookup(dylib, symbol);
-    if (!address) {
-      log += toString(address.takeError()) + "\n";
-      return nullptr;
+  bool lookup(std::span<const std::string> symbols, std::vector<void *> &addresses, std::string &log) override {
+    LLJIT &jit = processJit();
+    SymbolLookupSet wanted;
+    std::vector<SymbolStringPtr> names;
+    for (const std::string &symbol : symbols) {
+      names.push_back(jit.mangleAndIntern(symbol));
+      wanted.add(names.back());
     }
-    return address->toPtr<void *>();
+    // One lookup for all: the objects are linked in one go.
+    Expected<SymbolMap> found = jit.getExecutionSession().lookup(makeJITDylibSearchOrder(&dylib), std::move(wanted));
+    if (!found) {
+      log += toString(found.takeError()) + "\n";
+      return false;
+    }
+    addresses.clear();
+    for (const SymbolStringPtr &name : names) addresses.push_back((*found)[name].getAddress().toPtr<void *>());
+    return true;
   }
 
  private:
@@ -165,10 +139,6 @@ unsigned hostSubGroupSize() {
   if (hasAvx512(machine)) return 16;
   if (machine.getTargetFeatureString().contains("+avx")) return 8;
   return 4;
-}
-
-std::string takeCompiledObject(const std::string &moduleIdentifier) {
-  return objectCapture().take(moduleIdentifier);
 }
 
 namespace {
@@ -206,26 +176,16 @@ JITDylib *createProgramDylib(std::string &log) {
 
 }  // namespace
 
-std::unique_ptr<JitProgram> jitModule(std::unique_ptr<Module> M, std::unique_ptr<LLVMContext> context,
-                                      std::string &log) {
+std::unique_ptr<JitProgram> jitObjects(std::span<const std::string> objects, std::string &log) {
   JITDylib *dylib = createProgramDylib(log);
   if (!dylib) return nullptr;
   auto program = std::make_unique<Program>(*dylib);
-  if (Error error = processJit().addIRModule(*dylib, ThreadSafeModule(std::move(M), std::move(context)))) {
-    log += "internal error: " + toString(std::move(error)) + "\n";
-    return nullptr;
-  }
-  return program;
-}
-
-std::unique_ptr<JitProgram> jitObject(std::string_view object, std::string &log) {
-  JITDylib *dylib = createProgramDylib(log);
-  if (!dylib) return nullptr;
-  auto program = std::make_unique<Program>(*dylib);
-  auto buffer = MemoryBuffer::getMemBufferCopy(StringRef(object.data(), object.size()), "cached-program");
-  if (Error error = processJit().addObjectFile(*dylib, std::move(buffer))) {
-    log += "internal error: " + toString(std::move(error)) + "\n";
-    return nullptr;
+  for (const std::string &object : objects) {
+    auto buffer = MemoryBuffer::getMemBufferCopy(object, "program.o");
+    if (Error error = processJit().addObjectFile(*dylib, std::move(buffer))) {
+      log += "internal error: " + toString(std::move(error)) + "\n";
+      return nullptr;
+    }
   }
   return program;
 }

@@ -36,7 +36,7 @@ namespace fs = std::filesystem;
 namespace lockstep::compiler {
 namespace {
 
-constexpr char kMagic[8] = {'L', 'S', 'C', 'A', 'C', 'H', 'E', '4'};
+constexpr char kMagic[8] = {'L', 'S', 'C', 'A', 'C', 'H', 'E', '5'};
 
 std::optional<fs::path> cacheDirectory() {
   const char *enabled = std::getenv("LOCKSTEP_CACHE");
@@ -266,9 +266,10 @@ std::optional<CachedProgram> loadCachedProgram(const std::string &key) {
   program.globalVariableBytes = in.u64();
   uint32_t kernels = in.u32();
   for (uint32_t i = 0; in.ok && i < kernels; ++i) program.kernels.push_back(readKernel(in));
-  program.object = in.text();
+  uint32_t objects = in.u32();
+  for (uint32_t i = 0; in.ok && i < objects; ++i) program.objects.push_back(in.text());
   program.log = in.text();
-  if (!in.ok || !in.rest.empty() || program.object.empty()) return damaged();
+  if (!in.ok || !in.rest.empty() || program.objects.empty()) return damaged();
   // Touch it: trimming removes the least recently used files first.
   std::error_code error;
   fs::last_write_time(path, fs::file_time_type::clock::now(), error);
@@ -277,7 +278,7 @@ std::optional<CachedProgram> loadCachedProgram(const std::string &key) {
 
 void storeCachedProgram(const std::string &key, const CachedProgram &program) {
   std::optional<fs::path> directory = cacheDirectory();
-  if (!directory || program.object.empty()) return;
+  if (!directory || program.objects.empty()) return;
   std::error_code error;
   fs::create_directories(*directory, error);
   Writer out;
@@ -285,7 +286,8 @@ void storeCachedProgram(const std::string &key, const CachedProgram &program) {
   out.u64(program.globalVariableBytes);
   out.u32(program.kernels.size());
   for (const KernelDescription &kernel : program.kernels) writeKernel(out, kernel);
-  out.text(program.object);
+  out.u32(program.objects.size());
+  for (const std::string &object : program.objects) out.text(object);
   out.text(program.log);
   uint64_t checksum =
       llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(out.bytes.data()), out.bytes.size()));

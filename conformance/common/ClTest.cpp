@@ -251,4 +251,63 @@ bool ClTest::hasFeature(const char *name) {
   return false;
 }
 
+namespace {
+
+constexpr int kLargeProgramKernels = 8;
+constexpr int kLargeProgramSteps = 160;
+constexpr uint32_t kLargeProgramTable[16] = {3,     17,    257,         65537, 12345, 99991,   7,  1u << 31,
+                                             40503, 31337, 2654435761u, 11,    0,     1000003, 77, 5};
+
+// The host's version of kernel k's chain.
+uint32_t largeProgramChain(int k, uint32_t x) {
+  for (int j = 0; j < kLargeProgramSteps; ++j) {
+    x = x * uint32_t(2 * j + 3) + uint32_t(31 * k + j);
+    x = (x ^ (x >> 7)) + kLargeProgramTable[(j + k) % 16];
+  }
+  return x;
+}
+
+}  // namespace
+
+std::string ClTest::largeProgramSource(bool sharedGlobal) {
+  std::string source = "constant uint table[16] = {";
+  for (uint32_t value : kLargeProgramTable) source += std::to_string(value) + "u, ";
+  source += "};\nuint mix(uint x, int i) { return (x ^ (x >> 7)) + table[i & 15]; }\n";
+  if (sharedGlobal) source += "global uint counter = 5;\nkernel void total(global uint *out) { out[0] = counter; }\n";
+  for (int k = 0; k < kLargeProgramKernels; ++k) {
+    source += "kernel void chain" + std::to_string(k) + "(global const uint *in, global uint *out) {\n";
+    source += "  size_t i = get_global_id(0);\n  uint x = in[i];\n";
+    for (int j = 0; j < kLargeProgramSteps; ++j)
+      source += "  x = mix(x * " + std::to_string(2 * j + 3) + "u + " + std::to_string(31 * k + j) + "u, " +
+                std::to_string(j + k) + ");\n";
+    source += "  out[i] = x;\n";
+    if (sharedGlobal && k == 0) source += "  if (i == 0) counter += 7;\n";
+    source += "}\n";
+  }
+  return source;
+}
+
+void ClTest::checkLargeProgram(cl_program program, bool sharedGlobal) {
+  const size_t n = 100;
+  std::vector<uint32_t> in = randomValues<uint32_t>(n, 0, 0xffffffffu);
+  cl_mem input = bufferFrom(in);
+  for (int k = 0; k < kLargeProgramKernels; ++k) {
+    std::string name = "chain" + std::to_string(k);
+    cl_kernel kernel = kernelOf(program, name.c_str());
+    ASSERT_NE(kernel, nullptr) << name;
+    cl_mem output = buffer(CL_MEM_READ_WRITE, n * sizeof(uint32_t));
+    ASSERT_TRUE(setArgs(kernel, input, output));
+    ASSERT_TRUE(run(kernel, {n}));
+    std::vector<uint32_t> out = read<uint32_t>(output, n);
+    for (size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], largeProgramChain(k, in[i])) << name << " item " << i;
+  }
+  if (!sharedGlobal) return;
+  cl_kernel total = kernelOf(program, "total");
+  ASSERT_NE(total, nullptr);
+  cl_mem output = buffer(CL_MEM_READ_WRITE, sizeof(uint32_t));
+  ASSERT_TRUE(setArgs(total, output));
+  ASSERT_TRUE(run(total, {1}));
+  EXPECT_EQ(read<uint32_t>(output, 1)[0], 5u + 7u) << "chain0 and total see one program-scope variable";
+}
+
 }  // namespace lockstep::test

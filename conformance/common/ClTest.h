@@ -111,6 +111,14 @@ class ClTest : public ::testing::Test {
                                  std::vector<size_t> local = {}, std::vector<size_t> offset = {});
   // The largest work-group size this kernel may run with on the device.
   size_t kernelMaxGroupSize(cl_kernel kernel);
+  // Source of a program of 8 kernels of 800 instructions or so each, more
+  // than the compiler optimizes and compiles as one part on 2 threads: each
+  // kernel runs its own chain of integer steps through a shared helper and a
+  // shared __constant table; with `sharedGlobal`, `chain0` also adds to a
+  // program-scope variable that `total` reads. checkLargeProgram runs
+  // every kernel of the built program against a host reference.
+  static std::string largeProgramSource(bool sharedGlobal);
+  void checkLargeProgram(cl_program program, bool sharedGlobal);
 
   // n values drawn from rng_, uniformly in [lo, hi] (integers) or [lo, hi)
   // (floating point).
