@@ -89,10 +89,11 @@ struct _cl_kernel
   void snapshotInto(lockstep::runtime::ArgumentSnapshot &snapshot) const;
 
   // What a work-item of this kernel cost on its last launch, in picoseconds
-  // of a thread's time (0: never launched): the launcher runs a launch that
-  // should take less than waking a worker on the calling thread
+  // of a thread's time (0: never launched), whichever cl_kernel of the same
+  // program build launched it: the launcher runs a launch that should take
+  // less than waking a worker on the calling thread
   // (WorkGroupLaunch::workCost).
-  std::atomic<uint64_t> &workCost() const { return workCost_; }
+  std::atomic<uint64_t> &workCost() const { return executable_->workCost(*description_); }
 
  private:
   // What clSetKernelArg recorded beyond the bytes in the block.
@@ -118,7 +119,6 @@ struct _cl_kernel
   const lockstep::compiler::KernelDescription *description_;
   bool uniformWorkGroups_ = true;
   mutable std::mutex mutex_;  // clSetKernelArg vs. a concurrent enqueue
-  mutable std::atomic<uint64_t> workCost_{0};
   lockstep::runtime::ArgumentBlock arguments_;
   std::vector<ArgumentState> states_;
 };

@@ -75,13 +75,17 @@ std::vector<std::string> splitWords(std::string_view text) {
 class JitExecutable final : public Executable {
  public:
   JitExecutable(std::vector<KernelDescription> kernels, size_t globals, std::unique_ptr<JitProgram> code)
-      : kernels_(std::move(kernels)), globals_(globals), code_(std::move(code)) {}
+      : kernels_(std::move(kernels)), globals_(globals), costs_(kernels_.size()), code_(std::move(code)) {}
   const std::vector<KernelDescription> &kernels() const override { return kernels_; }
   size_t globalVariableTotalSize() const override { return globals_; }
+  std::atomic<uint64_t> &workCost(const KernelDescription &kernel) const override {
+    return costs_[&kernel - kernels_.data()];
+  }
 
  private:
   std::vector<KernelDescription> kernels_;
   size_t globals_;
+  mutable std::vector<std::atomic<uint64_t>> costs_;
   std::unique_ptr<JitProgram> code_;
 };
 

@@ -3,6 +3,7 @@
 // work-group function each. No LLVM type crosses this boundary.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -66,6 +67,10 @@ class Executable {
   virtual ~Executable() = default;
   virtual const std::vector<KernelDescription> &kernels() const = 0;
   virtual size_t globalVariableTotalSize() const = 0;
+  // A slot the runtime keeps for a kernel of this executable (one of
+  // kernels()), shared by every cl_kernel made for it: what a work-item cost
+  // on the kernel's last launch, in picoseconds of a thread's time.
+  virtual std::atomic<uint64_t> &workCost(const KernelDescription &kernel) const = 0;
   const KernelDescription *find(std::string_view name) const {
     for (const auto &kernel : kernels())
       if (kernel.name == name) return &kernel;
