@@ -301,13 +301,16 @@ bool emitObject(Module &M, std::string &object, std::string &log) {
 // The externally visible functions (the work-group functions the runtime
 // looks up) grouped into parts, with everything each part's functions
 // reach. A part is optimized and compiled on its own, with a copy of each
-// internal function and constant it uses, so no part calls into another
-// and -O3 inlines as it would in the whole module. Functions that share a
-// variable program-scope global (whose value kernels pass to each other)
-// or call one another stay in one part.
+// internal function it calls, so -O3 inlines as it would in the whole
+// module. A global variable that several parts use is one object all the
+// same: one part defines it, under an external name; the others declare it
+// (their copy of a constant stays available to -O3, to fold loads from).
+// Only a constant whose address nothing can tell apart is copied outright.
+// Functions that call one another stay in one part.
 struct Part {
   SmallPtrSet<const GlobalValue *, 32> reach;
-  uint64_t cost = 0;  // instructions
+  SmallPtrSet<const GlobalVariable *, 4> borrowed;  // defined by another part
+  uint64_t cost = 0;                                // instructions
 };
 
 void collectReach(const Function &root, SmallPtrSetImpl<const GlobalValue *> &reach) {
@@ -361,7 +364,7 @@ std::vector<Part> splitIntoParts(const Module &M, unsigned threads) {
   if (threads < 2 || wanted < 2 || roots.size() < 2 || !M.alias_empty() || !M.ifunc_empty()) return {};
   for (const GlobalVariable &variable : M.globals())
     if (variable.hasAppendingLinkage() || (!variable.isDeclaration() && !variable.hasLocalLinkage())) return {};
-  // Groups of roots that must share a part (union-find).
+  // Groups of roots that must share a part (union-find): one calls another.
   std::vector<SmallPtrSet<const GlobalValue *, 32>> reaches(roots.size());
   std::vector<size_t> leader(roots.size());
   std::iota(leader.begin(), leader.end(), 0);
@@ -369,17 +372,12 @@ std::vector<Part> splitIntoParts(const Module &M, unsigned threads) {
     while (leader[i] != i) i = leader[i] = leader[leader[i]];
     return i;
   };
-  DenseMap<const GlobalValue *, size_t> firstUser;
+  DenseMap<const GlobalValue *, size_t> rootIndex;
+  for (size_t i = 0; i < roots.size(); ++i) rootIndex[roots[i]] = i;
   for (size_t i = 0; i < roots.size(); ++i) {
     collectReach(*roots[i], reaches[i]);
-    for (const GlobalValue *global : reaches[i]) {
-      auto *variable = dyn_cast<GlobalVariable>(global);
-      bool shared = (variable && !variable->isConstant() && !variable->isDeclaration()) ||
-                    (!global->isDeclaration() && !global->hasLocalLinkage());
-      if (!shared) continue;
-      auto [it, inserted] = firstUser.try_emplace(global, i);
-      if (!inserted) leader[find(i)] = find(it->second);
-    }
+    for (const GlobalValue *global : reaches[i])
+      if (auto it = rootIndex.find(global); it != rootIndex.end()) leader[find(i)] = find(it->second);
   }
   std::vector<Part> groups;
   DenseMap<size_t, size_t> groupOf;
@@ -400,6 +398,15 @@ std::vector<Part> splitIntoParts(const Module &M, unsigned threads) {
     lightest.reach.insert(group.reach.begin(), group.reach.end());
     lightest.cost += group.cost;
   }
+  // The first part that uses a variable defines it.
+  DenseSet<const GlobalVariable *> defined;
+  for (Part &part : parts)
+    for (const GlobalValue *global : part.reach) {
+      auto *variable = dyn_cast<GlobalVariable>(global);
+      if (!variable || variable->isDeclaration()) continue;
+      bool copyable = variable->isConstant() && variable->hasAtLeastLocalUnnamedAddr();
+      if (!copyable && !defined.insert(variable).second) part.borrowed.insert(variable);
+    }
   return parts;
 }
 
@@ -462,13 +469,31 @@ std::optional<MachineCode> compileModule(Module &M, const FrontendOptions &optio
     if (!emitObject(M, code.objects[0], log)) return std::nullopt;
     return code;
   }
+  // A variable that parts share gets a name that is the program's own.
+  for (const Part &part : parts)
+    for (const GlobalVariable *shared : part.borrowed) {
+      auto *variable = const_cast<GlobalVariable *>(shared);
+      if (!variable->hasLocalLinkage()) continue;
+      variable->setName("__lockstep.global." + variable->getName());
+      // Default visibility: the other parts reach it through the GOT, so the
+      // JIT may place the parts' code and data at any distance.
+      variable->setLinkage(GlobalValue::ExternalLinkage);
+      variable->setVisibility(GlobalValue::DefaultVisibility);
+      variable->setDSOLocal(false);
+    }
   // Each part goes to a context of its own, through bitcode: LLVM allows
   // one thread at a time per context.
   std::vector<SmallVector<char, 0>> bitcode(parts.size());
   for (size_t i = 0; i < parts.size(); ++i) {
+    const Part &part = parts[i];
     ValueToValueMapTy map;
-    std::unique_ptr<Module> copy =
-        CloneModule(M, map, [&](const GlobalValue *value) { return parts[i].reach.contains(value); });
+    std::unique_ptr<Module> copy = CloneModule(M, map, [&](const GlobalValue *value) {
+      auto *variable = dyn_cast<GlobalVariable>(value);
+      return part.reach.contains(value) && !(variable && part.borrowed.contains(variable) && !variable->isConstant());
+    });
+    for (const GlobalVariable *variable : part.borrowed)
+      if (variable->isConstant())
+        cast<GlobalVariable>(map[variable])->setLinkage(GlobalValue::AvailableExternallyLinkage);
     raw_svector_ostream stream(bitcode[i]);
     WriteBitcodeToFile(*copy, stream);
   }

@@ -275,8 +275,11 @@ std::string ClTest::largeProgramSource(bool sharedGlobal) {
   source += "};\nuint mix(uint x, int i) { return (x ^ (x >> 7)) + table[i & 15]; }\n";
   if (sharedGlobal) source += "global uint counter = 5;\nkernel void total(global uint *out) { out[0] = counter; }\n";
   for (int k = 0; k < kLargeProgramKernels; ++k) {
-    source += "kernel void chain" + std::to_string(k) + "(global const uint *in, global uint *out) {\n";
+    source +=
+        "kernel void chain" + std::to_string(k) + "(global const uint *in, global uint *out, global ulong *seen) {\n";
     source += "  size_t i = get_global_id(0);\n  uint x = in[i];\n";
+    source += "  seen[2 * i] = (ulong)table;\n";
+    source += sharedGlobal ? "  seen[2 * i + 1] = (ulong)&counter;\n" : "  seen[2 * i + 1] = 1;\n";
     for (int j = 0; j < kLargeProgramSteps; ++j)
       source += "  x = mix(x * " + std::to_string(2 * j + 3) + "u + " + std::to_string(31 * k + j) + "u, " +
                 std::to_string(j + k) + ");\n";
@@ -291,15 +294,26 @@ void ClTest::checkLargeProgram(cl_program program, bool sharedGlobal) {
   const size_t n = 100;
   std::vector<uint32_t> in = randomValues<uint32_t>(n, 0, 0xffffffffu);
   cl_mem input = bufferFrom(in);
+  std::vector<cl_ulong> firstSeen;
   for (int k = 0; k < kLargeProgramKernels; ++k) {
     std::string name = "chain" + std::to_string(k);
     cl_kernel kernel = kernelOf(program, name.c_str());
     ASSERT_NE(kernel, nullptr) << name;
     cl_mem output = buffer(CL_MEM_READ_WRITE, n * sizeof(uint32_t));
-    ASSERT_TRUE(setArgs(kernel, input, output));
+    cl_mem seenBuffer = buffer(CL_MEM_READ_WRITE, 2 * n * sizeof(cl_ulong));
+    ASSERT_TRUE(setArgs(kernel, input, output, seenBuffer));
     ASSERT_TRUE(run(kernel, {n}));
     std::vector<uint32_t> out = read<uint32_t>(output, n);
     for (size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], largeProgramChain(k, in[i])) << name << " item " << i;
+    // Every work-item of every kernel sees the program-scope objects at the
+    // same addresses.
+    std::vector<cl_ulong> seen = read<cl_ulong>(seenBuffer, 2 * n);
+    if (k == 0) firstSeen = {seen[0], seen[1]};
+    EXPECT_NE(firstSeen[0], 0u);
+    EXPECT_NE(firstSeen[1], 0u);
+    for (size_t i = 0; i < n; ++i)
+      ASSERT_EQ((std::vector<cl_ulong>{seen[2 * i], seen[2 * i + 1]}), firstSeen)
+          << name << " item " << i << ": the table's address, and the variable's, as chain0 saw them";
   }
   if (!sharedGlobal) return;
   cl_kernel total = kernelOf(program, "total");

@@ -114,9 +114,11 @@ class ClTest : public ::testing::Test {
   // Source of a program of 8 kernels of 800 instructions or so each, more
   // than the compiler optimizes and compiles as one part on 2 threads: each
   // kernel runs its own chain of integer steps through a shared helper and a
-  // shared __constant table; with `sharedGlobal`, `chain0` also adds to a
-  // program-scope variable that `total` reads. checkLargeProgram runs
-  // every kernel of the built program against a host reference.
+  // shared __constant table, and reports the table's address (and, with
+  // `sharedGlobal`, the address of a program-scope variable that `chain0`
+  // adds to and `total` reads). checkLargeProgram runs every kernel of the
+  // built program against a host reference and checks that all of them see
+  // one table and one variable.
   static std::string largeProgramSource(bool sharedGlobal);
   void checkLargeProgram(cl_program program, bool sharedGlobal);
 
