@@ -130,8 +130,9 @@ std::optional<Result> fromCache(const std::string &key) {
   return result;
 }
 
-// The back end: work-group passes, -O3 and machine code, JIT; fills in what the passes found
-// and, with a cache key, stores the result in the kernel cache.
+// The back end: work-group passes, -O3 and machine code, JIT; fills in what
+// the passes found and, with a cache key, stores the result in the kernel
+// cache.
 Result makeExecutable(std::unique_ptr<Module> M, std::unique_ptr<LLVMContext> context,
                       const FrontendOptions &options, std::string_view optionText, Result result,
                       const std::string &cacheKey = {}) {

@@ -1,7 +1,7 @@
 // The ORC JIT: one LLJIT per process, one JITDylib per program (removed when
 // the program's executable is released), which links the program's object
-// files. Symbols the generated code needs
-// from outside (libm, memcpy, ...) resolve against the process.
+// files. Symbols the generated code needs from outside (libm, memcpy, ...)
+// resolve against the process.
 #include <llvm/ExecutionEngine/JITLink/JITLink.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>

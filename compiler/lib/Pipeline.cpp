@@ -277,13 +277,14 @@ void optimizeModule(Module &M, const FrontendOptions &options) {
   }
 }
 
-void collectStreamingStores(const Module &M, std::vector<std::string> &names) {
+// -O3 and machine code for a module or a part: the object file, and the
+// work-group functions StreamingStoresPass marked.
+bool compilePart(Module &M, const FrontendOptions &options, std::string &object,
+                 std::vector<std::string> &streamingStores, std::string &log) {
+  optimizeModule(M, options);
   for (const Function &F : M)
     if (!F.isDeclaration() && !F.hasLocalLinkage() && F.hasFnAttribute(kStreamingStoresAttr))
-      names.push_back(F.getName().str());
-}
-
-bool emitObject(Module &M, std::string &object, std::string &log) {
+      streamingStores.push_back(F.getName().str());
   SmallVector<char, 0> buffer;
   raw_svector_ostream stream(buffer);
   legacy::PassManager passes;
@@ -346,11 +347,12 @@ void collectReach(const Function &root, SmallPtrSetImpl<const GlobalValue *> &re
 
 // Up to four parts a thread, each of at least 500 instructions: the parts'
 // costs are guessed from their sizes, and several per thread let the threads
-// even out the guesses' errors. A part costs its bitcode, a context, a pass
-// pipeline and an object file, 1-2 ms, against about 100 ms of -O3 and
-// codegen for 500 instructions of a work-group function. The benchmarks'
-// program (12 kernels, 6,000 instructions) built in 1.1 s as one part, 0.65 s
-// as 2 and 0.59 s as 8 on 2 cores.
+// even out the guesses' errors. A part adds its bitcode, a context, a pass
+// pipeline and an object file, too little to measure against -O3 and codegen
+// (about 100 ms per 500 instructions of a work-group function): the
+// benchmarks' program (12 kernels, 6,000 instructions) took 1.07 s of CPU as
+// one part and as 8, and built in 1.1 s as one part, 0.65 s as 2 and 0.59 s
+// as 8 on 2 cores.
 constexpr uint64_t kPartsPerThread = 4;
 constexpr uint64_t kMinimumPartCost = 500;
 
@@ -464,9 +466,7 @@ std::optional<MachineCode> compileModule(Module &M, const FrontendOptions &optio
   MachineCode code;
   code.objects.resize(std::max<size_t>(parts.size(), 1));
   if (parts.size() <= 1) {
-    optimizeModule(M, options);
-    collectStreamingStores(M, code.streamingStores);
-    if (!emitObject(M, code.objects[0], log)) return std::nullopt;
+    if (!compilePart(M, options, code.objects[0], code.streamingStores, log)) return std::nullopt;
     return code;
   }
   // A variable that parts share gets a name that is the program's own.
@@ -486,11 +486,15 @@ std::optional<MachineCode> compileModule(Module &M, const FrontendOptions &optio
   std::vector<SmallVector<char, 0>> bitcode(parts.size());
   for (size_t i = 0; i < parts.size(); ++i) {
     const Part &part = parts[i];
-    ValueToValueMapTy map;
-    std::unique_ptr<Module> copy = CloneModule(M, map, [&](const GlobalValue *value) {
+    // A variable another part defines is declared; a constant keeps its
+    // initializer for -O3, as available_externally.
+    auto defines = [&](const GlobalValue *value) {
       auto *variable = dyn_cast<GlobalVariable>(value);
-      return part.reach.contains(value) && !(variable && part.borrowed.contains(variable) && !variable->isConstant());
-    });
+      bool declared = variable && part.borrowed.contains(variable) && !variable->isConstant();
+      return part.reach.contains(value) && !declared;
+    };
+    ValueToValueMapTy map;
+    std::unique_ptr<Module> copy = CloneModule(M, map, defines);
     for (const GlobalVariable *variable : part.borrowed)
       if (variable->isConstant())
         cast<GlobalVariable>(map[variable])->setLinkage(GlobalValue::AvailableExternallyLinkage);
@@ -509,9 +513,7 @@ std::optional<MachineCode> compileModule(Module &M, const FrontendOptions &optio
       failed = true;
       return;
     }
-    optimizeModule(**part, options);
-    collectStreamingStores(**part, streaming[i]);
-    if (!emitObject(**part, code.objects[i], logs[i])) failed = true;
+    if (!compilePart(**part, options, code.objects[i], streaming[i], logs[i])) failed = true;
   });
   for (size_t i = 0; i < parts.size(); ++i) {
     log += logs[i];
