@@ -2,7 +2,8 @@
 // offsets, an implementation-chosen local size (NULL) and given local sizes;
 // the work-item functions in every dimension; OpenCL 2.0+ non-uniform
 // work-groups (remainder groups) and their refusal under OpenCL C 1.2; a
-// kernel whose cost changes between launches (run inline, then spread).
+// kernel whose cost changes between launches (run inline, then spread);
+// groups of uneven cost handed out in chunks, each run once.
 #include <array>
 #include <numeric>
 
@@ -251,6 +252,65 @@ TEST_F(Launches, WorkThatGrowsBetweenLaunchesRunsEveryGroupOnce) {
     }
     std::vector<cl_uint> got = read<cl_uint>(out, n);
     for (size_t i = 0; i < n; ++i) ASSERT_EQ(got[i], want[i]) << "at " << i << " after rounds=" << rounds;
+  }
+}
+
+// Groups of very different cost, over a 3-D range with remainder groups and
+// an offset: the threads take the groups in chunks of changing size from a
+// shared counter, and every group must still run once, with its own ids. Each
+// work-item counts its runs and records its group and local ids; the costly
+// groups (a pseudo-random third) spin, so the chunks end in different places
+// from launch to launch.
+const char *kUneven = R"CLC(
+kernel void uneven(global uint *runs, global uint *ids, uint spin) {
+  size_t x = get_global_id(0) - get_global_offset(0), y = get_global_id(1) - get_global_offset(1),
+         z = get_global_id(2) - get_global_offset(2);
+  size_t i = (z * get_global_size(1) + y) * get_global_size(0) + x;
+  uint group = (uint)((get_group_id(2) * get_num_groups(1) + get_group_id(1)) * get_num_groups(0) +
+                      get_group_id(0));
+  uint h = group * 2654435761u;
+  if ((h >> 16) % 3 == 0)
+    for (uint r = 0; r < spin; ++r) h = h * 1664525u + 1013904223u;
+  atomic_inc(&runs[i]);
+  ids[2 * i] = group;
+  ids[2 * i + 1] = (uint)((get_local_id(2) * 8 + get_local_id(1)) * 8 + get_local_id(0)) + (h & 0x80000000u);
+}
+)CLC";
+
+TEST_F(Launches, UnevenGroupsEachRunOnceWithTheirOwnIds) {
+  cl_kernel uneven = kernel(kUneven, "uneven", "-cl-std=CL3.0");  // remainder groups
+  ASSERT_NE(uneven, nullptr);
+  const size_t global[3] = {61, 37, 23}, local[3] = {4, 3, 2}, offset[3] = {5, 7, 11};
+  const size_t n = global[0] * global[1] * global[2];
+  size_t groups[3];
+  for (int d = 0; d < 3; ++d) groups[d] = (global[d] + local[d] - 1) / local[d];
+  // The high bit of the second id is the spin's last step, which the host
+  // repeats to know what to expect.
+  auto spun = [](cl_uint group, cl_uint spin) {
+    cl_uint h = group * 2654435761u;
+    if ((h >> 16) % 3 == 0)
+      for (cl_uint r = 0; r < spin; ++r) h = h * 1664525u + 1013904223u;
+    return h & 0x80000000u;
+  };
+  for (cl_uint spin : {0u, 20000u, 3u, 20000u}) {
+    cl_mem runs = bufferFrom(std::vector<cl_uint>(n, 0)), ids = bufferFrom(std::vector<cl_uint>(2 * n, ~0u));
+    ASSERT_TRUE(setArgs(uneven, runs, ids, spin));
+    ASSERT_TRUE(run(uneven, {global[0], global[1], global[2]}, {local[0], local[1], local[2]},
+                    {offset[0], offset[1], offset[2]}));
+    std::vector<cl_uint> gotRuns = read<cl_uint>(runs, n), gotIds = read<cl_uint>(ids, 2 * n);
+    size_t mismatches = 0;
+    for (size_t z = 0; z < global[2]; ++z)
+      for (size_t y = 0; y < global[1]; ++y)
+        for (size_t x = 0; x < global[0]; ++x) {
+          size_t i = (z * global[1] + y) * global[0] + x;
+          cl_uint group = cl_uint(((z / local[2]) * groups[1] + y / local[1]) * groups[0] + x / local[0]);
+          cl_uint lid = cl_uint((z % local[2] * 8 + y % local[1]) * 8 + x % local[0]) + spun(group, spin);
+          if ((gotRuns[i] != 1 || gotIds[2 * i] != group || gotIds[2 * i + 1] != lid) && ++mismatches <= 5)
+            ADD_FAILURE() << "spin " << spin << " at (" << x << "," << y << "," << z << "): ran " << gotRuns[i]
+                          << " times, group " << gotIds[2 * i] << " (want " << group << "), local ids "
+                          << gotIds[2 * i + 1] << " (want " << lid << ")";
+        }
+    EXPECT_EQ(mismatches, 0u) << "spin " << spin;
   }
 }
 

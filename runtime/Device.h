@@ -21,8 +21,8 @@ struct _cl_device_id
   cl_platform_id platform() const { return platform_; }
 
   // Every command of the device runs as a task of this arena (all cores this
-  // process may use). Kernels run their work-groups with tbb::parallel_for
-  // from inside such a task, so they use the same arena.
+  // process may use). Kernels run their work-groups as TBB tasks spawned
+  // from inside such a task (runWorkGroups), so they use the same arena.
   tbb::task_arena &arena() { return *arena_; }
 
   // Facts about the machine, read once.

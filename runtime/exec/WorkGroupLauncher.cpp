@@ -74,10 +74,17 @@ struct ThreadScratch {
   }
 };
 
-// Work-items per parallel_for task below which the task overhead shows.
-constexpr uint64_t kMinWorkItemsPerTask = 4096;
-// Tasks per thread that let the scheduler balance uneven groups.
-constexpr uint64_t kTasksPerThread = 8;
+// Work-items per chunk below which the per-chunk overhead shows, for a
+// kernel whose cost is not known yet.
+constexpr uint64_t kMinWorkItemsPerChunk = 4096;
+// Chunks per thread, at least, that let the threads balance uneven groups
+// when the cost is not known.
+constexpr uint64_t kChunksPerThread = 8;
+// The smallest chunk, in one thread's time, for a kernel whose cost per
+// work-item its last launch measured.
+constexpr uint64_t kMinChunkNs = 20'000;
+// A thread takes 1/(kGuidedDivisor * threads) of the groups still left.
+constexpr uint64_t kGuidedDivisor = 2;
 
 // A launch whose groups should take one thread less than this runs on the
 // calling thread: waking a sleeping worker and waiting for its share to come
@@ -93,11 +100,15 @@ uint64_t nanosecondsSince(Clock::time_point start) {
 
 cl_int launchStatus(const WorkGroupLaunch &launch) { return launch.failed ? CL_OUT_OF_RESOURCES : CL_SUCCESS; }
 
-uint64_t grainSize(const NDRange &range, unsigned concurrency) {
-  uint64_t groups = range.groupCount();
-  uint64_t grain = std::max<uint64_t>(1, kMinWorkItemsPerTask / range.workItemsPerGroup());
-  uint64_t balanced = std::max<uint64_t>(1, groups / (uint64_t{concurrency} * kTasksPerThread));
-  return std::min(grain, balanced);
+// The fewest groups one thread takes at a time: about kMinChunkNs of work
+// when the kernel's cost per work-item is known (picoseconds), else
+// kMinWorkItemsPerChunk work-items; never so many that fewer than
+// kChunksPerThread chunks per thread would be left to balance.
+uint64_t minimumChunk(uint64_t groups, uint64_t itemsPerGroup, unsigned concurrency, uint64_t cost) {
+  uint64_t chunk = cost != 0 ? kMinChunkNs * 1000 / std::max<uint64_t>(1, cost * itemsPerGroup)
+                             : kMinWorkItemsPerChunk / itemsPerGroup;
+  uint64_t balanced = groups / (uint64_t{concurrency} * kChunksPerThread);
+  return std::max<uint64_t>(1, std::min(chunk, balanced));
 }
 
 // Runs groups [begin, end) of the flattened group ids (x fastest) on the
@@ -167,8 +178,10 @@ cl_int runWorkGroups(const WorkGroupLaunch &launch, tbb::task_arena &arena) {
     runGroupRange(launch, 0, 1);
     return launchStatus(launch);
   }
-  uint64_t grain = grainSize(launch.range, static_cast<unsigned>(arena.max_concurrency()));
+  unsigned concurrency = static_cast<unsigned>(arena.max_concurrency());
   uint64_t itemsPerGroup = launch.range.workItemsPerGroup();
+  uint64_t cost = launch.workCost ? launch.workCost->load(std::memory_order_relaxed) : 0;
+  uint64_t minChunk = minimumChunk(groups, itemsPerGroup, concurrency, cost);
   // The kernel's cost per work-item is measured on every launch: the groups'
   // own time (a thread's, without the wait for workers), per work-item run.
   auto remember = [&](uint64_t busyNs, uint64_t groupsRun) {
@@ -178,14 +191,13 @@ cl_int runWorkGroups(const WorkGroupLaunch &launch, tbb::task_arena &arena) {
   };
 
   // A launch the last one says is small runs here, a sixteenth of the
-  // groups (or a grain) at a time; should it outlast twice the budget (the
-  // kernel's work depends on its arguments), the groups left are spread
+  // groups (or a minimum chunk) at a time; should it outlast twice the budget
+  // (the kernel's work depends on its arguments), the groups left are spread
   // after all.
   uint64_t begin = 0;
-  uint64_t cost = launch.workCost ? launch.workCost->load(std::memory_order_relaxed) : 0;
   if (cost != 0 && double(cost) * double(itemsPerGroup) * double(groups) < kInlineWorkNs * 1000.0) {
     Clock::time_point start = Clock::now();
-    uint64_t busyNs = 0, step = std::max(grain, (groups + 15) / 16);
+    uint64_t busyNs = 0, step = std::max(minChunk, (groups + 15) / 16);
     while (begin < groups && !launch.failed) {
       uint64_t end = std::min(groups, begin + step);
       runGroupRange(launch, begin, end);
@@ -197,14 +209,37 @@ cl_int runWorkGroups(const WorkGroupLaunch &launch, tbb::task_arena &arena) {
     if (begin == groups || launch.failed) return launchStatus(launch);
   }
 
-  std::atomic<uint64_t> busyNs{0};
+  // Guided self-scheduling: every thread that joins takes chunks of groups
+  // from one shared counter until none are left, each chunk
+  // 1/(kGuidedDivisor * threads) of the groups still left, at least
+  // minChunk. The first chunks are large (few atomic operations, neighbouring
+  // groups on one core), the last ones small, so a thread that joins late or
+  // runs slower leaves no long tail. TBB's auto partitioner, which split the
+  // range up front, left 16 cores of a VM 52-86% busy on sgemm_tiled when a
+  // worker woke milliseconds late; this keeps them 92-99% busy
+  // (bench/results/scaling-xeon-16c.md).
+  std::atomic<uint64_t> next{begin}, busyNs{0};
+  auto takeChunks = [&] {
+    uint64_t first = next.load(std::memory_order_relaxed), count;
+    for (;;) {
+      do {
+        if (first >= groups) return;
+        uint64_t left = groups - first;
+        count = std::min(left, std::max(minChunk, left / (kGuidedDivisor * concurrency)));
+      } while (!next.compare_exchange_weak(first, first + count, std::memory_order_relaxed));
+      Clock::time_point start = Clock::now();
+      runGroupRange(launch, first, first + count);
+      busyNs.fetch_add(nanosecondsSince(start), std::memory_order_relaxed);
+      first = next.load(std::memory_order_relaxed);
+    }
+  };
+  // One task per thread that could help; a task that starts after the
+  // counter ran out returns at once.
+  uint64_t tasks = std::min<uint64_t>(concurrency, (groups - begin + minChunk - 1) / minChunk);
   arena.execute([&] {
-    tbb::parallel_for(tbb::blocked_range<uint64_t>(begin, groups, grain),
-                      [&](const tbb::blocked_range<uint64_t> &chunk) {
-                        Clock::time_point start = Clock::now();
-                        runGroupRange(launch, chunk.begin(), chunk.end());
-                        busyNs.fetch_add(nanosecondsSince(start), std::memory_order_relaxed);
-                      });
+    tbb::parallel_for(
+        tbb::blocked_range<uint64_t>(0, tasks, 1), [&](const tbb::blocked_range<uint64_t> &) { takeChunks(); },
+        tbb::simple_partitioner());
   });
   if (begin == 0) remember(busyNs.load(std::memory_order_relaxed), groups);
   return launchStatus(launch);

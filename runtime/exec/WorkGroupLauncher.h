@@ -1,6 +1,7 @@
 // Runs every work-group of one NDRange launch: one call of the kernel's
-// work-group function per group, the groups spread over the device's cores by
-// one tbb::parallel_for inside the device's task arena, or run on the calling
+// work-group function per group, the groups spread over the device's cores in
+// chunks that the threads of the device's task arena take from one counter
+// (guided self-scheduling, one TBB task per thread), or run on the calling
 // thread when the kernel's last launch says they take less than waking a
 // worker would.
 #pragma once
