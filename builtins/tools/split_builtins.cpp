@@ -9,7 +9,9 @@
 //   split_builtins <builtins.bc> <out.chunks>
 //
 // Output (read by compiler/lib/Pipeline.cpp):
-//   LOCKSTEP-BUILTIN-CHUNKS 1\n
+//   LOCKSTEP-BUILTIN-CHUNKS 2\n
+//   <xxh3-64 of the data, 16 hex digits>\n   (part of every kernel cache key:
+//                                             hashed here, not per process)
 //   <chunk count>\n  then per chunk  <offset> <size>\n   (offsets from the data)
 //   <symbol count>\n then per symbol <name> <chunk>\n
 //   data, spaces to a multiple of 16 bytes, \n, then the chunks' bitcode
@@ -18,8 +20,10 @@
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Support/Format.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
+#include <llvm/Support/xxhash.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 
 #include <map>
@@ -125,7 +129,11 @@ int main(int argc, char **argv) {
 
   std::string header;
   raw_string_ostream text(header);
-  text << "LOCKSTEP-BUILTIN-CHUNKS 1\n" << chunks.size() << "\n";
+  text << "LOCKSTEP-BUILTIN-CHUNKS 2\n"
+       << format_hex_no_prefix(
+              xxh3_64bits(ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(data.data()), data.size())), 16)
+       << "\n"
+       << chunks.size() << "\n";
   for (auto [offset, size] : placement) text << offset << " " << size << "\n";
   text << chunkOf.size() << "\n";
   for (size_t c = 0; c < chunks.size(); ++c)

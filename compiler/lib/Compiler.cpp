@@ -119,7 +119,7 @@ std::optional<Result> fromCache(const std::string &key) {
   if (!cached) return std::nullopt;
   Result result;
   result.log = std::move(cached->log);
-  std::unique_ptr<JitProgram> code = jitObjects(cached->objects, result.log);
+  std::unique_ptr<JitProgram> code = jitObjects(std::move(cached->objects), result.log);
   if (!code || !bindKernels(*code, cached->kernels, result.log)) return std::nullopt;
   result.status = Status::Success;
   result.kind = BinaryKind::Executable;
@@ -165,7 +165,7 @@ Result makeExecutable(std::unique_ptr<Module> M, std::unique_ptr<LLVMContext> co
   }
   for (KernelDescription &kernel : kernels)
     kernel.streamingStores = is_contained(machineCode->streamingStores, workGroupFunctionName(kernel.name));
-  std::unique_ptr<JitProgram> code = jitObjects(machineCode->objects, result.log);
+  std::unique_ptr<JitProgram> code = jitObjects(machineCode->objects, result.log);  // a copy: the cache stores them
   if (!code || !bindKernels(*code, kernels, result.log)) {
     result.status = Status::Failure;
     return result;

@@ -233,8 +233,8 @@ class JitProgram {
   virtual bool lookup(std::span<const std::string> symbols, std::vector<void *> &addresses, std::string &log) = 0;
 };
 // Loads a program's object files (compiled now or read from the kernel
-// cache) into a new program.
-std::unique_ptr<JitProgram> jitObjects(std::span<const std::string> objects, std::string &log);
+// cache) into a new program; the JIT takes the strings over (no copy).
+std::unique_ptr<JitProgram> jitObjects(std::vector<std::string> objects, std::string &log);
 llvm::TargetMachine &hostTargetMachine();
 // Whether `machine` targets AVX-512F: 512-bit vectors and masked vector
 // memory accesses in hardware.
@@ -249,6 +249,8 @@ struct CachedProgram {
   std::vector<std::string> objects;  // machine code
   std::string log;     // the build log (warnings) of the build that made it
 };
+// The embedded builtins' hash, computed when they were built (16 hex digits).
+std::string_view builtinLibraryHash();
 // The key of a build: everything that affects the code (input, options,
 // LOCKSTEP_CHECK_BARRIERS, the CPU, LLVM, Lockstep, the builtins).
 std::string cacheKey(std::string_view kind, std::string_view input, std::string_view options);

@@ -3,6 +3,7 @@
 // files. Symbols the generated code needs from outside (libm, memcpy, ...)
 // resolve against the process.
 #include <llvm/ExecutionEngine/JITLink/JITLink.h>
+#include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
@@ -77,7 +78,18 @@ class PerfMapPlugin final : public ObjectLinkingLayer::Plugin {
 
 LLJIT &processJit() {
   static std::unique_ptr<LLJIT> jit = [] {
-    Expected<std::unique_ptr<LLJIT>> created = LLJITBuilder().setJITTargetMachineBuilder(hostMachineBuilder()).create();
+    // Only object files are added, never IR: the compile layer gets a compiler
+    // that would make its TargetMachine when first used, which is never (the
+    // default made one up front, a third of a warm build's time).
+    Expected<std::unique_ptr<LLJIT>> created =
+        LLJITBuilder()
+            .setJITTargetMachineBuilder(hostMachineBuilder())
+            .setDataLayout(hostTargetMachine().createDataLayout())  // else it makes a TargetMachine for it
+            .setCompileFunctionCreator(
+                [](JITTargetMachineBuilder builder) -> Expected<std::unique_ptr<IRCompileLayer::IRCompiler>> {
+                  return std::make_unique<ConcurrentIRCompiler>(std::move(builder));
+                })
+            .create();
     if (!created) report_fatal_error(created.takeError());
     // Errors reach the build log through lookups; don't print them.
     (*created)->getExecutionSession().setErrorReporter([](Error error) { consumeError(std::move(error)); });
@@ -143,6 +155,20 @@ unsigned hostSubGroupSize() {
 
 namespace {
 
+// An object file the JIT owns without copying it: a program's objects come
+// to megabytes, and a warm build spent a copy of each on the way in.
+class StringMemoryBuffer final : public MemoryBuffer {
+ public:
+  explicit StringMemoryBuffer(std::string bytes) : bytes_(std::move(bytes)) {
+    init(bytes_.data(), bytes_.data() + bytes_.size(), /*RequiresNullTerminator=*/false);
+  }
+  StringRef getBufferIdentifier() const override { return "program.o"; }
+  BufferKind getBufferKind() const override { return MemoryBuffer_Malloc; }
+
+ private:
+  std::string bytes_;
+};
+
 // A JITDylib for one program, with the symbols kernels may need from outside.
 JITDylib *createProgramDylib(std::string &log) {
   LLJIT &jit = processJit();
@@ -176,12 +202,12 @@ JITDylib *createProgramDylib(std::string &log) {
 
 }  // namespace
 
-std::unique_ptr<JitProgram> jitObjects(std::span<const std::string> objects, std::string &log) {
+std::unique_ptr<JitProgram> jitObjects(std::vector<std::string> objects, std::string &log) {
   JITDylib *dylib = createProgramDylib(log);
   if (!dylib) return nullptr;
   auto program = std::make_unique<Program>(*dylib);
-  for (const std::string &object : objects) {
-    auto buffer = MemoryBuffer::getMemBufferCopy(object, "program.o");
+  for (std::string &object : objects) {
+    auto buffer = std::make_unique<StringMemoryBuffer>(std::move(object));
     if (Error error = processJit().addObjectFile(*dylib, std::move(buffer))) {
       log += "internal error: " + toString(std::move(error)) + "\n";
       return nullptr;
