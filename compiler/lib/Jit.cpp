@@ -79,12 +79,13 @@ class PerfMapPlugin final : public ObjectLinkingLayer::Plugin {
 LLJIT &processJit() {
   static std::unique_ptr<LLJIT> jit = [] {
     // Only object files are added, never IR: the compile layer gets a compiler
-    // that would make its TargetMachine when first used, which is never (the
-    // default made one up front, a third of a warm build's time).
+    // that would make its TargetMachine when first used, which is never, and
+    // the DataLayout comes from the host TargetMachine. The defaults made two
+    // TargetMachines up front: 0.36 ms of a 2 ms warm build.
     Expected<std::unique_ptr<LLJIT>> created =
         LLJITBuilder()
             .setJITTargetMachineBuilder(hostMachineBuilder())
-            .setDataLayout(hostTargetMachine().createDataLayout())  // else it makes a TargetMachine for it
+            .setDataLayout(hostTargetMachine().createDataLayout())
             .setCompileFunctionCreator(
                 [](JITTargetMachineBuilder builder) -> Expected<std::unique_ptr<IRCompileLayer::IRCompiler>> {
                   return std::make_unique<ConcurrentIRCompiler>(std::move(builder));
