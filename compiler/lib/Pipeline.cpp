@@ -478,13 +478,14 @@ bool prepareModule(Module &M, const FrontendOptions &options, std::string &log) 
 }
 
 std::optional<MachineCode> compileModule(Module &M, const FrontendOptions &options, std::string &log) {
-  std::vector<Part> parts = splitIntoParts(M, tbb::this_task_arena::max_concurrency());
+  std::vector<Part> parts = splitIntoParts(M, tbb::this_task_arena::max_concurrency());  // none, or two or more
   MachineCode code;
-  code.objects.resize(std::max<size_t>(parts.size(), 1));
-  if (parts.size() <= 1) {
+  if (parts.empty()) {
+    code.objects.resize(1);
     if (!compilePart(M, options, code.objects[0], code.streamingStores, log)) return std::nullopt;
     return code;
   }
+  code.objects.resize(parts.size());
   // A variable that parts share gets a name that is the program's own.
   for (const Part &part : parts)
     for (const GlobalVariable *shared : part.borrowed) {
