@@ -169,6 +169,9 @@ class WorkGroupLoops {
   void buildRegion(BasicBlock *entry, BasicBlock *pre);
   void emitControl(IRBuilder<> &builder, const std::optional<Exit> &exit);
   Value *contextAddress(IRBuilder<> &builder, unsigned slot, Value *workItem);
+  bool splitsSlot(unsigned alloca) const;
+  Value *loadCopy(IRBuilder<> &builder, unsigned slot, Value *workItem);
+  void storeCopy(IRBuilder<> &builder, Value *value, unsigned slot, Value *workItem);
   BitVector liveAfter(const Exit &exit) const;
   void markParallel(ArrayRef<BasicBlock *> body, BranchInst *latch);
 
@@ -254,6 +257,11 @@ class WorkGroupLoops {
     uint64_t stride;  // bytes per work-item
     uint64_t offset;  // byte offset of the slot's array per work-item count
     Value *base = nullptr;
+    // A vector variable's slot is split: element k of every work-item lies
+    // in an array of its own (at base + k * work-item count), so that the
+    // widened work-item loop reads and writes each element as whole vectors
+    // rather than through gathers at the vector's stride.
+    bool split = false;
   };
   SmallVector<Slot, 16> slots;
   DenseMap<const AllocaInst *, unsigned> allocaSlot;
@@ -1260,6 +1268,14 @@ void WorkGroupLoops::layOutContext() {
     AllocaInst *alloca = allocas[i];
     uint64_t size = alloca->getAllocationSize(layout)->getFixedValue();
     Type *type = alloca->isArrayAllocation() ? Type::getInt8Ty(context) : alloca->getAllocatedType();
+    if (splitsSlot(i)) {
+      auto *vector = cast<FixedVectorType>(type);
+      Type *element = vector->getElementType();
+      allocaSlot[alloca] = addSlot(type, layout.getTypeAllocSize(element) * vector->getNumElements(),
+                                   layout.getABITypeAlign(element));
+      slots.back().split = true;
+      continue;
+    }
     allocaSlot[alloca] = addSlot(type, std::max<uint64_t>(size, 1), alloca->getAlign());
   }
   for (BasicBlock *decision : decisions) {
@@ -1364,6 +1380,58 @@ Value *WorkGroupLoops::contextAddress(IRBuilder<> &builder, unsigned slotIndex, 
     return builder.CreateGEP(builder.getInt8Ty(), base,
                              builder.CreateMul(workItem, builder.getInt64(slot.stride)));
   return builder.CreateGEP(slot.type, base, workItem);
+}
+
+// Whether variable `i` gets a split slot: a vector (float4, int3) copied
+// between regions, one value per work-item, that only the copies in and out
+// of a region touch (not a collective's operand, not kept once per group,
+// not addressed in lane mode, where the work-item count is read per
+// access).
+bool WorkGroupLoops::splitsSlot(unsigned i) const {
+  const AllocaInst *alloca = allocas[i];
+  auto *vector = dyn_cast<FixedVectorType>(alloca->getAllocatedType());
+  if (!vector || alloca->isArrayAllocation() || !promotable[i] || !copied[i] || resident[i] ||
+      uniformVariable[i] || laneMode)
+    return false;
+  Type *element = vector->getElementType();
+  if (layout.getTypeSizeInBits(element) != layout.getTypeAllocSizeInBits(element)) return false;
+  return none_of(collectives, [&](const Collective &collective) {
+    return collective.in == alloca || collective.out == alloca || is_contained(collective.ids, alloca);
+  });
+}
+
+// A copied variable's value for one work-item, read from its slot.
+Value *WorkGroupLoops::loadCopy(IRBuilder<> &builder, unsigned slotIndex, Value *workItem) {
+  const Slot &slot = slots[slotIndex];
+  if (!slot.split) return builder.CreateLoad(slot.type, contextAddress(builder, slotIndex, workItem));
+  auto *vector = cast<FixedVectorType>(slot.type);
+  Type *element = vector->getElementType();
+  Value *item = builder.CreateZExtOrTrunc(workItem, builder.getInt64Ty());
+  Value *value = PoisonValue::get(vector);
+  for (unsigned k = 0; k < vector->getNumElements(); ++k) {
+    Value *index = builder.CreateAdd(builder.CreateMul(workItemCount, builder.getInt64(k)), item);
+    Value *address = builder.CreateGEP(element, slot.base, index);
+    value = builder.CreateInsertElement(
+        value, builder.CreateAlignedLoad(element, address, layout.getABITypeAlign(element)), k);
+  }
+  return value;
+}
+
+// ... and written to it.
+void WorkGroupLoops::storeCopy(IRBuilder<> &builder, Value *value, unsigned slotIndex, Value *workItem) {
+  const Slot &slot = slots[slotIndex];
+  if (!slot.split) {
+    builder.CreateStore(value, contextAddress(builder, slotIndex, workItem));
+    return;
+  }
+  auto *vector = cast<FixedVectorType>(slot.type);
+  Type *element = vector->getElementType();
+  Value *item = builder.CreateZExtOrTrunc(workItem, builder.getInt64Ty());
+  for (unsigned k = 0; k < vector->getNumElements(); ++k) {
+    Value *index = builder.CreateAdd(builder.CreateMul(workItemCount, builder.getInt64(k)), item);
+    builder.CreateAlignedStore(builder.CreateExtractElement(value, k), builder.CreateGEP(element, slot.base, index),
+                               layout.getABITypeAlign(element));
+  }
 }
 
 BitVector WorkGroupLoops::liveAfter(const Exit &exit) const {
@@ -1896,8 +1964,7 @@ void WorkGroupLoops::buildRegion(BasicBlock *entry, BasicBlock *pre) {
         IRBuilder<> before(pre->getTerminator());
         initial = before.CreateLoad(alloca->getAllocatedType(), slots[allocaSlot[alloca]].base, "uniform");
       } else {
-        initial = builder.CreateLoad(alloca->getAllocatedType(),
-                                     contextAddress(builder, allocaSlot[alloca], workItem));
+        initial = loadCopy(builder, allocaSlot[alloca], workItem);
       }
     }
     builder.CreateStore(initial, alloca);
@@ -1923,8 +1990,7 @@ void WorkGroupLoops::buildRegion(BasicBlock *entry, BasicBlock *pre) {
     BitVector out = liveAfter(end);
     for (unsigned i : out.set_bits())
       if (copied[i] && usedHere[i] && !uniformVariable[i])
-        at.CreateStore(at.CreateLoad(allocas[i]->getAllocatedType(), allocas[i]),
-                       contextAddress(at, allocaSlot[allocas[i]], workItem));
+        storeCopy(at, at.CreateLoad(allocas[i]->getAllocatedType(), allocas[i]), allocaSlot[allocas[i]], workItem);
     if (laneMode)
       at.CreateStore(at.getInt32(end.kind == Exit::Return ? doneState : cutState.lookup(end.block)),
                      contextAddress(at, laneSlot, workItem));

@@ -182,6 +182,85 @@ TEST_F(LiveValues, Vectors) {
       });
 }
 
+// Vector accumulators carried around a loop that every work-item runs alike
+// (n-body's shape): the loop is cut at the top of its body, so each vector
+// lives in the context from one trip to the next, element by element.
+const char *kVectorAccumulators = R"CLC(
+kernel void vector_accumulators(global const uint *in, global uint *out, local uint4 *tile,
+                                uint rounds) {
+  uint lid = LID, n = LSZ;
+  uint x = in[GIDX];
+  uint4 me = (uint4)(x & 0xff, (x >> 8) & 0xff, lid, 1);
+  uint4 acc = (uint4)(0);
+  float3 distance = (float3)(0.0f);
+  uchar16 bytes = (uchar16)((uchar)x);
+  ulong2 wide = (ulong2)(x, 0);
+  for (uint r = 0; r < rounds; ++r) {
+    tile[lid] = me + (uint4)(r);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint j = 0; j < n; ++j) {
+      uint4 other = tile[j];
+      acc += other * (uint4)(1, 2, 3, 4) - me;
+      distance += convert_float3(convert_int3(other.xyz) - convert_int3(me.xyz));
+      bytes ^= as_uchar16(other);
+      wide += (ulong2)(other.x, other.y) << 20;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  global uint *o = out + 15 * GIDX;
+  o[0] = acc.x; o[1] = acc.y; o[2] = acc.z; o[3] = acc.w;
+  o[4] = as_uint(distance.x); o[5] = as_uint(distance.y); o[6] = as_uint(distance.z);
+  uint4 packed = as_uint4(bytes);
+  o[7] = packed.x; o[8] = packed.y; o[9] = packed.z; o[10] = packed.w;
+  o[11] = (uint)wide.x; o[12] = (uint)(wide.x >> 32);
+  o[13] = (uint)wide.y; o[14] = (uint)(wide.y >> 32);
+}
+)CLC";
+
+TEST_F(LiveValues, VectorAccumulatorsAroundALoopWithBarriers) {
+  const cl_uint rounds = 3;
+  check(
+      make(kVectorAccumulators, "vector_accumulators"), 15,
+      [&](cl_kernel k, const Shape &s) {
+        return setKernelArgs(k, 2, LocalBytes{s.groupItems() * 16}, rounds);
+      },
+      [&](const Group &, const std::vector<u32> &v) {
+        const size_t n = v.size();
+        using U4 = std::array<u32, 4>;
+        std::vector<U4> me(n);
+        for (size_t l = 0; l < n; ++l) me[l] = {v[l] & 0xff, (v[l] >> 8) & 0xff, u32(l), 1};
+        std::vector<u32> out(15 * n);
+        for (size_t l = 0; l < n; ++l) {
+          U4 acc{};
+          float distance[3] = {};
+          uint8_t bytes[16];
+          std::memset(bytes, int(v[l] & 0xff), 16);
+          uint64_t wide[2] = {v[l], 0};
+          for (u32 r = 0; r < rounds; ++r)
+            for (size_t j = 0; j < n; ++j) {
+              U4 other = me[j];
+              for (u32 &e : other) e += r;
+              for (int k = 0; k < 4; ++k) acc[k] += other[k] * u32(k + 1) - me[l][k];
+              for (int k = 0; k < 3; ++k) distance[k] += float(int(other[k]) - int(me[l][k]));
+              uint8_t otherBytes[16];
+              std::memcpy(otherBytes, other.data(), 16);
+              for (int b = 0; b < 16; ++b) bytes[b] ^= otherBytes[b];
+              wide[0] += uint64_t(other[0]) << 20;
+              wide[1] += uint64_t(other[1]) << 20;
+            }
+          u32 *o = &out[15 * l];
+          for (int k = 0; k < 4; ++k) o[k] = acc[k];
+          for (int k = 0; k < 3; ++k) o[4 + k] = std::bit_cast<u32>(distance[k]);
+          std::memcpy(o + 7, bytes, 16);
+          for (int k = 0; k < 2; ++k) {
+            o[11 + 2 * k] = u32(wide[k]);
+            o[12 + 2 * k] = u32(wide[k] >> 32);
+          }
+        }
+        return out;
+      });
+}
+
 const char *kPrivateArrays = R"CLC(
 kernel void private_arrays(global const uint *in, global uint *out, local uint *buf,
                            uint rounds) {
