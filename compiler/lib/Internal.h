@@ -18,6 +18,7 @@
 
 namespace llvm {
 class PassBuilder;
+class VecDesc;
 class TargetMachine;
 }
 
@@ -240,6 +241,20 @@ llvm::TargetMachine &hostTargetMachine();
 // memory accesses in hardware.
 bool hasAvx512(const llvm::TargetMachine &machine);
 
+// ---- vector math (VectorMath.cpp) -------------------------------------------
+
+// The vector variants of math functions (glibc's libmvec) that this process
+// can call and that are accurate enough for OpenCL C, for the vectorizer's
+// target library info; loads libmvec on the first call.
+llvm::ArrayRef<llvm::VecDesc> vectorMathMappings();
+// Which variants those are, for the kernel cache key.
+const std::string &vectorMathIdentity();
+// Makes the builtins' calls of those functions' scalar forms (expf, erff)
+// plain calls the vectorizer may replace.
+void releaseMathCalls(llvm::Module &M);
+// Lets the callers of 512-bit variants pass zmm registers (the ABI's).
+void markVectorMathCallers(llvm::Module &M);
+
 // ---- kernel cache (KernelCache.cpp) --------------------------------------------
 
 struct CachedProgram {
@@ -252,7 +267,7 @@ struct CachedProgram {
 // The embedded builtins' hash, computed when they were built (16 hex digits).
 std::string_view builtinLibraryHash();
 // The key of a build: everything that affects the code (input, options,
-// LOCKSTEP_CHECK_BARRIERS, the CPU, LLVM, Lockstep, the builtins).
+// LOCKSTEP_CHECK_BARRIERS, the CPU, LLVM, Lockstep, the builtins, libmvec).
 std::string cacheKey(std::string_view kind, std::string_view input, std::string_view options);
 std::optional<CachedProgram> loadCachedProgram(const std::string &key);
 void storeCachedProgram(const std::string &key, const CachedProgram &program);

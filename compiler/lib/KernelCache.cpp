@@ -219,6 +219,7 @@ std::string cacheKey(std::string_view kind, std::string_view input, std::string_
   key.text(builtinLibraryHash());
   key.text(machine.getTargetCPU());
   key.text(machine.getTargetFeatureString());
+  key.text(vectorMathIdentity());
   key.text(check && *check && std::string_view(check) != "0" ? "check" : "");
   key.text(kind);
   key.text(options);

@@ -4,6 +4,7 @@
 // retarget from spir64 to the host, run LLVM's -O3 pipeline (whose loop
 // vectorizer widens the innermost work-item loops) and compile to object
 // files in parallel.
+#include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/Demangle/Demangle.h>
@@ -183,7 +184,10 @@ void retargetToHost(Module &M, TargetMachine &machine) {
 }
 
 struct Analyses {
-  explicit Analyses(PassBuilder &builder) {
+  // `library`, when given, replaces the target library info the builder
+  // would make (it must outlive the analyses).
+  explicit Analyses(PassBuilder &builder, const TargetLibraryInfoImpl *library = nullptr) {
+    if (library) functions.registerPass([library] { return TargetLibraryAnalysis(*library); });
     builder.registerModuleAnalyses(modules);
     builder.registerCGSCCAnalyses(sccs);
     builder.registerFunctionAnalyses(functions);
@@ -291,7 +295,10 @@ void optimizeModule(Module &M, const FrontendOptions &options) {
         passes.addPass(InstCombinePass());
         passes.addPass(SpreadLoopsPass());
       });
-  Analyses analyses(builder);
+  // The math builtins' vector variants (VectorMath.cpp), for the vectorizer.
+  TargetLibraryInfoImpl library(Triple(M.getTargetTriple()));
+  library.addVectorizableFunctions(vectorMathMappings());
+  Analyses analyses(builder, &library);
   OptimizationLevel level = options.optDisable ? OptimizationLevel::O1 : OptimizationLevel::O3;
   ModulePassManager passes = builder.buildPerModuleDefaultPipeline(level);
   passes.addPass(MaskedMemoryGuardsPass());
@@ -299,6 +306,7 @@ void optimizeModule(Module &M, const FrontendOptions &options) {
   passes.addPass(StridedRunPrefetchPass());
   passes.addPass(StreamingStoresPass());
   passes.run(M, analyses.modules);
+  markVectorMathCallers(M);
   lowerLocalAtomics(M);
   if (dumpRequested("final")) {
     static std::mutex mutex;
@@ -451,6 +459,7 @@ bool prepareModule(Module &M, const FrontendOptions &options, std::string &log) 
   // attribute it leaves would stop the inliner from merging builtins into the
   // work-group functions.
   for (Function &F : M) F.removeFnAttr("no-builtins");
+  releaseMathCalls(M);
   TargetMachine &machine = hostTargetMachine();
   if (options.checkBarriers) M.addModuleFlag(Module::Warning, kCheckBarriersAttr, 1);
   PassBuilder builder(&machine);
