@@ -6,6 +6,7 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
+#include <llvm/Transforms/Utils/ValueMapper.h>
 
 #include <cstdint>
 #include <memory>
@@ -17,6 +18,9 @@
 #include "lockstep/compiler/Compiler.h"
 
 namespace llvm {
+class DominatorTree;
+class Loop;
+class LoopInfo;
 class PassBuilder;
 class VecDesc;
 class TargetMachine;
@@ -88,6 +92,13 @@ uint64_t functionAttrNumber(const llvm::Function &F, llvm::StringRef name);
 // A fresh loop id with the same properties, for a copy of a loop (llvm.loop
 // ids must be distinct per loop); null for null.
 llvm::MDNode *copyLoopId(llvm::MDNode *id);
+
+// A loop copied under a condition (MemoryAccessPasses.cpp): the loop's
+// preheader when versionLoop can copy it (one exit block, LCSSA), else null;
+// then the copy, which runs instead of the loop when `useCopy` holds.
+llvm::BasicBlock *versionablePreheader(llvm::Loop *loop, llvm::LoopInfo &loops, llvm::DominatorTree &dominators);
+llvm::Loop *versionLoop(llvm::Loop *loop, llvm::Value *useCopy, llvm::StringRef suffix, llvm::LoopInfo &loops,
+                        llvm::DominatorTree &dominators, llvm::ValueToValueMapTy &map);
 
 // ---- the passes (new pass manager; one per file) ----------------------------
 
@@ -163,6 +174,13 @@ struct StridedRunPrefetchPass : llvm::PassInfoMixin<StridedRunPrefetchPass> {
 // index whose step only the run knows gets a scalar copy with 64-bit
 // indices, run when the step is more than 2 elements and no index wraps.
 struct SpreadLoopsPass : llvm::PassInfoMixin<SpreadLoopsPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
+};
+
+// Before the loop vectorizer: a division or remainder in a loop by a divisor
+// the loop does not change becomes a multiplication by its reciprocal,
+// computed before the loop, which widens where a division does not.
+struct UniformDivisionPass : llvm::PassInfoMixin<UniformDivisionPass> {
   llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
 };
 

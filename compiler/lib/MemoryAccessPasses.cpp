@@ -761,6 +761,8 @@ bool prefetchStridedRuns(Function &F, LoopInfo &loops, DominatorTree &dominators
   return changed;
 }
 
+}  // namespace
+
 // The preheader of a loop that versionLoop can copy: one exit block, which
 // only the loop enters, and values that leave the loop only through that
 // block's phis (LCSSA). Null for any other loop. It may add the preheader,
@@ -806,6 +808,8 @@ Loop *versionLoop(Loop *loop, Value *useCopy, StringRef suffix, LoopInfo &loops,
       }
   return copy;
 }
+
+namespace {
 
 // Runs `transform(F, loops, dominators, scalar evolution)` on every function
 // of the module, dropping a function's analyses when it changed it.

@@ -293,6 +293,7 @@ void optimizeModule(Module &M, const FrontendOptions &options) {
         scalarizer.ScalarizeLoadStore = true;
         passes.addPass(ScalarizerPass(scalarizer));
         passes.addPass(InstCombinePass());
+        passes.addPass(UniformDivisionPass());
         passes.addPass(SpreadLoopsPass());
       });
   // The math builtins' vector variants (VectorMath.cpp), for the vectorizer.
@@ -585,8 +586,9 @@ void registerLockstepPasses(PassBuilder &builder) {
       });
   builder.registerPipelineParsingCallback(
       [](StringRef name, FunctionPassManager &passes, ArrayRef<PassBuilder::PipelineElement>) {
-        if (name != "lockstep-spread-loops") return false;
-        passes.addPass(SpreadLoopsPass());
+        if (name == "lockstep-spread-loops") passes.addPass(SpreadLoopsPass());
+        else if (name == "lockstep-uniform-division") passes.addPass(UniformDivisionPass());
+        else return false;
         return true;
       });
 }

@@ -2,7 +2,10 @@
 // INT_MIN / -1) with an undefined result, not undefined behaviour: the
 // kernel must go on. x86's divide instructions trap on both, so each
 // division whose divisor may be zero (or -1, for signed ones) divides by a
-// guarded divisor instead: 1 where the hardware would trap.
+// guarded divisor instead: 1 where the hardware would trap. A signed one
+// divides by 1 for -1 too and negates (x % -1 is 0; -INT_MIN wraps, as the
+// undefined result may): the guard then depends on the divisor alone, so a
+// divisor that a loop does not change stays one (UniformDivisionPass).
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
@@ -17,25 +20,31 @@ namespace lockstep::compiler {
 namespace {
 
 bool isDivision(unsigned opcode) {
-  return opcode == Instruction::SDiv || opcode == Instruction::UDiv || opcode == Instruction::SRem ||
-         opcode == Instruction::URem;
+  return opcode == Instruction::SDiv || opcode == Instruction::UDiv ||
+         opcode == Instruction::SRem || opcode == Instruction::URem;
 }
 
-// The divisor to use instead of `divisor` (per element for vectors).
-Value *guardedDivisor(IRBuilder<> &builder, BinaryOperator &division) {
+// Divides by a guarded divisor (per element for vectors).
+void guard(BinaryOperator &division) {
+  IRBuilder<> builder(&division);
   Value *dividend = division.getOperand(0), *divisor = division.getOperand(1);
   Type *type = divisor->getType();
-  Value *one = ConstantInt::get(type, 1);
-  Value *trap = builder.CreateICmpEQ(divisor, Constant::getNullValue(type));
-  bool isSigned = division.getOpcode() == Instruction::SDiv || division.getOpcode() == Instruction::SRem;
-  if (isSigned) {
-    unsigned bits = type->getScalarSizeInBits();
-    Value *minusOne = builder.CreateICmpEQ(divisor, Constant::getAllOnesValue(type));
-    Value *minimum = builder.CreateICmpEQ(dividend, ConstantInt::get(type, APInt::getSignedMinValue(bits)));
-    Value *overflow = builder.CreateAnd(minusOne, minimum);
-    trap = builder.CreateOr(trap, overflow);
+  Value *one = ConstantInt::get(type, 1), *zero = Constant::getNullValue(type);
+  Value *trap = builder.CreateICmpEQ(divisor, zero);
+  bool isSigned =
+      division.getOpcode() == Instruction::SDiv || division.getOpcode() == Instruction::SRem;
+  if (!isSigned) {
+    division.setOperand(1, builder.CreateSelect(trap, one, divisor, "safe.divisor"));
+    return;
   }
-  return builder.CreateSelect(trap, one, divisor, "safe.divisor");
+  Value *minusOne = builder.CreateICmpEQ(divisor, Constant::getAllOnesValue(type));
+  division.setOperand(
+      1, builder.CreateSelect(builder.CreateOr(trap, minusOne), one, divisor, "safe.divisor"));
+  builder.SetInsertPoint(division.getNextNode());
+  Value *byMinusOne =
+      division.getOpcode() == Instruction::SRem ? zero : builder.CreateSub(zero, dividend);
+  Value *result = builder.CreateSelect(minusOne, byMinusOne, &division, "safe.result");
+  division.replaceUsesWithIf(result, [result](Use &use) { return use.getUser() != result; });
 }
 
 bool needsGuard(const BinaryOperator &division) {
@@ -55,8 +64,7 @@ PreservedAnalyses SafeIntegerDivisionPass::run(Module &M, ModuleAnalysisManager 
     for (Instruction &I : instructions(F)) {
       auto *division = dyn_cast<BinaryOperator>(&I);
       if (!division || !isDivision(division->getOpcode()) || !needsGuard(*division)) continue;
-      IRBuilder<> builder(division);
-      division->setOperand(1, guardedDivisor(builder, *division));
+      guard(*division);
       changed = true;
     }
   return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();

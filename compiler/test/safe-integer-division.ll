@@ -5,12 +5,26 @@ define i32 @signed(i32 %a, i32 %b) {
   %q = sdiv i32 %a, %b
   ret i32 %q
 }
+; The guard depends on the divisor alone; a division by -1 is a negation.
 ; CHECK-LABEL: define i32 @signed(
-; CHECK: icmp eq i32 %b, 0
-; CHECK: icmp eq i32 %b, -1
-; CHECK: icmp eq i32 %a, -2147483648
-; CHECK: %safe.divisor = select i1 %{{.*}}, i32 1, i32 %b
-; CHECK: sdiv i32 %a, %safe.divisor
+; CHECK: %[[ZERO:[0-9]+]] = icmp eq i32 %b, 0
+; CHECK: %[[MINUS:[0-9]+]] = icmp eq i32 %b, -1
+; CHECK: %[[EITHER:[0-9]+]] = or i1 %[[ZERO]], %[[MINUS]]
+; CHECK: %safe.divisor = select i1 %[[EITHER]], i32 1, i32 %b
+; CHECK: %q = sdiv i32 %a, %safe.divisor
+; CHECK: %[[NEG:[0-9]+]] = sub i32 0, %a
+; CHECK: %safe.result = select i1 %[[MINUS]], i32 %[[NEG]], i32 %q
+; CHECK: ret i32 %safe.result
+
+define i32 @signedRemainder(i32 %a, i32 %b) {
+  %r = srem i32 %a, %b
+  ret i32 %r
+}
+; x % -1 is 0.
+; CHECK-LABEL: define i32 @signedRemainder(
+; CHECK: %r = srem i32 %a, %safe.divisor
+; CHECK: %safe.result = select i1 %{{[0-9]+}}, i32 0, i32 %r
+; CHECK: ret i32 %safe.result
 
 define <4 x i32> @unsigned(<4 x i32> %a, <4 x i32> %b) {
   %r = urem <4 x i32> %a, %b
