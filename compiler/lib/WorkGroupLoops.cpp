@@ -32,6 +32,7 @@
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/PostDominators.h>
 #include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/ScalarEvolutionExpressions.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/BasicBlock.h>
@@ -830,6 +831,103 @@ std::optional<BoundedExit> boundedExit(Loop *loop) {
   return std::nullopt;
 }
 
+// How much `expression` grows from one value of a variable to the next, in
+// the variable's units: along `loop` (one iteration) or across the work-items
+// of dimension 0 (the next local id), through casts (as if nothing wrapped:
+// this only guides a choice), unknown where it depends on the variable
+// other than linearly or on another differing value.
+struct StepOf {
+  const Loop *loop;  // null: across work-items
+  const SmallPtrSetImpl<const Value *> &divergent;
+
+  std::optional<int64_t> operator()(const SCEV *expression) const {
+    if (isa<SCEVConstant>(expression)) return 0;
+    if (auto *unknown = dyn_cast<SCEVUnknown>(expression)) {
+      if (loop) {
+        auto *inside = dyn_cast<Instruction>(unknown->getValue());
+        return inside && loop->contains(inside) ? std::nullopt : std::optional<int64_t>(0);
+      }
+      if (!divergent.count(unknown->getValue())) return 0;
+      auto *call = dyn_cast<CallInst>(unknown->getValue());
+      auto *dim = call && isLocalIdPlaceholder(*call)
+                      ? dyn_cast<ConstantInt>(call->getArgOperand(0))
+                      : nullptr;
+      if (!dim) return std::nullopt;
+      return dim->isZero() ? 1 : 0;
+    }
+    if (auto *cast = dyn_cast<SCEVCastExpr>(expression)) return (*this)(cast->getOperand());
+    if (auto *rec = dyn_cast<SCEVAddRecExpr>(expression)) {
+      if (!rec->isAffine()) return std::nullopt;
+      std::optional<int64_t> start = (*this)(rec->getStart()), step = (*this)(rec->getOperand(1));
+      if (!start || !step || *step != 0) return std::nullopt;
+      if (loop != rec->getLoop()) return start;
+      auto *constant = dyn_cast<SCEVConstant>(rec->getOperand(1));
+      if (!constant || constant->getAPInt().getSignificantBits() > 32) return std::nullopt;
+      return *start + constant->getAPInt().getSExtValue();
+    }
+    if (auto *add = dyn_cast<SCEVAddExpr>(expression)) {
+      int64_t sum = 0;
+      for (const SCEV *operand : add->operands()) {
+        std::optional<int64_t> step = (*this)(operand);
+        if (!step) return std::nullopt;
+        sum += *step;
+      }
+      return sum;
+    }
+    if (auto *mul = dyn_cast<SCEVMulExpr>(expression)) {
+      int64_t factor = 1, step = 0;
+      unsigned varying = 0;
+      for (const SCEV *operand : mul->operands()) {
+        if (auto *constant = dyn_cast<SCEVConstant>(operand)) {
+          if (constant->getAPInt().getSignificantBits() > 32) return std::nullopt;
+          factor *= constant->getAPInt().getSExtValue();
+          continue;
+        }
+        std::optional<int64_t> inner = (*this)(operand);
+        if (!inner) return std::nullopt;
+        if (*inner != 0 && ++varying > 1) return std::nullopt;
+        if (*inner != 0) step = *inner;
+      }
+      // A varying factor times a non-constant one: not linear with a known step.
+      if (varying && mul->getNumOperands() > 1 &&
+          count_if(mul->operands(),
+                   [](const SCEV *operand) { return !isa<SCEVConstant>(operand); }) > 1)
+        return std::nullopt;
+      return factor * step;
+    }
+    // Divisions, min and max: constant where nothing in them varies.
+    bool varies = SCEVExprContains(expression, [&](const SCEV *part) {
+      if (part == expression) return false;
+      std::optional<int64_t> step =
+          isa<SCEVUnknown>(part) || isa<SCEVAddRecExpr>(part) ? (*this)(part) : 0;
+      return !step || *step != 0;
+    });
+    return varies ? std::nullopt : std::optional<int64_t>(0);
+  }
+};
+
+bool favoursWorkItemOrder(Loop *loop, ScalarEvolution &evolution,
+                          const SmallPtrSetImpl<const Value *> &divergent) {
+  const DataLayout &layout = loop->getHeader()->getModule()->getDataLayout();
+  StepOf along{loop, divergent}, across{nullptr, divergent};
+  unsigned alongLoop = 0, acrossItems = 0;
+  for (BasicBlock *block : loop->blocks())
+    for (Instruction &I : *block) {
+      Value *pointer = getLoadStorePointerOperand(&I);
+      if (!pointer) continue;
+      int64_t size = layout.getTypeStoreSize(getLoadStoreType(&I)).getFixedValue();
+      const SCEV *address = evolution.getSCEV(pointer);
+      std::optional<int64_t> itemStep = across(address), loopStep = along(address);
+      // What the loop does not move (its exit test's bound) stays out of it.
+      if (loopStep == 0) continue;
+      if (itemStep == size)
+        ++acrossItems;
+      else if (loopStep == size && itemStep != 0)
+        ++alongLoop;
+    }
+  return alongLoop > 0 && acrossItems == 0;
+}
+
 // Loops of at most this many rounds per work-item are unrolled rather than
 // masked (unrollFewRounds), up to this many instructions in all.
 constexpr uint64_t kUnrollMaxRounds = 4;
@@ -912,8 +1010,13 @@ void WorkGroupLoops::addLoopCuts() {
     });
   };
   SmallVector<Loop *, 4> uniformLoops, differingLoops;
+  TargetLibraryInfoImpl accessLibraryInfo(Triple(F.getParent()->getTargetTriple()));
+  TargetLibraryInfo accessLibrary(accessLibraryInfo);
+  AssumptionCache accessAssumptions(F);
+  ScalarEvolution accessEvolution(F, accessLibrary, accessAssumptions, dominators, loops);
   for (Loop *loop : loops.getLoopsInPreorder()) {
     if (!loop->isInnermost() || !reachedAlike(loop)) continue;
+    if (favoursWorkItemOrder(loop, accessEvolution, divergent)) continue;
     // Calls and exits a cut can handle. Atomics and memory-writing calls
     // may be masked too: each work-item still runs them as often and in its
     // own order; only how work-items interleave changes, which OpenCL leaves

@@ -6,7 +6,9 @@
 ; active (a work_group_any, combined between the work-item loops), its body
 ; runs for the active ones, unless no work-item goes round more than a few
 ; times: then those rounds are peeled off and the loop is gone. A loop with
-; a small constant trip count is left whole inside one work-item loop.
+; a small constant trip count is left whole inside one work-item loop, and so
+; is one that walks a row per work-item (consecutive along the loop, not
+; across the work-items), which a cut would read as gathers.
 ; RUN: %opt -passes=lockstep-work-group-loops -S %s | FileCheck %s
 
 declare i64 @__lockstep.local_id(i32) memory(none)
@@ -34,6 +36,42 @@ body:
   %k64 = zext i32 %k to i64
   %row = mul i64 %k64, 1024
   %idx = add i64 %row, %lid
+  %p = getelementptr float, ptr %in, i64 %idx
+  %v = load float, ptr %p
+  %sum.next = fadd float %sum, %v
+  %k.next = add i32 %k, 1
+  br label %header
+
+done:
+  %q = getelementptr float, ptr %out, i64 %lid
+  store float %sum, ptr %q
+  ret void
+}
+
+define void @row_per_work_item(ptr %args, ptr %group, ptr %local, ptr %context) "lockstep-kernel"="r" {
+prologue:
+  %n = load i32, ptr %args, align 4
+  %inp = getelementptr i8, ptr %args, i64 8
+  %in = load ptr, ptr %inp, align 8
+  %outp = getelementptr i8, ptr %args, i64 16
+  %out = load ptr, ptr %outp, align 8
+  br label %entry
+
+entry:
+  %lid = call i64 @__lockstep.local_id(i32 0)
+  %n64 = zext i32 %n to i64
+  %rowStart = mul i64 %lid, %n64
+  br label %header
+
+header:
+  %k = phi i32 [ 0, %entry ], [ %k.next, %body ]
+  %sum = phi float [ 0.0, %entry ], [ %sum.next, %body ]
+  %more = icmp ult i32 %k, %n
+  br i1 %more, label %body, label %done
+
+body:
+  %k64 = zext i32 %k to i64
+  %idx = add i64 %rowStart, %k64
   %p = getelementptr float, ptr %in, i64 %idx
   %v = load float, ptr %p
   %sum.next = fadd float %sum, %v
@@ -132,6 +170,16 @@ done:
 ; CHECK: getelementptr float, ptr %ctx.slot, i64 %wi
 ; The exit test is the same for every work-item: stored in one place.
 ; CHECK: store i32 %{{[0-9]+}}, ptr %[[D]], align 4
+; CHECK-LABEL: define void @row_per_work_item(
+; One region: the loop runs whole inside the work-item loop, no decision and
+; nothing kept in the context.
+; CHECK-NOT: ctx.slot
+; CHECK-NOT: uniform.condition
+; CHECK: wi.loop0:
+; CHECK: header.r:
+; CHECK: load float, ptr %p.r
+; CHECK-NOT: ctx.slot
+; CHECK-NOT: uniform.condition
 ; CHECK-LABEL: define void @differing_trip_count(
 ; CHECK-DAG: %loop.active = alloca i32
 ; CHECK-DAG: %loop.round = alloca i64
