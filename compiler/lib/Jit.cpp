@@ -179,9 +179,13 @@ JITDylib *createProgramDylib(std::string &log) {
     log += "internal error: " + toString(dylib.takeError()) + "\n";
     return nullptr;
   }
-  auto math = DynamicLibrarySearchGenerator::Load("libm.so.6", jit.getDataLayout().getGlobalPrefix());
-  if (math) dylib->addGenerator(std::move(*math));
-  else consumeError(math.takeError());
+  // libm, and libmvec for the vector variants of the math builtins
+  // (VectorMath.cpp), which code read from the kernel cache calls too.
+  for (const char *library : {"libm.so.6", "libmvec.so.1"}) {
+    auto math = DynamicLibrarySearchGenerator::Load(library, jit.getDataLayout().getGlobalPrefix());
+    if (math) dylib->addGenerator(std::move(*math));
+    else consumeError(math.takeError());
+  }
   auto symbols = DynamicLibrarySearchGenerator::GetForCurrentProcess(jit.getDataLayout().getGlobalPrefix());
   if (!symbols) {
     log += "internal error: " + toString(symbols.takeError()) + "\n";

@@ -20,9 +20,9 @@
 // the loop (`gid % width` on size_t ids in a work-item loop), in a copy of
 // the loop that runs when a check before it finds the dividend's first and
 // last values and the divisor below 2^32. A signed division divides the
-// magnitudes and sets the sign;
-// SafeIntegerDivisionPass has made the divisor one that never traps, and
-// a zero that reaches here anyway divides as 1, as it does there.
+// magnitudes and sets the sign. SafeIntegerDivisionPass has made the divisor
+// one that never traps, and a zero that reaches here anyway divides as 1,
+// as it does there.
 #include <llvm/ADT/MapVector.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
@@ -95,6 +95,8 @@ class UniformDivision {
   UniformDivision(Function &F, LoopInfo &LI, ScalarEvolution &SE, DominatorTree &DT)
       : F(F), LI(LI), SE(SE), DT(DT), layout(F.getParent()->getDataLayout()) {}
 
+  bool copiedLoops = false;  // the CFG changed
+
   bool run() {
     SmallVector<BinaryOperator *, 8> inPlace;
     MapVector<Loop *, SmallVector<BinaryOperator *, 4>> inCopy;
@@ -121,7 +123,7 @@ class UniformDivision {
       for (BinaryOperator *division : inPlace)
         if (loop->contains(division)) copied.push_back(cast<BinaryOperator>(map[division]));
       inPlace.append(copied.begin(), copied.end());
-      changed = true;
+      changed = copiedLoops = true;
     }
     for (BinaryOperator *division : inPlace) {
       rewrite(division, LI.getLoopFor(division->getParent())->getLoopPreheader());
@@ -197,7 +199,7 @@ class UniformDivision {
   }
 
   // Replaces `division` with the multiplication by the reciprocal, computed
-  // in `preheader`; `narrow`: 64-bit operands known below 2^32.
+  // in `preheader`; 64-bit operands are below 2^32 there (planFor).
   void rewrite(BinaryOperator *division, BasicBlock *preheader) {
     Value *x = division->getOperand(0), *divisor = division->getOperand(1);
     auto *type = cast<IntegerType>(division->getType());
@@ -254,6 +256,7 @@ PreservedAnalyses UniformDivisionPass::run(Function &F, FunctionAnalysisManager 
                        analyses.getResult<ScalarEvolutionAnalysis>(F),
                        analyses.getResult<DominatorTreeAnalysis>(F));
   if (!pass.run()) return PreservedAnalyses::all();
+  if (pass.copiedLoops) return PreservedAnalyses::none();
   PreservedAnalyses preserved;
   preserved.preserveSet<CFGAnalyses>();
   return preserved;

@@ -91,16 +91,16 @@ struct Isa {
 };
 
 std::vector<Isa> hostIsas(const TargetMachine &machine) {
-  StringRef features = machine.getTargetFeatureString();
   std::vector<Isa> isas;
-  if (features.contains("+avx512f")) isas.push_back({'e', 512});
-  if (features.contains("+avx2")) isas.push_back({'d', 256});
+  if (hasAvx512(machine)) isas.push_back({'e', 512});
+  if (machine.getTargetFeatureString().contains("+avx2")) isas.push_back({'d', 256});
   isas.push_back({'b', 128});
   return isas;
 }
 
 struct Library {
   std::vector<VecDesc> mappings;
+  StringSet<> scalars;  // the mappings' scalar names
   std::string identity;
   std::deque<std::string> names;  // the mappings' strings
 };
@@ -136,6 +136,7 @@ Library loadLibrary() {
         }
         library.identity += " " + vector;
       }
+  for (const VecDesc &mapping : library.mappings) library.scalars.insert(mapping.getScalarFnName());
   return library;
 }
 
@@ -155,8 +156,7 @@ const std::string &vectorMathIdentity() { return library().identity; }
 // vectorizer from looking them up. A libm function neither synchronizes nor
 // is anything but itself.
 void releaseMathCalls(Module &M) {
-  StringSet<> scalars;
-  for (const VecDesc &mapping : vectorMathMappings()) scalars.insert(mapping.getScalarFnName());
+  const StringSet<> &scalars = library().scalars;
   for (Function &F : M) {
     if (!F.isDeclaration() || F.isIntrinsic() || !scalars.contains(F.getName())) continue;
     F.removeFnAttr(Attribute::Convergent);

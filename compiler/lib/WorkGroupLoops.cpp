@@ -138,7 +138,8 @@ class WorkGroupLoops {
                        AssumptionCache &assumptions);
   BasicBlock *peekNextRound(Loop *loop, ArrayRef<BasicBlock *> exiting, LoadInst *round, AllocaInst *active,
                             BasicBlock *latch, BasicBlock *&leaves);
-  void cutUniformLoops(ArrayRef<Loop *> uniformLoops, DominatorTree &dominators, LoopInfo &loops);
+  void cutUniformLoops(ArrayRef<Loop *> uniformLoops, DominatorTree &dominators, LoopInfo &loops,
+                       ScalarEvolution &evolution);
   void splitAtBarriers();
   void unifyReturns();
   ExitSet exitsFrom(BasicBlock *start, SmallVectorImpl<BasicBlock *> *blocks = nullptr) const;
@@ -171,6 +172,7 @@ class WorkGroupLoops {
   void emitControl(IRBuilder<> &builder, const std::optional<Exit> &exit);
   Value *contextAddress(IRBuilder<> &builder, unsigned slot, Value *workItem);
   bool splitsSlot(unsigned alloca) const;
+  Value *splitElementAddress(IRBuilder<> &builder, unsigned slot, unsigned element, Value *workItem);
   Value *loadCopy(IRBuilder<> &builder, unsigned slot, Value *workItem);
   void storeCopy(IRBuilder<> &builder, Value *value, unsigned slot, Value *workItem);
   BitVector liveAfter(const Exit &exit) const;
@@ -875,8 +877,10 @@ struct StepOf {
       return sum;
     }
     if (auto *mul = dyn_cast<SCEVMulExpr>(expression)) {
+      // Linear only as a constant times one factor that varies; a varying
+      // factor times another non-constant one has no known step.
       int64_t factor = 1, step = 0;
-      unsigned varying = 0;
+      unsigned factors = 0, varying = 0;
       for (const SCEV *operand : mul->operands()) {
         if (auto *constant = dyn_cast<SCEVConstant>(operand)) {
           if (constant->getAPInt().getSignificantBits() > 32) return std::nullopt;
@@ -885,14 +889,11 @@ struct StepOf {
         }
         std::optional<int64_t> inner = (*this)(operand);
         if (!inner) return std::nullopt;
-        if (*inner != 0 && ++varying > 1) return std::nullopt;
-        if (*inner != 0) step = *inner;
+        ++factors;
+        if (*inner != 0) ++varying, step = *inner;
       }
-      // A varying factor times a non-constant one: not linear with a known step.
-      if (varying && mul->getNumOperands() > 1 &&
-          count_if(mul->operands(),
-                   [](const SCEV *operand) { return !isa<SCEVConstant>(operand); }) > 1)
-        return std::nullopt;
+      if (varying == 0) return 0;
+      if (factors > 1) return std::nullopt;
       return factor * step;
     }
     // Divisions, min and max: constant where nothing in them varies.
@@ -1010,13 +1011,15 @@ void WorkGroupLoops::addLoopCuts() {
     });
   };
   SmallVector<Loop *, 4> uniformLoops, differingLoops;
-  TargetLibraryInfoImpl accessLibraryInfo(Triple(F.getParent()->getTargetTriple()));
-  TargetLibraryInfo accessLibrary(accessLibraryInfo);
-  AssumptionCache accessAssumptions(F);
-  ScalarEvolution accessEvolution(F, accessLibrary, accessAssumptions, dominators, loops);
+  // Scalar evolution of the kernel as it is, for choosing the loops and
+  // then for cutting them (the cuts change no trip count).
+  TargetLibraryInfoImpl cutLibraryInfo(Triple(F.getParent()->getTargetTriple()));
+  TargetLibraryInfo cutLibrary(cutLibraryInfo);
+  AssumptionCache cutAssumptions(F);
+  ScalarEvolution cutEvolution(F, cutLibrary, cutAssumptions, dominators, loops);
   for (Loop *loop : loops.getLoopsInPreorder()) {
     if (!loop->isInnermost() || !reachedAlike(loop)) continue;
-    if (favoursWorkItemOrder(loop, accessEvolution, divergent)) continue;
+    if (favoursWorkItemOrder(loop, cutEvolution, divergent)) continue;
     // Calls and exits a cut can handle. Atomics and memory-writing calls
     // may be masked too: each work-item still runs them as often and in its
     // own order; only how work-items interleave changes, which OpenCL leaves
@@ -1038,7 +1041,7 @@ void WorkGroupLoops::addLoopCuts() {
     if (uniformExits) uniformLoops.push_back(loop);
     else if (loop->getLoopPreheader() && loop->getUniqueExitBlock()) differingLoops.push_back(loop);
   }
-  if (!uniformLoops.empty()) cutUniformLoops(uniformLoops, dominators, loops);
+  if (!uniformLoops.empty()) cutUniformLoops(uniformLoops, dominators, loops, cutEvolution);
   if (differingLoops.empty()) return;
   // Loops of a few rounds are unrolled, the rest masked. Unrolling keeps the
   // dominator tree and loop info up to date; masking does not, so it comes
@@ -1128,11 +1131,8 @@ bool WorkGroupLoops::unrollFewRounds(Loop *loop, DominatorTree &dominators, Loop
   return true;
 }
 
-void WorkGroupLoops::cutUniformLoops(ArrayRef<Loop *> uniformLoops, DominatorTree &dominators, LoopInfo &loops) {
-  TargetLibraryInfoImpl libraryInfo(Triple(F.getParent()->getTargetTriple()));
-  TargetLibraryInfo library(libraryInfo);
-  AssumptionCache assumptions(F);
-  ScalarEvolution evolution(F, library, assumptions, dominators, loops);
+void WorkGroupLoops::cutUniformLoops(ArrayRef<Loop *> uniformLoops, DominatorTree &dominators, LoopInfo &loops,
+                                     ScalarEvolution &evolution) {
   Module &M = *F.getParent();
   FunctionCallee barrier = M.getOrInsertFunction("_Z7barrierj", Type::getVoidTy(context), Type::getInt32Ty(context));
   for (Loop *loop : uniformLoops) {
@@ -1503,17 +1503,25 @@ bool WorkGroupLoops::splitsSlot(unsigned i) const {
   });
 }
 
+// Where element `element` of a work-item's value lies in a split slot: in
+// the element's own array, base + element * work-item count.
+Value *WorkGroupLoops::splitElementAddress(IRBuilder<> &builder, unsigned slotIndex, unsigned element,
+                                           Value *workItem) {
+  const Slot &slot = slots[slotIndex];
+  Value *item = builder.CreateZExtOrTrunc(workItem, builder.getInt64Ty());
+  Value *index = builder.CreateAdd(builder.CreateMul(workItemCount, builder.getInt64(element)), item);
+  return builder.CreateGEP(cast<FixedVectorType>(slot.type)->getElementType(), slot.base, index);
+}
+
 // A copied variable's value for one work-item, read from its slot.
 Value *WorkGroupLoops::loadCopy(IRBuilder<> &builder, unsigned slotIndex, Value *workItem) {
   const Slot &slot = slots[slotIndex];
   if (!slot.split) return builder.CreateLoad(slot.type, contextAddress(builder, slotIndex, workItem));
   auto *vector = cast<FixedVectorType>(slot.type);
   Type *element = vector->getElementType();
-  Value *item = builder.CreateZExtOrTrunc(workItem, builder.getInt64Ty());
   Value *value = PoisonValue::get(vector);
   for (unsigned k = 0; k < vector->getNumElements(); ++k) {
-    Value *index = builder.CreateAdd(builder.CreateMul(workItemCount, builder.getInt64(k)), item);
-    Value *address = builder.CreateGEP(element, slot.base, index);
+    Value *address = splitElementAddress(builder, slotIndex, k, workItem);
     value = builder.CreateInsertElement(
         value, builder.CreateAlignedLoad(element, address, layout.getABITypeAlign(element)), k);
   }
@@ -1528,13 +1536,10 @@ void WorkGroupLoops::storeCopy(IRBuilder<> &builder, Value *value, unsigned slot
     return;
   }
   auto *vector = cast<FixedVectorType>(slot.type);
-  Type *element = vector->getElementType();
-  Value *item = builder.CreateZExtOrTrunc(workItem, builder.getInt64Ty());
-  for (unsigned k = 0; k < vector->getNumElements(); ++k) {
-    Value *index = builder.CreateAdd(builder.CreateMul(workItemCount, builder.getInt64(k)), item);
-    builder.CreateAlignedStore(builder.CreateExtractElement(value, k), builder.CreateGEP(element, slot.base, index),
-                               layout.getABITypeAlign(element));
-  }
+  Align align = layout.getABITypeAlign(vector->getElementType());
+  for (unsigned k = 0; k < vector->getNumElements(); ++k)
+    builder.CreateAlignedStore(builder.CreateExtractElement(value, k), splitElementAddress(builder, slotIndex, k, workItem),
+                               align);
 }
 
 BitVector WorkGroupLoops::liveAfter(const Exit &exit) const {
