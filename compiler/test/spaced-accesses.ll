@@ -158,5 +158,169 @@ define <16 x i32> @intel(ptr addrspace(3) %tree, <16 x i32> %i) #1 {
 ; CHECK: call <16 x i32> @llvm.masked.gather.v16i32.v16p3(
 ; CHECK-NEXT: ret <16 x i32>
 
+; Left alone: lanes that only a step of a whole private array apart can
+; separate (a work-item's array in its context slot, 512 bytes a lane), and a
+; column of a 16 x 17 tile (68 bytes): no spacing of 1, 2, 4 or 8 floats is a
+; multiple of either. A 2-float struct's lanes may be 2 floats apart: split.
+define <16 x float> @never_spaced(ptr %slot, ptr addrspace(3) %tile, ptr addrspace(1) %pairs, <16 x i64> %wi, i64 %k) #0 {
+  %pa = getelementptr [64 x <2 x float>], ptr %slot, <16 x i64> %wi, i64 %k, i64 1
+  %a = call <16 x float> @llvm.masked.gather.v16f32.v16p0(<16 x ptr> %pa, i32 4, <16 x i1> splat (i1 true), <16 x float> poison)
+  %pt = getelementptr inbounds [17 x float], ptr addrspace(3) %tile, <16 x i64> %wi, i64 3
+  %t = call <16 x float> @llvm.masked.gather.v16f32.v16p3(<16 x ptr addrspace(3)> %pt, i32 4, <16 x i1> splat (i1 true), <16 x float> poison)
+  %pp = getelementptr [2 x float], ptr addrspace(1) %pairs, <16 x i64> %wi, i64 1
+  %p = call <16 x float> @llvm.masked.gather.v16f32.v16p1(<16 x ptr addrspace(1)> %pp, i32 4, <16 x i1> splat (i1 true), <16 x float> poison)
+  %r = fadd <16 x float> %a, %t
+  %r2 = fadd <16 x float> %r, %p
+  ret <16 x float> %r2
+}
+; CHECK-LABEL: define <16 x float> @never_spaced(
+; CHECK: %a = call <16 x float> @llvm.masked.gather.v16f32.v16p0(
+; CHECK-NEXT: %pt = getelementptr
+; CHECK-NEXT: %t = call <16 x float> @llvm.masked.gather.v16f32.v16p3(
+; CHECK: switch i64 %spaced.by, label %spaced.any [
+; CHECK: %p = call <16 x float> @llvm.masked.gather.v16f32.v16p1(
+; CHECK-NOT: switch
+; CHECK: ret <16 x float>
+
+; A function with more than 64 accesses to split (a kernel whose loops
+; unrolled into hundreds of gathers) keeps them all: the checks would
+; double its hot loop and its compile time grew tenfold.
+define <16 x i32> @over_budget(ptr addrspace(1) %o, <16 x i64> %i) #0 {
+  %p = getelementptr inbounds i32, ptr addrspace(1) %o, <16 x i64> %i
+  %v0 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %v1 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s1 = add <16 x i32> %v0, %v1
+  %v2 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s2 = add <16 x i32> %s1, %v2
+  %v3 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s3 = add <16 x i32> %s2, %v3
+  %v4 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s4 = add <16 x i32> %s3, %v4
+  %v5 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s5 = add <16 x i32> %s4, %v5
+  %v6 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s6 = add <16 x i32> %s5, %v6
+  %v7 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s7 = add <16 x i32> %s6, %v7
+  %v8 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s8 = add <16 x i32> %s7, %v8
+  %v9 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s9 = add <16 x i32> %s8, %v9
+  %v10 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s10 = add <16 x i32> %s9, %v10
+  %v11 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s11 = add <16 x i32> %s10, %v11
+  %v12 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s12 = add <16 x i32> %s11, %v12
+  %v13 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s13 = add <16 x i32> %s12, %v13
+  %v14 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s14 = add <16 x i32> %s13, %v14
+  %v15 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s15 = add <16 x i32> %s14, %v15
+  %v16 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s16 = add <16 x i32> %s15, %v16
+  %v17 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s17 = add <16 x i32> %s16, %v17
+  %v18 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s18 = add <16 x i32> %s17, %v18
+  %v19 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s19 = add <16 x i32> %s18, %v19
+  %v20 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s20 = add <16 x i32> %s19, %v20
+  %v21 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s21 = add <16 x i32> %s20, %v21
+  %v22 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s22 = add <16 x i32> %s21, %v22
+  %v23 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s23 = add <16 x i32> %s22, %v23
+  %v24 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s24 = add <16 x i32> %s23, %v24
+  %v25 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s25 = add <16 x i32> %s24, %v25
+  %v26 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s26 = add <16 x i32> %s25, %v26
+  %v27 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s27 = add <16 x i32> %s26, %v27
+  %v28 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s28 = add <16 x i32> %s27, %v28
+  %v29 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s29 = add <16 x i32> %s28, %v29
+  %v30 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s30 = add <16 x i32> %s29, %v30
+  %v31 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s31 = add <16 x i32> %s30, %v31
+  %v32 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s32 = add <16 x i32> %s31, %v32
+  %v33 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s33 = add <16 x i32> %s32, %v33
+  %v34 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s34 = add <16 x i32> %s33, %v34
+  %v35 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s35 = add <16 x i32> %s34, %v35
+  %v36 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s36 = add <16 x i32> %s35, %v36
+  %v37 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s37 = add <16 x i32> %s36, %v37
+  %v38 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s38 = add <16 x i32> %s37, %v38
+  %v39 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s39 = add <16 x i32> %s38, %v39
+  %v40 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s40 = add <16 x i32> %s39, %v40
+  %v41 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s41 = add <16 x i32> %s40, %v41
+  %v42 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s42 = add <16 x i32> %s41, %v42
+  %v43 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s43 = add <16 x i32> %s42, %v43
+  %v44 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s44 = add <16 x i32> %s43, %v44
+  %v45 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s45 = add <16 x i32> %s44, %v45
+  %v46 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s46 = add <16 x i32> %s45, %v46
+  %v47 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s47 = add <16 x i32> %s46, %v47
+  %v48 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s48 = add <16 x i32> %s47, %v48
+  %v49 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s49 = add <16 x i32> %s48, %v49
+  %v50 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s50 = add <16 x i32> %s49, %v50
+  %v51 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s51 = add <16 x i32> %s50, %v51
+  %v52 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s52 = add <16 x i32> %s51, %v52
+  %v53 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s53 = add <16 x i32> %s52, %v53
+  %v54 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s54 = add <16 x i32> %s53, %v54
+  %v55 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s55 = add <16 x i32> %s54, %v55
+  %v56 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s56 = add <16 x i32> %s55, %v56
+  %v57 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s57 = add <16 x i32> %s56, %v57
+  %v58 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s58 = add <16 x i32> %s57, %v58
+  %v59 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s59 = add <16 x i32> %s58, %v59
+  %v60 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s60 = add <16 x i32> %s59, %v60
+  %v61 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s61 = add <16 x i32> %s60, %v61
+  %v62 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s62 = add <16 x i32> %s61, %v62
+  %v63 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s63 = add <16 x i32> %s62, %v63
+  %v64 = call <16 x i32> @llvm.masked.gather.v16i32.v16p1(<16 x ptr addrspace(1)> %p, i32 4, <16 x i1> splat (i1 true), <16 x i32> poison)
+  %s64 = add <16 x i32> %s63, %v64
+  ret <16 x i32> %s64
+}
+; CHECK-LABEL: define <16 x i32> @over_budget(
+; CHECK-NOT: spaced
+; CHECK: ret <16 x i32> %s64
+
 attributes #0 = { "target-cpu"="znver4" }
 attributes #1 = { "target-cpu"="sapphirerapids" }
