@@ -150,6 +150,15 @@ struct FlattenDivRemIndicesPass : llvm::PassInfoMixin<FlattenDivRemIndicesPass> 
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 
+// Before the work-group passes: fully unrolls the loops of a few constant
+// rounds, with no barrier or other convergent call, that index a private
+// array (`float acc[8]; for (w = 0; w < 8; w++) acc[w] += ...`), so that
+// the array, once every index is a constant, becomes values (SROA) instead
+// of memory the work-group loops keep per work-item.
+struct PrivateArrayLoopsPass : llvm::PassInfoMixin<PrivateArrayLoopsPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
+};
+
 // After -O3: puts masked gathers and scatters behind a test of their mask,
 // and turns those of one address into scalar accesses.
 struct MaskedMemoryGuardsPass : llvm::PassInfoMixin<MaskedMemoryGuardsPass> {

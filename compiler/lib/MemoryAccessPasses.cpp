@@ -64,6 +64,7 @@
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Dominators.h>
@@ -74,6 +75,10 @@
 #include <llvm/IR/IntrinsicsX86.h>
 #include <llvm/IR/Module.h>
 #include <llvm/TargetParser/Triple.h>
+#include <llvm/Transforms/InstCombine/InstCombine.h>
+#include <llvm/Transforms/Scalar/LoopPassManager.h>
+#include <llvm/Transforms/Scalar/LoopUnrollPass.h>
+#include <llvm/Transforms/Scalar/SROA.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/LoopSimplify.h>
@@ -653,6 +658,95 @@ bool narrowGatherIndices(Function &F) {
       changed = true;
     }
   return changed;
+}
+
+// ---- loops over private arrays -----------------------------------------------------
+
+namespace {
+
+// The most rounds, and the most instructions all rounds together, of a loop
+// nest unrolled so that its private arrays become values.
+constexpr unsigned kPrivateArrayMaxRounds = 64;
+constexpr uint64_t kPrivateArrayMaxInstructions = 4096;
+
+// Whether `loop` reads or writes a private array (an alloca SROA left whole,
+// which is one indexed by a value it cannot see) at an index that changes
+// from round to round.
+bool indexesPrivateArray(Loop *loop, ScalarEvolution &evolution) {
+  for (BasicBlock *block : loop->blocks())
+    for (Instruction &I : *block) {
+      Value *pointer = getLoadStorePointerOperand(&I);
+      if (!pointer || pointer->getType()->getPointerAddressSpace() != 0) continue;
+      auto *gep = dyn_cast<GetElementPtrInst>(pointer);
+      if (!gep || !isa<AllocaInst>(getUnderlyingObject(gep)) || gep->hasAllConstantIndices()) continue;
+      if (!evolution.isLoopInvariant(evolution.getSCEV(gep), loop)) return true;
+    }
+  return false;
+}
+
+// The instructions of all rounds of `loop` when it and every loop in it
+// have constant trip counts and no convergent call; 0 otherwise.
+uint64_t unrolledSize(Loop *loop, LoopInfo &loops, ScalarEvolution &evolution) {
+  unsigned trips = evolution.getSmallConstantTripCount(loop);
+  if (trips == 0 || trips > kPrivateArrayMaxRounds) return 0;
+  uint64_t size = 0;
+  for (BasicBlock *block : loop->blocks()) {
+    if (loops.getLoopFor(block) != loop) continue;  // counted with its own loop
+    for (Instruction &I : *block) {
+      if (auto *call = dyn_cast<CallBase>(&I); call && (call->isConvergent() || call->isInlineAsm())) return 0;
+      ++size;
+    }
+  }
+  for (Loop *inner : *loop) {
+    uint64_t innerSize = unrolledSize(inner, loops, evolution);
+    if (innerSize == 0) return 0;
+    size += innerSize;
+  }
+  return size * trips;
+}
+
+void markFullUnroll(Loop *loop) {
+  LLVMContext &context = loop->getHeader()->getContext();
+  MDNode *full = MDNode::get(context, MDString::get(context, "llvm.loop.unroll.full"));
+  loop->setLoopID(makePostTransformationMetadata(context, loop->getLoopID(), {"llvm.loop.unroll."}, {full}));
+  for (Loop *inner : *loop) markFullUnroll(inner);
+}
+
+}  // namespace
+
+PreservedAnalyses PrivateArrayLoopsPass::run(Function &F, FunctionAnalysisManager &analyses) {
+  if (F.isDeclaration() || none_of(F.getEntryBlock(), [](Instruction &I) { return isa<AllocaInst>(I); }))
+    return PreservedAnalyses::all();
+  LoopInfo &loops = analyses.getResult<LoopAnalysis>(F);
+  ScalarEvolution &evolution = analyses.getResult<ScalarEvolutionAnalysis>(F);
+  bool changed = false;
+  // Outermost first: a nest whose every loop qualifies unrolls whole.
+  SmallVector<Loop *, 8> work(loops.begin(), loops.end());
+  while (!work.empty()) {
+    Loop *loop = work.pop_back_val();
+    uint64_t size = unrolledSize(loop, loops, evolution);
+    bool indexes = false;
+    if (size != 0 && size <= kPrivateArrayMaxInstructions)
+      for (Loop *nested : loop->getLoopsInPreorder())
+        indexes |= indexesPrivateArray(nested, evolution);
+    if (indexes) {
+      markFullUnroll(loop);
+      changed = true;
+      continue;
+    }
+    work.append(loop->begin(), loop->end());
+  }
+  if (!changed) return PreservedAnalyses::all();
+  // The marked loops unroll, InstCombine folds the addresses the unrolled
+  // rounds pick through phis (which would keep SROA from splitting the
+  // array), and SROA makes the arrays values. Kernels with no such loop
+  // don't pay for these passes.
+  FunctionPassManager unroll;
+  unroll.addPass(createFunctionToLoopPassAdaptor(LoopFullUnrollPass(3, /*OnlyWhenForced=*/true)));
+  unroll.addPass(InstCombinePass());
+  unroll.addPass(SROAPass(SROAOptions::ModifyCFG));
+  unroll.run(F, analyses);
+  return PreservedAnalyses::none();
 }
 
 PreservedAnalyses MaskedMemoryGuardsPass::run(Module &M, ModuleAnalysisManager &) {

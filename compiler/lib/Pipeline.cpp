@@ -478,6 +478,9 @@ bool prepareModule(Module &M, const FrontendOptions &options, std::string &log) 
   simplify.addPass(SROAPass(SROAOptions::ModifyCFG));
   simplify.addPass(EarlyCSEPass(true));
   simplify.addPass(InstCombinePass());
+  // Loops over private arrays unroll now, so that the arrays become values
+  // before the work-group loops would keep them in memory per work-item.
+  simplify.addPass(PrivateArrayLoopsPass());
   passes.addPass(createModuleToFunctionPassAdaptor(std::move(simplify)));
   passes.addPass(FlattenDivRemIndicesPass());
   // After the simplification, so that nothing sinks the uniform values
@@ -587,6 +590,7 @@ void registerLockstepPasses(PassBuilder &builder) {
   builder.registerPipelineParsingCallback(
       [](StringRef name, FunctionPassManager &passes, ArrayRef<PassBuilder::PipelineElement>) {
         if (name == "lockstep-spread-loops") passes.addPass(SpreadLoopsPass());
+        else if (name == "lockstep-private-array-loops") passes.addPass(PrivateArrayLoopsPass());
         else if (name == "lockstep-uniform-division") passes.addPass(UniformDivisionPass());
         else return false;
         return true;

@@ -322,6 +322,67 @@ TEST_F(LiveValues, PrivateArraysIndexedDynamically) {
       });
 }
 
+// Register tiles, as tuned GEMM kernels keep them: private arrays that loops
+// of constant rounds index (the compiler unrolls those loops so that the
+// arrays become values), live around a loop with barriers, and one of them
+// read at a dynamic index after it (which keeps that one in memory).
+const char *kRegisterTiles = R"CLC(
+kernel void register_tiles(global const uint *in, global uint *out, local uint *buf, uint rounds) {
+  uint lid = LID, n = LSZ;
+  uint x = in[GIDX];
+  uint acc[4][2];
+  uint hist[8];
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 2; ++j) acc[i][j] = x + (uint)(i * 2 + j);
+  for (int b = 0; b < 8; ++b) hist[b] = (uint)b;
+  for (uint r = 0; r < rounds; ++r) {
+    buf[lid] = x + r;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 2; ++j) acc[i][j] += buf[(lid + (uint)i) % n] * (uint)(j + 1) + r;
+    for (int b = 0; b < 8; ++b) hist[b] += (buf[(lid + (uint)b) % n] >> b) & 1u;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  global uint *o = out + 9 * GIDX;
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 2; ++j) o[i * 2 + j] = acc[i][j];
+  o[8] = hist[x & 7];
+}
+)CLC";
+
+TEST_F(LiveValues, RegisterTilesAroundALoopWithBarriers) {
+  const cl_uint rounds = 4;
+  check(
+      make(kRegisterTiles, "register_tiles"), 9,
+      [&](cl_kernel k, const Shape &s) {
+        return setKernelArgs(k, 2, LocalBytes{s.groupItems() * 4}, rounds);
+      },
+      [&](const Group &, const std::vector<u32> &v) {
+        const size_t n = v.size();
+        std::vector<std::array<u32, 8>> acc(n), hist(n);
+        for (size_t l = 0; l < n; ++l)
+          for (u32 k = 0; k < 8; ++k) {
+            acc[l][k] = v[l] + k;
+            hist[l][k] = k;
+          }
+        for (u32 r = 0; r < rounds; ++r) {
+          std::vector<u32> buf(n);
+          for (size_t l = 0; l < n; ++l) buf[l] = v[l] + r;
+          for (size_t l = 0; l < n; ++l) {
+            for (u32 i = 0; i < 4; ++i)
+              for (u32 j = 0; j < 2; ++j) acc[l][i * 2 + j] += buf[(l + i) % n] * (j + 1) + r;
+            for (u32 b = 0; b < 8; ++b) hist[l][b] += (buf[(l + b) % n] >> b) & 1u;
+          }
+        }
+        std::vector<u32> out(9 * n);
+        for (size_t l = 0; l < n; ++l) {
+          for (u32 k = 0; k < 8; ++k) out[9 * l + k] = acc[l][k];
+          out[9 * l + 8] = hist[l][v[l] & 7];
+        }
+        return out;
+      });
+}
+
 // The same layout on both sides: OpenCL C struct rules match the host's here
 // (4-byte members, then a short: 28 bytes with padding).
 struct Rec {
