@@ -108,6 +108,25 @@ SmallVector<T *, 16> collect(Function &F, Keep keep) {
 bool isGather(const IntrinsicInst &call) { return call.getIntrinsicID() == Intrinsic::masked_gather; }
 bool isScatter(const IntrinsicInst &call) { return call.getIntrinsicID() == Intrinsic::masked_scatter; }
 
+// The operands of a masked gather or scatter, which the two intrinsics put
+// in different places.
+struct MaskedAccess {
+  bool gather;
+  unsigned pointerOperand;  // the vector of addresses
+  Value *pointers;
+  Value *mask;
+  Align align;
+  FixedVectorType *type;  // of the values loaded or stored
+
+  explicit MaskedAccess(IntrinsicInst *call)
+      : gather(isGather(*call)),
+        pointerOperand(gather ? 0 : 1),
+        pointers(call->getArgOperand(pointerOperand)),
+        mask(call->getArgOperand(gather ? 2 : 3)),
+        align(cast<ConstantInt>(call->getArgOperand(gather ? 1 : 2))->getMaybeAlignValue().valueOrOne()),
+        type(cast<FixedVectorType>(gather ? call->getType() : call->getArgOperand(0)->getType())) {}
+};
+
 // A masked gather or scatter whose mask is not a constant: the mask.
 Value *guardableMask(const Instruction &I) {
   auto *call = dyn_cast<IntrinsicInst>(&I);
@@ -129,16 +148,15 @@ bool isPure(const Instruction &I) {
 // Replaces a gather or scatter whose lanes all use one address by a scalar
 // access (and erases it); leaves any other alone.
 void scalarize(IntrinsicInst *call) {
-  bool gather = isGather(*call);
-  Value *pointers = call->getArgOperand(gather ? 0 : 1);
-  Value *pointer = getSplatValue(pointers);
+  MaskedAccess access(call);
+  Value *pointer = getSplatValue(access.pointers);
   if (!pointer) return;
-  Align align = cast<ConstantInt>(call->getArgOperand(gather ? 1 : 2))->getAlignValue();
-  Value *mask = call->getArgOperand(gather ? 2 : 3);
+  Value *mask = access.mask;
+  Align align = access.align;
   auto *maskType = cast<FixedVectorType>(mask->getType());
   IRBuilder<> builder(call);
-  if (gather) {
-    auto *type = cast<FixedVectorType>(call->getType());
+  if (access.gather) {
+    FixedVectorType *type = access.type;
     LoadInst *load = builder.CreateAlignedLoad(type->getElementType(), pointer, align);
     load->copyMetadata(*call, {LLVMContext::MD_tbaa, LLVMContext::MD_alias_scope,
                                LLVMContext::MD_noalias});
@@ -484,15 +502,13 @@ bool neverSpaced(Value *pointers, uint64_t elementBytes, const DataLayout &layou
 
 // Whether splitSpacedAccess would split `call` (a gather or a scatter).
 bool spacedCandidate(IntrinsicInst *call) {
-  bool gather = isGather(*call);
-  Value *pointers = call->getArgOperand(gather ? 0 : 1);
-  Value *mask = call->getArgOperand(gather ? 2 : 3);
-  auto *type = cast<FixedVectorType>(gather ? call->getType() : call->getArgOperand(0)->getType());
-  unsigned lanes = type->getNumElements();
-  unsigned elementBits = type->getScalarSizeInBits();
+  MaskedAccess access(call);
+  unsigned lanes = access.type->getNumElements();
+  unsigned elementBits = access.type->getScalarSizeInBits();
   return forZen(*call->getFunction()) && lanes >= 4 && isPowerOf2_32(lanes) &&
-         (elementBits == 32 || elementBits == 64) && !isa<ConstantAggregateZero>(mask) && !getSplatValue(pointers) &&
-         !neverSpaced(pointers, elementBits / 8, call->getModule()->getDataLayout());
+         (elementBits == 32 || elementBits == 64) && !isa<ConstantAggregateZero>(access.mask) &&
+         !getSplatValue(access.pointers) &&
+         !neverSpaced(access.pointers, elementBits / 8, call->getModule()->getDataLayout());
 }
 
 // Split accesses a function may get at most: each adds five blocks and up to
@@ -503,16 +519,13 @@ bool spacedCandidate(IntrinsicInst *call) {
 // the checks would cost as much code again in the hot loop.
 constexpr size_t kMaxSpacedAccesses = 64;
 
+// Splits `call`, a gather or scatter that spacedCandidate accepted.
 bool splitSpacedAccess(IntrinsicInst *call) {
-  bool gather = isGather(*call);
-  Value *pointers = call->getArgOperand(gather ? 0 : 1);
-  Value *mask = call->getArgOperand(gather ? 2 : 3);
-  auto *type = cast<FixedVectorType>(gather ? call->getType() : call->getArgOperand(0)->getType());
+  const MaskedAccess access(call);
+  const auto &[gather, pointerOperand, pointers, mask, align, type] = access;
   unsigned lanes = type->getNumElements();
-  unsigned elementBits = type->getScalarSizeInBits();
   const DataLayout &layout = call->getModule()->getDataLayout();
-  uint64_t elementBytes = elementBits / 8;
-  Align align = cast<ConstantInt>(call->getArgOperand(gather ? 1 : 2))->getMaybeAlignValue().valueOrOne();
+  uint64_t elementBytes = type->getScalarSizeInBits() / 8;
 
   BasicBlock *head = call->getParent();
   BasicBlock *tail = head->splitBasicBlock(call, "spaced.tail");
@@ -552,7 +565,7 @@ bool splitSpacedAccess(IntrinsicInst *call) {
   if (auto *gep = dyn_cast<GetElementPtrInst>(pointers); gep && gep->getParent() == head) {
     Instruction *copy = gep->clone();
     copy->insertBefore(call);
-    call->setArgOperand(gather ? 0 : 1, copy);
+    call->setArgOperand(pointerOperand, copy);
     if (gep->use_empty()) gep->eraseFromParent();
   }
   BranchInst::Create(tail, fallback);
@@ -669,9 +682,9 @@ namespace {
 constexpr unsigned kPrivateArrayMaxRounds = 64;
 constexpr uint64_t kPrivateArrayMaxInstructions = 4096;
 
-// Whether `loop` reads or writes a private array (an alloca SROA left whole,
-// which is one indexed by a value it cannot see) at an index that changes
-// from round to round.
+// Whether `loop` (or a loop in it) reads or writes a private array (an
+// alloca SROA left whole, which is one indexed by a value it cannot see) at
+// an index that changes from round to round.
 bool indexesPrivateArray(Loop *loop, ScalarEvolution &evolution) {
   for (BasicBlock *block : loop->blocks())
     for (Instruction &I : *block) {
@@ -725,11 +738,9 @@ PreservedAnalyses PrivateArrayLoopsPass::run(Function &F, FunctionAnalysisManage
   while (!work.empty()) {
     Loop *loop = work.pop_back_val();
     uint64_t size = unrolledSize(loop, loops, evolution);
-    bool indexes = false;
-    if (size != 0 && size <= kPrivateArrayMaxInstructions)
-      for (Loop *nested : loop->getLoopsInPreorder())
-        indexes |= indexesPrivateArray(nested, evolution);
-    if (indexes) {
+    // The loop's blocks include those of the loops in it, whose indices
+    // change within it too.
+    if (size != 0 && size <= kPrivateArrayMaxInstructions && indexesPrivateArray(loop, evolution)) {
       markFullUnroll(loop);
       changed = true;
       continue;
