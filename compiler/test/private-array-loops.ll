@@ -3,7 +3,8 @@
 ; with every loop nested in them, and SROA then turns the array into values
 ; before the work-group loops would keep it in memory per work-item. Loops
 ; with a barrier, a trip count the compiler does not know, too many rounds
-; or no such array are left as they are.
+; or no such array are left as they are. Loops the kernel marked for
+; unrolling (`#pragma unroll`) unroll here too, array or not.
 ; RUN: %opt -passes=lockstep-private-array-loops -S %s | FileCheck %s
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
@@ -103,3 +104,30 @@ exit:
 ; CHECK: br i1 %j.done, label %long.loop, label %unknown.loop
 ; CHECK: br i1 %l.done, label %global.loop, label %long.loop
 ; CHECK: br i1 %g.done, label %exit, label %global.loop
+
+; A loop the kernel marked with `#pragma unroll`, with no private array in
+; the function: unrolled all the same.
+define void @pragma(ptr addrspace(1) %a) {
+entry:
+  br label %loop
+
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %p = getelementptr inbounds float, ptr addrspace(1) %a, i64 %i
+  store float 1.0, ptr addrspace(1) %p, align 4
+  %i.next = add nuw nsw i64 %i, 1
+  %done = icmp eq i64 %i.next, 4
+  br i1 %done, label %exit, label %loop, !llvm.loop !0
+
+exit:
+  ret void
+}
+; CHECK-LABEL: define void @pragma(
+; CHECK-NOT: br i1
+; CHECK: store float 1.000000e+00, ptr addrspace(1) %a
+; CHECK: getelementptr inbounds i8, ptr addrspace(1) %a, i64 12
+; CHECK-NOT: br i1
+; CHECK: ret void
+
+!0 = distinct !{!0, !1}
+!1 = !{!"llvm.loop.unroll.enable"}
