@@ -1,5 +1,6 @@
 // Building programs: diagnostics in the build log, build options, program
 // binaries that round-trip, and separate compilation and linking.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -323,6 +324,129 @@ TEST_F(Build, LibraryThenExecutable) {
   ASSERT_CL(err);
   owned_.push_back(exe);
   EXPECT_EQ(runOnce(exe), std::vector<int>{42});
+}
+
+// A kernel with reqd_work_group_size(8, 2, 1) that mirrors each group's
+// global ids through __local memory, within the group's real extent, and
+// adds the local size it sees: a remainder group that ran the full size's
+// code would read tile slots nobody wrote, or report 8 and 2.
+const char *kMirrorGroup = R"CLC(
+  __attribute__((reqd_work_group_size(8, 2, 1)))
+  kernel void mirror(global uint *out) {
+    local uint tile[16];
+    uint lx = get_local_id(0), ly = get_local_id(1);
+    uint nx = get_local_size(0), ny = get_local_size(1);
+    tile[ly * 8 + lx] = get_global_id(1) * 1000 + get_global_id(0);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint step = 0; step < 2; ++step) {  // a loop with a barrier in it
+      uint v = tile[(ny - 1 - ly) * 8 + (nx - 1 - lx)];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      tile[ly * 8 + lx] = v;
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    out[get_global_id(1) * get_global_size(0) + get_global_id(0)] =
+        tile[ly * 8 + lx] + 1000000 * (nx * 10 + ny);
+  }
+)CLC";
+
+class RequiredSize : public Build {
+ protected:
+  // Runs `mirror` of `program` over gx x gy (local size NULL, or the required
+  // one) and checks every output against the host's mirror.
+  void checkMirror(cl_program program, size_t gx, size_t gy, bool nullLocal) {
+    cl_kernel k = kernelOf(program, "mirror");
+    ASSERT_NE(k, nullptr);
+    cl_mem out = buffer(CL_MEM_WRITE_ONLY, gx * gy * sizeof(cl_uint));
+    ASSERT_TRUE(setArgs(k, out));
+    ASSERT_TRUE(nullLocal ? run(k, {gx, gy}) : run(k, {gx, gy}, {8, 2}));
+    std::vector<cl_uint> got = read<cl_uint>(out, gx * gy);
+    for (size_t y = 0; y < gy; ++y)
+      for (size_t x = 0; x < gx; ++x) {
+        size_t bx = x / 8 * 8, by = y / 2 * 2;
+        size_t nx = std::min<size_t>(8, gx - bx), ny = std::min<size_t>(2, gy - by);
+        // Mirrored twice: back where it started.
+        size_t want = y * 1000 + x + 1000000 * (nx * 10 + ny);
+        ASSERT_EQ(got[y * gx + x], want) << "at " << x << "," << y;
+      }
+  }
+  bool nonUniformSupported() {
+    return deviceInfo<cl_bool>(device_, CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT);
+  }
+};
+
+// OpenCL C 1.2: every group is full, the compiled code may rely on 8 x 2.
+TEST_F(RequiredSize, FullGroupsUnderOpenClC12) {
+  cl_program program = build(kMirrorGroup);
+  ASSERT_NE(program, nullptr);
+  checkMirror(program, 32, 6, false);
+  checkMirror(program, 16, 2, true);
+  cl_kernel k = kernelOf(program, "mirror");
+  cl_mem out = buffer(CL_MEM_WRITE_ONLY, 21 * 5 * sizeof(cl_uint));
+  ASSERT_TRUE(setArgs(k, out));
+  size_t global[2] = {21, 5}, local[2] = {8, 2};
+  EXPECT_CL_ERROR(CL_INVALID_WORK_GROUP_SIZE,
+                  clEnqueueNDRangeKernel(queue_, k, 2, nullptr, global, local, 0, nullptr, nullptr));
+}
+
+// OpenCL C 3.0 allows remainder groups smaller than the required size.
+TEST_F(RequiredSize, RemainderGroupsUnderOpenClC30) {
+  if (!nonUniformSupported()) GTEST_SKIP() << "device reports no non-uniform work-group support";
+  cl_program program = build(kMirrorGroup, "-cl-std=CL3.0");
+  ASSERT_NE(program, nullptr);
+  checkMirror(program, 21, 5, false);
+  checkMirror(program, 13, 3, true);
+}
+
+// An object compiled as OpenCL C 1.2 (full groups), built from its binary
+// as OpenCL C 3.0: the runtime now allows remainder groups, and the code
+// must handle them.
+TEST_F(RequiredSize, Cl12ObjectBuiltFromItsBinaryAsCl30) {
+  if (!nonUniformSupported()) GTEST_SKIP() << "device reports no non-uniform work-group support";
+  cl_program object = source(kMirrorGroup);
+  ASSERT_NE(object, nullptr);
+  ASSERT_CL(clCompileProgram(object, 1, &device_, "", 0, nullptr, nullptr, nullptr, nullptr));
+  size_t size = 0;
+  ASSERT_CL(clGetProgramInfo(object, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr));
+  std::vector<unsigned char> binary(size);
+  unsigned char *pointers[] = {binary.data()};
+  ASSERT_CL(clGetProgramInfo(object, CL_PROGRAM_BINARIES, sizeof pointers, pointers, nullptr));
+  const unsigned char *constPointers[] = {binary.data()};
+  cl_int status = CL_SUCCESS, err = CL_SUCCESS;
+  cl_program copy =
+      clCreateProgramWithBinary(context_, 1, &device_, &size, constPointers, &status, &err);
+  ASSERT_CL(err);
+  owned_.push_back(copy);
+  ASSERT_CL(buildWith(copy, "-cl-std=CL3.0"));
+  checkMirror(copy, 21, 5, false);
+}
+
+// Linking keeps each object's promise: an OpenCL C 3.0 object runs
+// remainder groups; one compiled with -cl-uniform-work-group-size (or as
+// OpenCL C 1.2) has only full groups, and the runtime refuses the rest.
+TEST_F(RequiredSize, LinkedObjects) {
+  if (!nonUniformSupported()) GTEST_SKIP() << "device reports no non-uniform work-group support";
+  for (const char *options : {"-cl-std=CL3.0", "-cl-std=CL3.0 -cl-uniform-work-group-size", ""}) {
+    SCOPED_TRACE(options);
+    bool uniform = std::string_view(options) != "-cl-std=CL3.0";
+    cl_program object = source(kMirrorGroup);
+    ASSERT_NE(object, nullptr);
+    ASSERT_CL(clCompileProgram(object, 1, &device_, options, 0, nullptr, nullptr, nullptr, nullptr));
+    cl_int err = CL_SUCCESS;
+    cl_program linked = clLinkProgram(context_, 1, &device_, "", 1, &object, nullptr, nullptr, &err);
+    ASSERT_CL(err);
+    owned_.push_back(linked);
+    checkMirror(linked, 24, 4, true);
+    if (!uniform) {
+      checkMirror(linked, 21, 5, false);
+      continue;
+    }
+    cl_kernel k = kernelOf(linked, "mirror");
+    cl_mem out = buffer(CL_MEM_WRITE_ONLY, 21 * 5 * sizeof(cl_uint));
+    ASSERT_TRUE(setArgs(k, out));
+    size_t global[2] = {21, 5};
+    EXPECT_CL_ERROR(CL_INVALID_WORK_GROUP_SIZE, clEnqueueNDRangeKernel(queue_, k, 2, nullptr, global,
+                                                                       nullptr, 0, nullptr, nullptr));
+  }
 }
 
 }  // namespace

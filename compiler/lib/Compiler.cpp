@@ -304,6 +304,9 @@ Result Compiler::link(std::span<const std::span<const uint8_t>> binaries, std::s
     result.log += "nothing to link\n";
     return result;
   }
+  // -cl-uniform-work-group-size at link time covers every kernel; without
+  // it each keeps what its own compile promised.
+  if (options->uniformWorkGroupSize) markUniformWorkGroups(*linked, true);
   if (options->createLibrary) {
     result.kind = BinaryKind::Library;
     result.binary = makeBinary(BinaryKind::Library, *linked, optionText);
@@ -326,7 +329,8 @@ Result Compiler::buildFromBinary(std::span<const uint8_t> binary, std::string_vi
   }
   // The options given now are checked; the code is built with the ones the
   // binary was compiled with.
-  if (!parseOptionsInto(optionText, false, result)) return result;
+  std::optional<FrontendOptions> now = parseOptionsInto(optionText, false, result);
+  if (!now) return result;
   std::string ignored;
   std::optional<FrontendOptions> options = parseOptions(parsed.options, false, ignored);
   if (!options) options = FrontendOptions{};
@@ -339,6 +343,8 @@ Result Compiler::buildFromBinary(std::span<const uint8_t> binary, std::string_vi
     result.status = Status::InvalidBinary;
     return result;
   }
+  // The runtime allows remainder groups by the options given now.
+  if (!now->uniformWorkGroups()) markUniformWorkGroups(*M, false);
   return makeExecutable(std::move(M), std::move(context), *options, parsed.options, std::move(result), key);
 }
 

@@ -224,7 +224,9 @@ std::unique_ptr<Module> compileSource(LLVMContext &context, std::string_view sou
   bool ok = compiler.ExecuteAction(action);
   logStream.flush();
   if (!ok) return nullptr;
-  return action.takeModule();
+  std::unique_ptr<Module> M = action.takeModule();
+  if (M) markUniformWorkGroups(*M, options.uniformWorkGroups());
+  return M;
 }
 
 }  // namespace lockstep::compiler

@@ -50,6 +50,14 @@ inline constexpr const char *kSubGroupSizeAttr = "lockstep-sub-group-size";
 inline constexpr const char *kCheckBarriersAttr = "lockstep-check-barriers";
 // Work-group functions of kernels without loops, barriers or collectives.
 inline constexpr const char *kStraightLineAttr = "lockstep-straight-line";
+// On a kernel whose work-groups are all full: compiled as OpenCL C 1.x or
+// with -cl-uniform-work-group-size (markUniformWorkGroups). Lives in program
+// binaries, so a link keeps each object's own promise.
+inline constexpr const char *kUniformGroupsAttr = "lockstep-uniform-groups";
+// On a work-group function whose every group has the kernel's
+// reqd_work_group_size: "x,y,z". loadGroupInfo answers local-size queries
+// with these constants, so the work-item loops have known trip counts.
+inline constexpr const char *kFixedLocalSizeAttr = "lockstep-fixed-local-size";
 // Metadata on the latch branch of the innermost loop over the work-items of
 // a region (WorkGroupLoops), for WorkItemLoopSplitPass, which removes it.
 inline constexpr const char *kWorkItemLoopMarker = "lockstep.work_item_loop";
@@ -215,6 +223,9 @@ void registerLockstepPasses(llvm::PassBuilder &builder);
 // Argument descriptions of every kernel, from Clang's kernel metadata; call
 // before KernelWrapperPass (which reads the same layout).
 std::vector<KernelDescription> describeKernels(const llvm::Module &M);
+// Marks every kernel of `M` kUniformGroupsAttr (`uniform`), or takes the
+// mark away (!uniform): the runtime then allows remainder work-groups.
+void markUniformWorkGroups(llvm::Module &M, bool uniform);
 
 // ---- frontend -----------------------------------------------------------------
 
@@ -225,6 +236,9 @@ struct FrontendOptions {
   bool uniformWorkGroupSize = false;
   bool createLibrary = false;          // link only
   bool checkBarriers = false;          // LOCKSTEP_CHECK_BARRIERS
+  // Work-groups are all full: OpenCL C 1.x, or -cl-uniform-work-group-size
+  // (the rule the runtime applies too, runtime/Program.cpp).
+  bool uniformWorkGroups() const { return languageVersion < 200 || uniformWorkGroupSize; }
 };
 
 // Parses clBuildProgram/clCompileProgram/clLinkProgram options; nullopt and a

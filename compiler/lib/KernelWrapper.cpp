@@ -22,6 +22,14 @@ using namespace llvm;
 
 namespace lockstep::compiler {
 
+void markUniformWorkGroups(Module &M, bool uniform) {
+  for (Function &F : M) {
+    if (F.isDeclaration() || F.getCallingConv() != CallingConv::SPIR_KERNEL) continue;
+    if (uniform) F.addFnAttr(kUniformGroupsAttr);
+    else F.removeFnAttr(kUniformGroupsAttr);
+  }
+}
+
 std::string workGroupFunctionName(StringRef kernel) { return ("__lockstep_wg_" + kernel).str(); }
 
 uint64_t functionAttrNumber(const Function &F, StringRef name) {
@@ -205,6 +213,13 @@ Function *createWrapper(Function &kernel, const KernelDescription &description) 
   Function *wrapper = Function::Create(type, GlobalValue::ExternalLinkage,
                                        workGroupFunctionName(kernel.getName()), M);
   wrapper->addFnAttr(kKernelNameAttr, kernel.getName());
+  // Every group of a kernel with a required size that has only full groups
+  // has exactly that size.
+  if (kernel.hasFnAttribute(kUniformGroupsAttr) && description.requiredWorkGroupSize[0] != 0) {
+    const uint32_t *size = description.requiredWorkGroupSize;
+    wrapper->addFnAttr(kFixedLocalSizeAttr,
+                       std::to_string(size[0]) + "," + std::to_string(size[1]) + "," + std::to_string(size[2]));
+  }
   wrapper->addFnAttr(kSubGroupSizeAttr, std::to_string(hostSubGroupSize()));
   if (M.getModuleFlag(kCheckBarriersAttr)) wrapper->addFnAttr(kCheckBarriersAttr);
   wrapper->addFnAttr(Attribute::NoUnwind);

@@ -29,6 +29,17 @@ StructType *groupInfoType(LLVMContext &context) {
 }
 
 Value *loadGroupInfo(IRBuilderBase &builder, Value *groupInfo, unsigned field, unsigned index) {
+  // A work-group function whose groups all have the required size knows it.
+  if (field == kLocalSize || field == kEnqueuedLocalSize) {
+    Function *F = builder.GetInsertBlock() ? builder.GetInsertBlock()->getParent() : nullptr;
+    if (F && F->hasFnAttribute(kFixedLocalSizeAttr)) {
+      SmallVector<StringRef, 3> sizes;
+      F->getFnAttribute(kFixedLocalSizeAttr).getValueAsString().split(sizes, ',');
+      uint64_t size = 0;
+      if (sizes.size() == 3 && index < 3 && !sizes[index].getAsInteger(10, size))
+        return builder.getInt64(size);
+    }
+  }
   StructType *type = groupInfoType(builder.getContext());
   Type *fieldType = type->getElementType(field);
   Value *address = builder.CreateStructGEP(type, groupInfo, field);
