@@ -50,6 +50,10 @@ inline constexpr const char *kSubGroupSizeAttr = "lockstep-sub-group-size";
 inline constexpr const char *kCheckBarriersAttr = "lockstep-check-barriers";
 // Work-group functions of kernels without loops, barriers or collectives.
 inline constexpr const char *kStraightLineAttr = "lockstep-straight-line";
+// On a work-group function and the copies it dispatches to: code that runs
+// per work-item in loops the vectorizer widens (Pipeline.cpp scalarizes
+// vector values there, and nowhere else).
+inline constexpr const char *kWorkGroupCodeAttr = "lockstep-work-group-code";
 // On a kernel whose work-groups are all full: compiled as OpenCL C 1.x or
 // with -cl-uniform-work-group-size (markUniformWorkGroups). Lives in program
 // binaries, so a link keeps each object's own promise.

@@ -271,6 +271,20 @@ bool dumpRequested(std::string_view point) {
   return dump && std::string_view(dump) == point;
 }
 
+// LLVM's scalarizer on work-group functions only. A function -O3 left
+// uninlined runs one work-item a call, so nothing widens it across
+// work-items: split into scalars, its vector code stayed scalar (hashcat's
+// SHA-256 kernels, whose helpers work on uint16 values, ran 27x slower than
+// PoCL); left whole, it runs in the vector registers the kernel asked for.
+struct ScalarizeWorkGroupCodePass : PassInfoMixin<ScalarizeWorkGroupCodePass> {
+  PreservedAnalyses run(Function &F, FunctionAnalysisManager &analyses) {
+    if (!F.hasFnAttribute(kWorkGroupCodeAttr)) return PreservedAnalyses::all();
+    ScalarizerPassOptions options;
+    options.ScalarizeLoadStore = true;
+    return ScalarizerPass(options).run(F, analyses);
+  }
+};
+
 // -O3 (or -O1 with -cl-opt-disable) and the passes that work on its result,
 // on a prepared module or a part of one, retargeted to the host first.
 void optimizeModule(Module &M, const FrontendOptions &options) {
@@ -289,9 +303,7 @@ void optimizeModule(Module &M, const FrontendOptions &options) {
         // kernel ran 8x faster); straight-line float4 code widens too
         // (normalize 1.8x), and what the vectorizer leaves scalar, the SLP
         // vectorizer after it packs again.
-        ScalarizerPassOptions scalarizer;
-        scalarizer.ScalarizeLoadStore = true;
-        passes.addPass(ScalarizerPass(scalarizer));
+        passes.addPass(ScalarizeWorkGroupCodePass());
         passes.addPass(InstCombinePass());
         passes.addPass(UniformDivisionPass());
         passes.addPass(SpreadLoopsPass());
@@ -590,6 +602,7 @@ void registerLockstepPasses(PassBuilder &builder) {
   builder.registerPipelineParsingCallback(
       [](StringRef name, FunctionPassManager &passes, ArrayRef<PassBuilder::PipelineElement>) {
         if (name == "lockstep-spread-loops") passes.addPass(SpreadLoopsPass());
+        else if (name == "lockstep-scalarize-work-group-code") passes.addPass(ScalarizeWorkGroupCodePass());
         else if (name == "lockstep-private-array-loops") passes.addPass(PrivateArrayLoopsPass());
         else if (name == "lockstep-uniform-division") passes.addPass(UniformDivisionPass());
         else return false;

@@ -2515,6 +2515,7 @@ void buildWorkGroupFunction(Function &F, bool foldNarrowRows) {
     return true;
   }();
   if (straightLine) F.addFnAttr(kStraightLineAttr);
+  F.addFnAttr(kWorkGroupCodeAttr);  // the copies below inherit it
   ValueToValueMapTy map;
   Function *whole = CloneFunction(&F, map);
   WorkGroupLoops cut(F, true);

@@ -7,6 +7,7 @@
 ; such groups. Kernels with loops or barriers get no such copy.
 ; RUN: %opt -passes=lockstep-work-group-loops -S %s | FileCheck %s
 ; RUN: %opt -passes=lockstep-work-group-loops-fold-narrow-rows -S %s | FileCheck %s --check-prefix=FOLD
+; RUN: %opt -passes=lockstep-work-group-loops-fold-narrow-rows -S %s | FileCheck %s --check-prefix=CODE
 
 %lockstep.GroupInfo = type { [3 x i64], [3 x i64], [3 x i64], [3 x i64], [3 x i64], [3 x i64], i32, i32, ptr, i64, ptr, ptr, ptr, i64 }
 
@@ -79,3 +80,14 @@ body:
 ; FOLD: ![[FOLDED]] = distinct !{![[FOLDED]], ![[PARALLEL2:[0-9]+]], ![[PREDICATE:[0-9]+]], ![[ONCE:[0-9]+]]}
 ; FOLD: ![[PREDICATE]] = !{!"llvm.loop.vectorize.predicate.enable", i1 true}
 ; FOLD: ![[ONCE]] = !{!"llvm.loop.interleave.count", i32 1}
+
+; Every work-group function and the copy it dispatches to is work-group code
+; (Pipeline.cpp scalarizes vector values there only).
+; CODE: define void @add({{.*}}) #[[A:[0-9]+]]
+; CODE: define void @loop({{.*}}) #[[L:[0-9]+]]
+; CODE: define void @barrier({{.*}}) #[[B:[0-9]+]]
+; CODE: define internal void @add.narrow_rows({{.*}}) #[[N:[0-9]+]]
+; CODE-DAG: attributes #[[A]] = {{{.*}}"lockstep-work-group-code"
+; CODE-DAG: attributes #[[L]] = {{{.*}}"lockstep-work-group-code"
+; CODE-DAG: attributes #[[B]] = {{{.*}}"lockstep-work-group-code"
+; CODE-DAG: attributes #[[N]] = {{{.*}}"lockstep-work-group-code"
