@@ -24,6 +24,8 @@
 #include <llvm/Transforms/Scalar/EarlyCSE.h>
 #include <llvm/Transforms/Scalar/SROA.h>
 #include <llvm/Transforms/Scalar/Scalarizer.h>
+#include <llvm/Analysis/TargetTransformInfo.h>
+#include <llvm/IR/InstIterator.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/LowerAtomic.h>
 #include <tbb/parallel_for.h>
@@ -271,14 +273,35 @@ bool dumpRequested(std::string_view point) {
   return dump && std::string_view(dump) == point;
 }
 
-// LLVM's scalarizer on work-group functions only. A function -O3 left
-// uninlined runs one work-item a call, so nothing widens it across
-// work-items: split into scalars, its vector code stayed scalar (hashcat's
-// SHA-256 kernels, whose helpers work on uint16 values, ran 27x slower than
-// PoCL); left whole, it runs in the vector registers the kernel asked for.
+// Whether F computes with vectors as wide as a vector register or wider
+// (uint16 or float16 with AVX-512, float8 with AVX2).
+bool usesFullWidthVectors(Function &F, const TargetTransformInfo &target) {
+  uint64_t registerBits = target.getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector).getFixedValue();
+  const DataLayout &layout = F.getParent()->getDataLayout();
+  for (Instruction &I : instructions(F)) {
+    auto *type = dyn_cast<FixedVectorType>(I.getType());
+    if (!type && isa<StoreInst>(I)) type = dyn_cast<FixedVectorType>(cast<StoreInst>(I).getValueOperand()->getType());
+    if (type && !type->getElementType()->isPointerTy() &&
+        layout.getTypeSizeInBits(type).getFixedValue() >= registerBits)
+      return true;
+  }
+  return false;
+}
+
+// LLVM's scalarizer on work-group functions only, and only those whose
+// vectors are narrower than a register. A function -O3 left uninlined runs
+// one work-item a call, so nothing widens it across work-items: split into
+// scalars, its vector code stayed scalar (hashcat's SHA-256 kernels, whose
+// helpers work on uint16 values, ran 27x slower than PoCL). A kernel whose
+// own vectors fill a register already has all the lanes widening could
+// give, and split, runs 16 scalar instructions for each vector one where
+// the work-item loop is not widened: hashcat runs one work-item per group
+// on CPUs (WPA's PBKDF2 loop ran at 0.75-0.83x PoCL).
 struct ScalarizeWorkGroupCodePass : PassInfoMixin<ScalarizeWorkGroupCodePass> {
   PreservedAnalyses run(Function &F, FunctionAnalysisManager &analyses) {
-    if (!F.hasFnAttribute(kWorkGroupCodeAttr)) return PreservedAnalyses::all();
+    if (!F.hasFnAttribute(kWorkGroupCodeAttr) ||
+        usesFullWidthVectors(F, analyses.getResult<TargetIRAnalysis>(F)))
+      return PreservedAnalyses::all();
     ScalarizerPassOptions options;
     options.ScalarizeLoadStore = true;
     return ScalarizerPass(options).run(F, analyses);

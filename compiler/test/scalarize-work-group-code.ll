@@ -1,22 +1,50 @@
 ; Vector values split into scalars in work-group code only, where the loop
-; vectorizer widens each element across the work-items. A helper -O3 left
-; uninlined runs one work-item a call: its uint16 arithmetic stays in vector
-; registers (split, it ran scalar, 16 times the instructions).
+; vectorizer widens each element across the work-items, and only where they
+; are narrower than a vector register. A helper -O3 left uninlined runs one
+; work-item a call: its uint16 arithmetic stays in vector registers (split,
+; it ran scalar, 16 times the instructions). Work-group code whose uint16
+; values fill a 512-bit register stays whole too; with 256-bit registers
+; (AVX2) float4 is still split and float8 is not.
 ; RUN: %opt -passes=lockstep-scalarize-work-group-code -S %s | FileCheck %s
 
-define <16 x i32> @helper(<16 x i32> %a, <16 x i32> %b) {
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
+target triple = "x86_64-unknown-linux-gnu"
+
+define <16 x i32> @helper(<16 x i32> %a, <16 x i32> %b) #0 {
   %sum = add <16 x i32> %a, %b
   %rotated = call <16 x i32> @llvm.fshl.v16i32(<16 x i32> %sum, <16 x i32> %sum, <16 x i32> splat (i32 7))
   ret <16 x i32> %rotated
 }
 
-define void @work_group(ptr %out, <4 x float> %a, <4 x float> %b) "lockstep-work-group-code" {
+define void @work_group(ptr %out, <4 x float> %a, <4 x float> %b) #1 {
+  %sum = fadd <4 x float> %a, %b
+  store <4 x float> %sum, ptr %out
+  ret void
+}
+
+define void @full_width(ptr %out, <16 x i32> %a, <16 x i32> %b) #1 {
+  %sum = add <16 x i32> %a, %b
+  store <16 x i32> %sum, ptr %out
+  ret void
+}
+
+define void @avx2_float8(ptr %out, <8 x float> %a, <8 x float> %b, <4 x float> %c, <4 x float> %d) #2 {
+  %sum = fadd <8 x float> %a, %b
+  store <8 x float> %sum, ptr %out
+  ret void
+}
+
+define void @avx2_float4(ptr %out, <4 x float> %a, <4 x float> %b) #2 {
   %sum = fadd <4 x float> %a, %b
   store <4 x float> %sum, ptr %out
   ret void
 }
 
 declare <16 x i32> @llvm.fshl.v16i32(<16 x i32>, <16 x i32>, <16 x i32>)
+
+attributes #0 = { "target-cpu"="znver4" "prefer-vector-width"="512" }
+attributes #1 = { "lockstep-work-group-code" "target-cpu"="znver4" "prefer-vector-width"="512" }
+attributes #2 = { "lockstep-work-group-code" "target-cpu"="haswell" }
 
 ; CHECK-LABEL: define <16 x i32> @helper(
 ; CHECK-NEXT: %sum = add <16 x i32> %a, %b
@@ -26,3 +54,10 @@ declare <16 x i32> @llvm.fshl.v16i32(<16 x i32>, <16 x i32>, <16 x i32>)
 ; CHECK-COUNT-4: fadd float
 ; CHECK-NOT: store <4 x float>
 ; CHECK-COUNT-4: store float
+; CHECK-LABEL: define void @full_width(
+; CHECK-NEXT: %sum = add <16 x i32> %a, %b
+; CHECK-NEXT: store <16 x i32> %sum
+; CHECK-LABEL: define void @avx2_float8(
+; CHECK-NEXT: %sum = fadd <8 x float> %a, %b
+; CHECK-LABEL: define void @avx2_float4(
+; CHECK-COUNT-4: fadd float
