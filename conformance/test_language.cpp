@@ -132,5 +132,67 @@ TEST_F(Language, IntegerTypesWrapAndWiden) {
   }
 }
 
+// Vectors as wide as a register (uint16, float8), the way hashcat's kernels
+// use them: a mixing round in a helper kept out of line (one work-item a
+// call) and arithmetic in the kernel itself, run with one work-item per
+// group (hashcat's choice on CPUs), with 64, and with the driver's choice.
+TEST_F(Language, RegisterWideVectorsInHelpersAndKernels) {
+  cl_kernel k = kernel(R"CLC(
+    __attribute__((noinline)) void mix(uint16 *s, uint16 key) {
+      for (int r = 0; r < 8; ++r) {
+        *s += key;
+        *s = rotate(*s, (uint16)(7));
+        *s ^= *s >> 3;
+      }
+    }
+    kernel void k(global const uint *in, global uint *out, global float *fout) {
+      uint g = get_global_id(0);
+      uint16 s = vload16(g, in);
+      uint16 key = (uint16)(g) + (uint16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+      for (int i = 0; i < 4; ++i) {
+        mix(&s, key);
+        key = key * 3u + (uint16)(s.s0);
+      }
+      float8 f = convert_float8(s.lo & 0xffffu) * 0.5f + convert_float8(s.hi & 0xffu);
+      vstore16(s ^ key, g, out);
+      vstore8(f, g, fout);
+    }
+  )CLC",
+                       "k");
+  ASSERT_NE(k, nullptr);
+  const size_t n = 192;
+  std::vector<cl_uint> in(16 * n);
+  std::uniform_int_distribution<cl_uint> dist;
+  for (cl_uint &v : in) v = dist(rng_);
+  auto rotl = [](uint32_t v, int r) { return (v << r) | (v >> (32 - r)); };
+  std::vector<cl_uint> want(16 * n);
+  std::vector<float> wantF(8 * n);
+  for (uint32_t g = 0; g < n; ++g) {
+    uint32_t s[16], key[16];
+    for (int l = 0; l < 16; ++l) s[l] = in[16 * g + l], key[l] = g + l;
+    for (int i = 0; i < 4; ++i) {
+      for (int r = 0; r < 8; ++r)
+        for (int l = 0; l < 16; ++l) {
+          s[l] = rotl(s[l] + key[l], 7);
+          s[l] ^= s[l] >> 3;
+        }
+      for (int l = 0; l < 16; ++l) key[l] = key[l] * 3u + s[0];
+    }
+    for (int l = 0; l < 16; ++l) want[16 * g + l] = s[l] ^ key[l];
+    for (int l = 0; l < 8; ++l) wantF[8 * g + l] = float(s[l] & 0xffffu) * 0.5f + float(s[8 + l] & 0xffu);
+  }
+  cl_mem min = bufferFrom(in), mo = buffer(CL_MEM_WRITE_ONLY, 16 * n * sizeof(cl_uint)),
+         mf = buffer(CL_MEM_WRITE_ONLY, 8 * n * sizeof(float));
+  ASSERT_TRUE(setArgs(k, min, mo, mf));
+  for (size_t local : {size_t{1}, size_t{64}, size_t{0}}) {
+    SCOPED_TRACE(local);
+    ASSERT_TRUE(local ? run(k, {n}, {local}) : run(k, {n}));
+    std::vector<cl_uint> out = read<cl_uint>(mo, 16 * n);
+    std::vector<float> fout = read<float>(mf, 8 * n);
+    for (size_t i = 0; i < 16 * n; ++i) ASSERT_EQ(out[i], want[i]) << "lane " << i % 16 << " of " << i / 16;
+    for (size_t i = 0; i < 8 * n; ++i) ASSERT_EQ(fout[i], wantF[i]) << "lane " << i % 8 << " of " << i / 8;
+  }
+}
+
 }  // namespace
 }  // namespace lockstep::test
