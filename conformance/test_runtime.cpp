@@ -3,6 +3,8 @@
 // application releases them, kernels clone with their arguments, and the API
 // is safe to call from several threads at once.
 #include <thread>
+#include <unistd.h>
+#include <cstdlib>
 
 #include "ClTest.h"
 
@@ -162,6 +164,55 @@ TEST_F(Runtime, ProgramFromSeveralStringsWithLengths) {
   EXPECT_EQ(read<int>(out, 1)[0], 42);
   EXPECT_CL(clReleaseKernel(k));
   EXPECT_CL(clReleaseProgram(program));
+}
+
+// C++ programs release OpenCL objects from static destructors (CLBlast's
+// program cache does): after the platform's own statics are gone, at exit.
+// In a fresh process (threadsafe death tests re-run the binary), a function
+// registered with atexit before the first build runs after every static the
+// build creates is destroyed; releasing a built program, its kernel, a
+// buffer, the queue and the context there must neither crash nor fail.
+cl_context gExitContext;
+cl_command_queue gExitQueue;
+cl_program gExitProgram;
+cl_kernel gExitKernel;
+cl_mem gExitBuffer;
+
+void releaseAtExit() {
+  bool ok = clReleaseKernel(gExitKernel) == CL_SUCCESS && clReleaseProgram(gExitProgram) == CL_SUCCESS &&
+            clReleaseMemObject(gExitBuffer) == CL_SUCCESS && clReleaseCommandQueue(gExitQueue) == CL_SUCCESS &&
+            clReleaseContext(gExitContext) == CL_SUCCESS;
+  if (!ok) _exit(3);
+}
+
+TEST_F(Runtime, ObjectsReleasedWhileTheProcessExits) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        gExitContext = context_;
+        gExitQueue = queue_;
+        clRetainContext(context_);
+        clRetainCommandQueue(queue_);
+        std::atexit(releaseAtExit);
+        const char *text = "kernel void k(global int *out) { out[get_global_id(0)] = 3 * (int)get_global_id(0); }";
+        cl_int err = CL_SUCCESS;
+        gExitProgram = clCreateProgramWithSource(context_, 1, &text, nullptr, &err);
+        if (err != CL_SUCCESS || clBuildProgram(gExitProgram, 1, &device_, "", nullptr, nullptr) != CL_SUCCESS) _exit(4);
+        gExitKernel = clCreateKernel(gExitProgram, "k", &err);
+        gExitBuffer = clCreateBuffer(context_, CL_MEM_WRITE_ONLY, 64 * sizeof(int), nullptr, &err);
+        size_t global = 64;
+        if (clSetKernelArg(gExitKernel, 0, sizeof gExitBuffer, &gExitBuffer) != CL_SUCCESS ||
+            clEnqueueNDRangeKernel(queue_, gExitKernel, 1, nullptr, &global, nullptr, 0, nullptr, nullptr) !=
+                CL_SUCCESS)
+          _exit(5);
+        int out[64];
+        if (clEnqueueReadBuffer(queue_, gExitBuffer, CL_TRUE, 0, sizeof out, out, 0, nullptr, nullptr) != CL_SUCCESS)
+          _exit(6);
+        for (int i = 0; i < 64; ++i)
+          if (out[i] != 3 * i) _exit(7);
+        std::exit(0);
+      },
+      ::testing::ExitedWithCode(0), "");
 }
 
 }  // namespace

@@ -221,8 +221,9 @@ Compiler::Compiler() : impl_(std::make_unique<Impl>()) {
 Compiler::~Compiler() = default;
 
 Compiler &Compiler::instance() {
-  static Compiler compiler;
-  return compiler;
+  // Never destroyed, like the JIT: a static destructor may still build.
+  static Compiler *compiler = new Compiler;
+  return *compiler;
 }
 
 const LanguageSupport &Compiler::languageSupport() const { return impl_->support; }

@@ -76,8 +76,11 @@ class PerfMapPlugin final : public ObjectLinkingLayer::Plugin {
   }
 };
 
+// Never destroyed: programs may be released while the process exits, from
+// static destructors that run after this library's (CLBlast's program cache
+// does), and each release removes its JITDylib from this session.
 LLJIT &processJit() {
-  static std::unique_ptr<LLJIT> jit = [] {
+  static LLJIT *jit = [] {
     // Only object files are added, never IR: the compile layer gets a compiler
     // that would make its TargetMachine when first used, which is never, and
     // the DataLayout comes from the host TargetMachine. The defaults made two
@@ -97,7 +100,7 @@ LLJIT &processJit() {
     if (std::getenv("LOCKSTEP_PERF_MAP"))
       if (auto *linker = dyn_cast<ObjectLinkingLayer>(&(*created)->getObjLinkingLayer()))
         linker->addPlugin(std::make_unique<PerfMapPlugin>());
-    return std::move(*created);
+    return created->release();
   }();
   return *jit;
 }
