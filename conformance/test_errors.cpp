@@ -271,6 +271,18 @@ TEST_F(Errors, KernelArguments) {
   EXPECT_CL(clSetKernelArg(kernel_, 0, sizeof none, &none));
 }
 
+// A sampler_t argument: its size is checked before the value is taken for
+// a sampler (Lockstep creates no samplers, so none is valid).
+TEST_F(Errors, SamplerArguments) {
+  cl_kernel k = kernel("kernel void s(sampler_t smp, global int *o) { o[0] = 1; }", "s");
+  ASSERT_NE(k, nullptr);
+  cl_sampler bogus = reinterpret_cast<cl_sampler>(mem_);
+  EXPECT_CL_ERROR(CL_INVALID_ARG_VALUE, clSetKernelArg(k, 0, sizeof bogus, nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_ARG_SIZE, clSetKernelArg(k, 0, 2, &bogus));
+  EXPECT_CL_ERROR(CL_INVALID_ARG_SIZE, clSetKernelArg(k, 0, 2 * sizeof bogus, &bogus));
+  EXPECT_CL_ERROR(CL_INVALID_SAMPLER, clSetKernelArg(k, 0, sizeof bogus, &bogus));
+}
+
 TEST_F(Errors, NdRangeGeometry) {
   int value = 1;
   ASSERT_TRUE(setArgs(kernel_, mem_, value, LocalBytes{64 * sizeof(int)}));

@@ -98,6 +98,9 @@ void _cl_kernel::setArgument(cl_uint index, size_t size, const void *value) {
       // Lockstep has no image support, so clCreateSampler never creates a
       // sampler and no value can be a valid one.
       check(value != nullptr, CL_INVALID_ARG_VALUE);
+      // "CL_INVALID_ARG_SIZE if ... the argument is a sampler and arg_size
+      // != sizeof(cl_sampler)": before the value is read as one.
+      check(size == sizeof(cl_sampler), CL_INVALID_ARG_SIZE);
       fail(CL_INVALID_SAMPLER);
     case ArgKind::Value:
       return setValue(index, size, value);
