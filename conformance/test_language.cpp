@@ -1,6 +1,9 @@
 // OpenCL C language features the device reports, exercised end to end:
 // program-scope variables, the generic address space, __constant tables,
 // structs and vectors passed by value, and narrow and wide integer types.
+#include <cmath>
+#include <cstring>
+
 #include "ClTest.h"
 
 namespace lockstep::test {
@@ -192,6 +195,48 @@ TEST_F(Language, RegisterWideVectorsInHelpersAndKernels) {
     for (size_t i = 0; i < 16 * n; ++i) ASSERT_EQ(out[i], want[i]) << "lane " << i % 16 << " of " << i / 16;
     for (size_t i = 0; i < 8 * n; ++i) ASSERT_EQ(fout[i], wantF[i]) << "lane " << i % 8 << " of " << i / 8;
   }
+}
+
+// -cl-denorms-are-zero: denormal inputs read as zero and denormal results
+// become zero (the spec allows it; PoCL does it too), in that kernel only:
+// the same kernel built without the option keeps them, and so does the
+// host thread that ran the groups (launches this small run on it).
+TEST_F(Language, DenormsAreZeroOption) {
+  const char *source = R"CLC(
+    kernel void k(global const float *in, global const float *one, global float *out) {
+      int i = get_global_id(0);
+      out[2 * i] = in[i] + as_float(64);
+      out[2 * i + 1] = in[i] * one[i];
+    }
+  )CLC";
+  auto bits = [](uint32_t b) {
+    float f;
+    std::memcpy(&f, &b, sizeof f);
+    return f;
+  };
+  std::vector<float> in = {0.0f, bits(0x40), bits(0x80000123), 1.0f, bits(0x007fffff), -2.5f};
+  std::vector<float> one(in.size(), 1.0f);
+  for (bool flush : {true, false}) {
+    SCOPED_TRACE(flush ? "-cl-denorms-are-zero" : "default");
+    cl_kernel k = kernel(source, "k", flush ? "-cl-denorms-are-zero" : "");
+    ASSERT_NE(k, nullptr);
+    cl_mem min = bufferFrom(in), mone = bufferFrom(one), mo = buffer(CL_MEM_WRITE_ONLY, 2 * in.size() * sizeof(float));
+    ASSERT_TRUE(setArgs(k, min, mone, mo));
+    ASSERT_TRUE(run(k, {in.size()}));
+    std::vector<float> out = read<float>(mo, 2 * in.size());
+    for (size_t i = 0; i < in.size(); ++i) {
+      volatile float x = in[i], tiny = bits(64), unit = 1.0f;
+      float sum = x + tiny, product = x * unit;  // the host keeps denormals
+      auto flushed = [](float v) { return std::fpclassify(v) == FP_SUBNORMAL ? 0.0f : v; };
+      // Flushed, the constant denormal reads as zero too.
+      float wantSum = flush ? flushed(in[i]) : sum;
+      float wantProduct = flush ? flushed(product) : product;
+      ASSERT_EQ(out[2 * i], wantSum) << "sum " << i;
+      ASSERT_EQ(out[2 * i + 1], wantProduct) << "product " << i;
+    }
+  }
+  volatile float denormal = bits(0x40), unit = 1.0f;
+  EXPECT_EQ(std::fpclassify(denormal * unit), FP_SUBNORMAL) << "the host thread's denormal mode changed";
 }
 
 }  // namespace

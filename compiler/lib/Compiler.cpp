@@ -141,6 +141,11 @@ Result makeExecutable(std::unique_ptr<Module> M, std::unique_ptr<LLVMContext> co
   std::vector<KernelDescription> kernels = describeKernels(*M);
   result.kernelNames = kernelNames(kernels);
   size_t globals = globalVariableBytes(*M);
+  // -cl-denorms-are-zero, as Clang recorded it on the kernel (per kernel, so
+  // a link keeps each object's own).
+  for (KernelDescription &kernel : kernels)
+    if (Function *K = M->getFunction(kernel.name))
+      kernel.flushDenormals = K->getFnAttribute("denormal-fp-math-f32").getValueAsString().starts_with("preserve-sign");
   if (!prepareModule(*M, options, result.log)) {
     result.status = Status::Failure;
     return result;

@@ -117,6 +117,7 @@ void writeKernel(Writer &out, const KernelDescription &kernel) {
   out.u32(kernel.subGroupSize);
   out.u8(kernel.checksBarriers);
   out.u8(kernel.streamingStores);
+  out.u8(kernel.flushDenormals);
 }
 
 KernelDescription readKernel(Reader &in) {
@@ -150,6 +151,7 @@ KernelDescription readKernel(Reader &in) {
   kernel.subGroupSize = in.u32();
   kernel.checksBarriers = in.u8();
   kernel.streamingStores = in.u8();
+  kernel.flushDenormals = in.u8();
   return kernel;
 }
 

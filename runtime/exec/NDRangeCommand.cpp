@@ -163,6 +163,7 @@ Command makeNDRangeCommand(cl_kernel kernel, cl_device_id device, const NDRange 
   launch.contextBytesPerWorkItem = description.contextBytesPerWorkItem;
   launch.checksBarriers = description.checksBarriers;
   launch.fenceStores = description.streamingStores;
+  launch.flushDenormals = description.flushDenormals;
   launch.streamingStoreMiB = device->streamingStoreMiB();
   launch.workCost = &kernel->workCost();
   launch.failed = false;

@@ -111,10 +111,38 @@ uint64_t minimumChunk(uint64_t groups, uint64_t itemsPerGroup, unsigned concurre
   return std::max<uint64_t>(1, std::min(chunk, balanced));
 }
 
+// Denormal floats read as and written as zero (MXCSR DAZ and FTZ) while it
+// lives, for kernels built with -cl-denorms-are-zero; the thread's own mode
+// comes back after.
+class DenormalsFlushed {
+ public:
+  explicit DenormalsFlushed(bool flush) : flush_(flush) {
+#if defined(__x86_64__) || defined(__i386__)
+    if (flush_) {
+      saved_ = _mm_getcsr();
+      _mm_setcsr(saved_ | kDenormalsAreZero | kFlushToZero);
+    }
+#endif
+  }
+  ~DenormalsFlushed() {
+#if defined(__x86_64__) || defined(__i386__)
+    if (flush_) _mm_setcsr(saved_);
+#endif
+  }
+  DenormalsFlushed(const DenormalsFlushed &) = delete;
+  DenormalsFlushed &operator=(const DenormalsFlushed &) = delete;
+
+ private:
+  static constexpr unsigned kDenormalsAreZero = 1u << 6, kFlushToZero = 1u << 15;
+  bool flush_;
+  unsigned saved_ = 0;
+};
+
 // Runs groups [begin, end) of the flattened group ids (x fastest) on the
 // calling thread.
 void runGroupRange(const WorkGroupLaunch &launch, uint64_t begin, uint64_t end) {
   if (launch.failed) return;
+  DenormalsFlushed denormals(launch.flushDenormals);
   const NDRange &range = launch.range;
   ThreadScratch &scratch = ThreadScratch::current();
   uint64_t contextBytes = launch.contextBytesPerWorkItem * range.workItemsPerGroup();

@@ -32,6 +32,8 @@ struct WorkGroupLaunch {
   // The kernel may store with non-temporal stores: each run of groups ends
   // with a store fence (KernelDescription::streamingStores).
   bool fenceStores = false;
+  // KernelDescription::flushDenormals.
+  bool flushDenormals = false;
   // The kernel's cost per work-item on its last launch, in picoseconds of
   // one thread's time, 0 if unknown (_cl_kernel::workCost); each launch
   // measures it again. Null: always spread the groups.

@@ -58,6 +58,9 @@ struct KernelDescription {
   // May store with non-temporal stores, which the launcher must fence
   // (sfence) before it reports the launch done.
   bool streamingStores = false;
+  // Built with -cl-denorms-are-zero: the launcher runs it with denormal
+  // inputs and results flushed to zero (x86's MXCSR DAZ and FTZ).
+  bool flushDenormals = false;
   WorkGroupFunction function = nullptr;  // valid while the Executable lives
 };
 
