@@ -20,6 +20,25 @@ class Build : public ClTest {
     if (program) owned_.push_back(program);
     return program;
   }
+  // A program made with clCreateProgramWithBinary from `program`'s
+  // CL_PROGRAM_BINARIES (not built yet), or nullptr after failing the test.
+  cl_program fromItsBinary(cl_program program) {
+    size_t size = 0;
+    EXPECT_CL(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr));
+    EXPECT_GT(size, 0u);
+    if (size == 0) return nullptr;
+    std::vector<unsigned char> binary(size);
+    unsigned char *pointers[] = {binary.data()};
+    EXPECT_CL(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof pointers, pointers, nullptr));
+    const unsigned char *constPointers[] = {binary.data()};
+    cl_int status = CL_INVALID_VALUE, err = CL_SUCCESS;
+    cl_program copy = clCreateProgramWithBinary(context_, 1, &device_, &size, constPointers, &status, &err);
+    EXPECT_CL(err);
+    if (!copy) return nullptr;
+    owned_.push_back(copy);
+    EXPECT_CL(status);
+    return copy;
+  }
   cl_int buildWith(cl_program program, const std::string &options) {
     return clBuildProgram(program, 1, &device_, options.c_str(), nullptr, nullptr);
   }
@@ -192,20 +211,8 @@ TEST_F(Build, BinaryRoundTrip) {
   )CLC";
   cl_program original = build(text, "-DSHIFT=5");
   ASSERT_NE(original, nullptr);
-  size_t size = 0;
-  ASSERT_CL(clGetProgramInfo(original, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr));
-  ASSERT_GT(size, 0u);
-  std::vector<unsigned char> binary(size);
-  unsigned char *pointers[] = {binary.data()};
-  ASSERT_CL(clGetProgramInfo(original, CL_PROGRAM_BINARIES, sizeof pointers, pointers, nullptr));
-
-  const unsigned char *constPointers[] = {binary.data()};
-  cl_int status = CL_INVALID_VALUE, err = CL_SUCCESS;
-  cl_program copy =
-      clCreateProgramWithBinary(context_, 1, &device_, &size, constPointers, &status, &err);
-  ASSERT_CL(err);
-  owned_.push_back(copy);
-  EXPECT_CL(status);
+  cl_program copy = fromItsBinary(original);
+  ASSERT_NE(copy, nullptr);
   ASSERT_CL(buildWith(copy, ""));
   cl_program_binary_type type = 0;
   ASSERT_CL(
@@ -405,17 +412,8 @@ TEST_F(RequiredSize, Cl12ObjectBuiltFromItsBinaryAsCl30) {
   cl_program object = source(kMirrorGroup);
   ASSERT_NE(object, nullptr);
   ASSERT_CL(clCompileProgram(object, 1, &device_, "", 0, nullptr, nullptr, nullptr, nullptr));
-  size_t size = 0;
-  ASSERT_CL(clGetProgramInfo(object, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr));
-  std::vector<unsigned char> binary(size);
-  unsigned char *pointers[] = {binary.data()};
-  ASSERT_CL(clGetProgramInfo(object, CL_PROGRAM_BINARIES, sizeof pointers, pointers, nullptr));
-  const unsigned char *constPointers[] = {binary.data()};
-  cl_int status = CL_SUCCESS, err = CL_SUCCESS;
-  cl_program copy =
-      clCreateProgramWithBinary(context_, 1, &device_, &size, constPointers, &status, &err);
-  ASSERT_CL(err);
-  owned_.push_back(copy);
+  cl_program copy = fromItsBinary(object);
+  ASSERT_NE(copy, nullptr);
   ASSERT_CL(buildWith(copy, "-cl-std=CL3.0"));
   checkMirror(copy, 21, 5, false);
 }

@@ -22,14 +22,6 @@ using namespace llvm;
 
 namespace lockstep::compiler {
 
-void markUniformWorkGroups(Module &M, bool uniform) {
-  for (Function &F : M) {
-    if (F.isDeclaration() || F.getCallingConv() != CallingConv::SPIR_KERNEL) continue;
-    if (uniform) F.addFnAttr(kUniformGroupsAttr);
-    else F.removeFnAttr(kUniformGroupsAttr);
-  }
-}
-
 std::string workGroupFunctionName(StringRef kernel) { return ("__lockstep_wg_" + kernel).str(); }
 
 uint64_t functionAttrNumber(const Function &F, StringRef name) {
@@ -275,6 +267,14 @@ void inlineInto(Function &wrapper, const SetVector<Function *> &required) {
 }
 
 }  // namespace
+
+void markUniformWorkGroups(Module &M, bool uniform) {
+  for (Function &F : M) {
+    if (!isKernel(F)) continue;
+    if (uniform) F.addFnAttr(kUniformGroupsAttr);
+    else F.removeFnAttr(kUniformGroupsAttr);
+  }
+}
 
 std::vector<KernelDescription> describeKernels(const Module &M) {
   std::vector<KernelDescription> kernels;
