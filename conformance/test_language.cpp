@@ -197,6 +197,96 @@ TEST_F(Language, RegisterWideVectorsInHelpersAndKernels) {
   }
 }
 
+// Loops of a few rounds over vectors, shaped like clpeak's compute kernels:
+// chains of multiply-adds on uint4 and uint8 (narrower than a register:
+// their rounds are cut so that the work-items widen, unless -O3 unrolls
+// them whole) and on uint16 and ulong8 (a register or more: left as they
+// are). Wrapping integer arithmetic, so the host's answer is exact.
+TEST_F(Language, VectorLoopsOfFewRounds) {
+  cl_kernel k = kernel(R"CLC(
+    #define STEP(x, y) x = x * y + y; y = y * x + x;
+    #define STEP8(x, y) STEP(x, y) STEP(x, y) STEP(x, y) STEP(x, y)
+    kernel void k(global uint *out, uint a) {
+      uint g = get_global_id(0);
+      uint4 x4 = (uint4)(a, a + 1, a + 2, a + 3), y4 = (uint4)(g);
+      for (int i = 0; i < 16; ++i) { STEP8(x4, y4) }
+      uint8 x8 = (uint8)(x4, x4 + 1u), y8 = (uint8)(g * 3u);
+      for (int i = 0; i < 16; ++i) { STEP8(x8, y8) }
+      uint16 x16 = (uint16)(x8, y8), y16 = (uint16)(g ^ a);
+      for (int i = 0; i < 8; ++i) { STEP8(x16, y16) }
+      ulong8 x64 = convert_ulong8(y8) << 7, y64 = (ulong8)(g);
+      for (int i = 0; i < 8; ++i) { STEP8(x64, y64) }
+      uint16 r = y16 ^ (uint16)(convert_uint8(y64), convert_uint8(y64 >> 32));
+      vstore16(r, g, out);
+    }
+  )CLC",
+                       "k");
+  ASSERT_NE(k, nullptr);
+  const size_t n = 320;
+  const cl_uint a = 12345;
+  auto chain = []<typename T>(T *x, T *y, int lanes, int rounds) {
+    for (int i = 0; i < rounds * 4; ++i)
+      for (int l = 0; l < lanes; ++l) {
+        x[l] = x[l] * y[l] + y[l];
+        y[l] = y[l] * x[l] + x[l];
+      }
+  };
+  std::vector<cl_uint> want(16 * n);
+  for (uint32_t g = 0; g < n; ++g) {
+    uint32_t x4[4] = {a, a + 1, a + 2, a + 3}, y4[4] = {g, g, g, g};
+    chain(x4, y4, 4, 16);
+    uint32_t x8[8], y8[8];
+    for (int l = 0; l < 8; ++l) x8[l] = x4[l % 4] + (l >= 4 ? 1 : 0), y8[l] = g * 3u;
+    chain(x8, y8, 8, 16);
+    uint32_t x16[16], y16[16];
+    for (int l = 0; l < 16; ++l) x16[l] = l < 8 ? x8[l] : y8[l - 8], y16[l] = g ^ a;
+    chain(x16, y16, 16, 8);
+    uint64_t x64[8], y64[8];
+    for (int l = 0; l < 8; ++l) x64[l] = uint64_t{y8[l]} << 7, y64[l] = g;
+    chain(x64, y64, 8, 8);
+    for (int l = 0; l < 16; ++l) want[16 * g + l] = y16[l] ^ uint32_t(l < 8 ? y64[l] : y64[l - 8] >> 32);
+  }
+  cl_mem mo = buffer(CL_MEM_WRITE_ONLY, 16 * n * sizeof(cl_uint));
+  ASSERT_TRUE(setArgs(k, mo, a));
+  for (size_t local : {size_t{1}, size_t{64}, size_t{0}}) {
+    SCOPED_TRACE(local);
+    ASSERT_TRUE(local ? run(k, {n}, {local}) : run(k, {n}));
+    std::vector<cl_uint> out = read<cl_uint>(mo, 16 * n);
+    for (size_t i = 0; i < 16 * n; ++i) ASSERT_EQ(out[i], want[i]) << "lane " << i % 16 << " of " << i / 16;
+  }
+}
+
+// mad may be a fused multiply-add or a multiply then an add (s6.15.2):
+// every lane is one of the two, and nothing else.
+TEST_F(Language, MadIsFusedOrSeparate) {
+  cl_kernel k = kernel(R"CLC(
+    kernel void k(global const float *a, global const float *b, global const float *c, global float *out) {
+      int i = get_global_id(0);
+      out[i] = mad(a[i], b[i], c[i]);
+      float4 v = mad(vload4(i, a), vload4(i, b), vload4(i, c));
+      vstore4(v, i, out + get_global_size(0) * 4);
+    }
+  )CLC",
+                       "k");
+  ASSERT_NE(k, nullptr);
+  const size_t n = 1024;
+  std::vector<float> a(4 * n), b(4 * n), c(4 * n);
+  std::uniform_real_distribution<float> dist(-2.0f, 2.0f);
+  for (size_t i = 0; i < 4 * n; ++i) a[i] = dist(rng_), b[i] = dist(rng_), c[i] = -a[i] * b[i] + dist(rng_) * 1e-3f;
+  cl_mem ma = bufferFrom(a), mb = bufferFrom(b), mc = bufferFrom(c), mo = buffer(CL_MEM_WRITE_ONLY, 8 * n * sizeof(float));
+  ASSERT_TRUE(setArgs(k, ma, mb, mc, mo));
+  ASSERT_TRUE(run(k, {n}));
+  std::vector<float> out = read<float>(mo, 8 * n);
+  auto check = [&](size_t at, size_t i) {
+    volatile float product = a[i] * b[i];
+    float separate = product + c[i], fused = std::fma(a[i], b[i], c[i]);
+    ASSERT_TRUE(out[at] == separate || out[at] == fused)
+        << "mad(" << a[i] << ", " << b[i] << ", " << c[i] << ") = " << out[at] << ", not " << separate << " or " << fused;
+  };
+  for (size_t i = 0; i < n; ++i) check(i, i);
+  for (size_t i = 0; i < 4 * n; ++i) check(4 * n + i, i);
+}
+
 // -cl-denorms-are-zero: denormal inputs read as zero and denormal results
 // become zero (the spec allows it; PoCL does it too), in that kernel only:
 // the same kernel built without the option keeps them, and so does the

@@ -70,6 +70,8 @@ inline constexpr const char *kWorkItemLoopMarker = "lockstep.work_item_loop";
 inline constexpr const char *kDivergenceSymbol = "__lockstep_report_divergence";
 void reportBarrierDivergence(const char *what, const GroupInfo *group, uint64_t workItem);
 unsigned hostSubGroupSize();
+// The host's vector registers, in bits: 32 bits a lane of a sub-group.
+inline unsigned hostVectorBits() { return hostSubGroupSize() * 32; }
 
 // Work-group and sub-group collective functions, by mangled name.
 // The ones of the cl_khr_subgroup_* extensions (nonUniform) may be called by
@@ -139,9 +141,11 @@ struct LocalMemoryLayoutPass : llvm::PassInfoMixin<LocalMemoryLayoutPass> {
 // version for groups narrower than a vector loop's step, whose work-item
 // loops the vectorizer runs with masked tails.
 struct WorkGroupLoopsPass : llvm::PassInfoMixin<WorkGroupLoopsPass> {
-  explicit WorkGroupLoopsPass(bool foldNarrowRows = false) : foldNarrowRows(foldNarrowRows) {}
+  explicit WorkGroupLoopsPass(bool foldNarrowRows = false, unsigned vectorBits = 512)
+      : foldNarrowRows(foldNarrowRows), vectorBits(vectorBits) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   bool foldNarrowRows;
+  unsigned vectorBits;  // the target's vector register width
 };
 
 // Turns printf calls into calls of the runtime formatter with a typed

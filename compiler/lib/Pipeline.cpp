@@ -522,7 +522,7 @@ bool prepareModule(Module &M, const FrontendOptions &options, std::string &log) 
   // these passes compute in the prologue back into the body.
   passes.addPass(WorkItemBuiltinsPass());
   passes.addPass(LocalMemoryLayoutPass());
-  passes.addPass(WorkGroupLoopsPass(hasAvx512(machine)));
+  passes.addPass(WorkGroupLoopsPass(hasAvx512(machine), hostVectorBits()));
   passes.addPass(WorkItemLoopSplitPass());
   passes.addPass(SafeIntegerDivisionPass());
   passes.run(M, analyses.modules);

@@ -109,12 +109,13 @@ struct Collective {
 
 class WorkGroupLoops {
  public:
-  WorkGroupLoops(Function &F, bool cutLoops, bool foldTails = false)
+  WorkGroupLoops(Function &F, bool cutLoops, bool foldTails = false, unsigned vectorBits = 512)
       : F(F),
         context(F.getContext()),
         layout(F.getParent()->getDataLayout()),
         cutLoops(cutLoops),
-        foldTails(foldTails) {}
+        foldTails(foldTails),
+        vectorBits(vectorBits) {}
   void run();
   unsigned loopCutCount() const { return loopCuts.size() + maskedLoops; }
   unsigned maskedLoopCount() const { return maskedLoops; }
@@ -242,6 +243,9 @@ class WorkGroupLoops {
   // The work-item loops ask the vectorizer to fold their remainder into
   // masked vector iterations (llvm.loop.vectorize.predicate.enable).
   bool foldTails = false;
+  // The width of the target's vector registers: vectors this wide are not
+  // split for widening across work-items, so loops of them are not cut.
+  unsigned vectorBits = 512;
   unsigned maskedLoops = 0;
 
   // Allocas of the prologue and what the regions need of them.
@@ -929,6 +933,49 @@ bool favoursWorkItemOrder(Loop *loop, ScalarEvolution &evolution,
   return alongLoop > 0 && acrossItems == 0;
 }
 
+// What a loop's code comes to once -O3 has inlined the calls in it (the
+// builtins are calls still, and a kernel's helpers): about how many
+// instructions (phis, casts and address arithmetic, mostly free, left out,
+// as in the unroller's cost; a call to a function with a body counts as
+// that body, a few levels deep), and whether any of its vectors fills a
+// register.
+struct LoopCode {
+  uint64_t size = 0;
+  bool fullWidthVectors = false;
+};
+
+void addCode(const BasicBlock &block, unsigned depth, unsigned vectorBits, LoopCode &code) {
+  const DataLayout &layout = block.getModule()->getDataLayout();
+  for (const Instruction &I : block) {
+    Type *type = isa<StoreInst>(I) ? cast<StoreInst>(I).getValueOperand()->getType() : I.getType();
+    if (auto *vector = dyn_cast<FixedVectorType>(type);
+        vector && !vector->getElementType()->isPointerTy() &&
+        layout.getTypeSizeInBits(vector).getFixedValue() >= vectorBits)
+      code.fullWidthVectors = true;
+    if (isa<PHINode>(I) || isa<CastInst>(I) || isa<GetElementPtrInst>(I) || isa<ReturnInst>(I) ||
+        I.isDebugOrPseudoInst())
+      continue;
+    const auto *call = dyn_cast<CallBase>(&I);
+    const Function *callee = call ? call->getCalledFunction() : nullptr;
+    if (!callee || callee->isDeclaration() || depth == 0) {
+      ++code.size;
+      continue;
+    }
+    for (const BasicBlock &calleeBlock : *callee) addCode(calleeBlock, depth - 1, vectorBits, code);
+  }
+}
+
+LoopCode loopCode(const Loop &loop, unsigned vectorBits) {
+  LoopCode code;
+  for (const BasicBlock *block : loop.blocks()) addCode(*block, 3, vectorBits, code);
+  return code;
+}
+
+// Instructions of a loop, all of its rounds unrolled, up to which -O3's
+// full unroller can be trusted to unroll it (its threshold at -O3 is 300 of
+// its own cost units, which count about as LoopCode does).
+constexpr uint64_t kFullUnrollSize = 300;
+
 // Loops of at most this many rounds per work-item are unrolled rather than
 // masked (unrollFewRounds), up to this many instructions in all.
 constexpr uint64_t kUnrollMaxRounds = 4;
@@ -1020,6 +1067,12 @@ void WorkGroupLoops::addLoopCuts() {
   for (Loop *loop : loops.getLoopsInPreorder()) {
     if (!loop->isInnermost() || !reachedAlike(loop)) continue;
     if (favoursWorkItemOrder(loop, cutEvolution, divergent)) continue;
+    // Vectors as wide as a register are not split for widening
+    // (ScalarizeWorkGroupCodePass), so a region of them would not widen
+    // across work-items either; a cut would only add the context slots,
+    // and a work-item's wide value in the slots' layout is a gather (clpeak's
+    // double16 kernel ran at a quarter of its rate with its loop cut).
+    if (loopCode(*loop, vectorBits).fullWidthVectors) continue;
     // Calls and exits a cut can handle. Atomics and memory-writing calls
     // may be masked too: each work-item still runs them as often and in its
     // own order; only how work-items interleave changes, which OpenCL leaves
@@ -1131,13 +1184,19 @@ bool WorkGroupLoops::unrollFewRounds(Loop *loop, DominatorTree &dominators, Loop
   return true;
 }
 
+
 void WorkGroupLoops::cutUniformLoops(ArrayRef<Loop *> uniformLoops, DominatorTree &dominators, LoopInfo &loops,
                                      ScalarEvolution &evolution) {
   Module &M = *F.getParent();
   FunctionCallee barrier = M.getOrInsertFunction("_Z7barrierj", Type::getVoidTy(context), Type::getInt32Ty(context));
   for (Loop *loop : uniformLoops) {
+    // A loop of a few rounds that -O3 will unroll whole leaves straight-line
+    // code, which widens without a cut. One it will not unroll must be cut
+    // whatever its rounds: left inside the work-item loop, it keeps that
+    // loop from widening (clpeak's float8 kernel, 16 rounds of 16 mads on
+    // 8 lanes each, ran at a tenth of its float4 kernel's rate).
     unsigned trips = evolution.getSmallConstantTripCount(loop);
-    if (trips != 0 && trips <= 32) continue;
+    if (trips != 0 && trips <= 32 && trips * loopCode(*loop, vectorBits).size <= kFullUnrollSize) continue;
     // The top of the body: after the exit test when the header makes it.
     BasicBlock *header = loop->getHeader(), *top = header;
     if (loop->isLoopExiting(header))
@@ -2501,7 +2560,7 @@ void dispatchByWidth(Function &F, Function *alternative, StringRef blockName,
 // group's local size along x. A straight-line kernel instead gets, with
 // `foldNarrowRows`, a version with masked loop tails for groups whose width
 // is not a multiple of kFullRowMultiple.
-void buildWorkGroupFunction(Function &F, bool foldNarrowRows) {
+void buildWorkGroupFunction(Function &F, bool foldNarrowRows, unsigned vectorBits) {
   // A kernel without loops, barriers or collectives: one pass over its
   // work-items that streams through memory (Pipeline.cpp picks its vector
   // width by that).
@@ -2518,7 +2577,7 @@ void buildWorkGroupFunction(Function &F, bool foldNarrowRows) {
   F.addFnAttr(kWorkGroupCodeAttr);  // the copies below inherit it
   ValueToValueMapTy map;
   Function *whole = CloneFunction(&F, map);
-  WorkGroupLoops cut(F, true);
+  WorkGroupLoops cut(F, true, false, vectorBits);
   cut.run();
   whole->setLinkage(GlobalValue::InternalLinkage);
   if (straightLine && foldNarrowRows) {
@@ -2547,7 +2606,7 @@ PreservedAnalyses WorkGroupLoopsPass::run(Module &M, ModuleAnalysisManager &) {
   SmallVector<Function *, 8> kernels;
   for (Function &F : M)
     if (!F.isDeclaration() && F.hasFnAttribute(kKernelNameAttr)) kernels.push_back(&F);
-  for (Function *F : kernels) buildWorkGroupFunction(*F, foldNarrowRows);
+  for (Function *F : kernels) buildWorkGroupFunction(*F, foldNarrowRows, vectorBits);
   return kernels.empty() ? PreservedAnalyses::all() : PreservedAnalyses::none();
 }
 

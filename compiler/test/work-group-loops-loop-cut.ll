@@ -6,9 +6,12 @@
 ; active (a work_group_any, combined between the work-item loops), its body
 ; runs for the active ones, unless no work-item goes round more than a few
 ; times: then those rounds are peeled off and the loop is gone. A loop with
-; a small constant trip count is left whole inside one work-item loop, and so
-; is one that walks a row per work-item (consecutive along the loop, not
-; across the work-items), which a cut would read as gathers.
+; a small constant trip count is left whole inside one work-item loop (-O3
+; unrolls it), unless its rounds, the calls in them counted as their bodies,
+; are too many instructions for -O3 to unroll; so is one that walks a row per
+; work-item (consecutive along the loop, not across the work-items), which a
+; cut would read as gathers, and one over vectors as wide as a register,
+; which would not widen across work-items anyway.
 ; RUN: %opt -passes=lockstep-work-group-loops -S %s | FileCheck %s
 
 declare i64 @__lockstep.local_id(i32) memory(none)
@@ -387,3 +390,107 @@ done:
 ; CHECK-NEXT: icmp ult
 ; CHECK-NEXT: br label %done.loopexit.r
 ; CHECK-NOT: masked.
+
+; 16 rounds of a helper that comes to 24 instructions once inlined: too many
+; for -O3 to unroll whole (clpeak's kernels, mad chains on float8), so the
+; loop is cut like one of unknown rounds.
+define internal float @chain(float %x, float %y) {
+  %a1 = fmul float %x, %y
+  %b1 = fadd float %a1, %y
+  %a2 = fmul float %b1, %x
+  %b2 = fadd float %a2, %x
+  %a3 = fmul float %b2, %y
+  %b3 = fadd float %a3, %y
+  %a4 = fmul float %b3, %x
+  %b4 = fadd float %a4, %x
+  %a5 = fmul float %b4, %y
+  %b5 = fadd float %a5, %y
+  %a6 = fmul float %b5, %x
+  %b6 = fadd float %a6, %x
+  %a7 = fmul float %b6, %y
+  %b7 = fadd float %a7, %y
+  %a8 = fmul float %b7, %x
+  %b8 = fadd float %a8, %x
+  %a9 = fmul float %b8, %y
+  %b9 = fadd float %a9, %y
+  %a10 = fmul float %b9, %x
+  %b10 = fadd float %a10, %x
+  %a11 = fmul float %b10, %y
+  %b11 = fadd float %a11, %y
+  %a12 = fmul float %b11, %x
+  %b12 = fadd float %a12, %x
+  ret float %b12
+}
+
+define void @rounds_too_big_to_unroll(ptr %args, ptr %group, ptr %local, ptr %context) "lockstep-kernel"="g" {
+prologue:
+  %outp = getelementptr i8, ptr %args, i64 16
+  %out = load ptr, ptr %outp, align 8
+  br label %entry
+
+entry:
+  %lid = call i64 @__lockstep.local_id(i32 0)
+  %y = uitofp i64 %lid to float
+  br label %header
+
+header:
+  %k = phi i32 [ 0, %entry ], [ %k.next, %body ]
+  %x = phi float [ 1.0, %entry ], [ %x.next, %body ]
+  %more = icmp ult i32 %k, 16
+  br i1 %more, label %body, label %done
+
+body:
+  %x.next = call float @chain(float %x, float %y)
+  %k.next = add i32 %k, 1
+  br label %header
+
+done:
+  %q = getelementptr float, ptr %out, i64 %lid
+  store float %x, ptr %q
+  ret void
+}
+
+; CHECK-LABEL: define void @rounds_too_big_to_unroll(
+; CHECK: %uniform.condition = load i32
+; CHECK: call float @chain(
+; CHECK: ret void
+
+; A loop of unknown rounds over vectors as wide as a register (512 bits, the
+; pass's default): no cut, one work-item loop around the whole loop.
+define void @register_wide_vectors(ptr %args, ptr %group, ptr %local, ptr %context) "lockstep-kernel"="h" {
+prologue:
+  %n = load i32, ptr %args, align 4
+  %outp = getelementptr i8, ptr %args, i64 16
+  %out = load ptr, ptr %outp, align 8
+  br label %entry
+
+entry:
+  %lid = call i64 @__lockstep.local_id(i32 0)
+  %y = uitofp i64 %lid to float
+  %yv.0 = insertelement <16 x float> poison, float %y, i64 0
+  %yv = shufflevector <16 x float> %yv.0, <16 x float> poison, <16 x i32> zeroinitializer
+  br label %header
+
+header:
+  %k = phi i32 [ 0, %entry ], [ %k.next, %body ]
+  %x = phi <16 x float> [ zeroinitializer, %entry ], [ %x.next, %body ]
+  %more = icmp ult i32 %k, %n
+  br i1 %more, label %body, label %done
+
+body:
+  %p = fmul <16 x float> %x, %yv
+  %x.next = fadd <16 x float> %p, %yv
+  %k.next = add i32 %k, 1
+  br label %header
+
+done:
+  %q = getelementptr <16 x float>, ptr %out, i64 %lid
+  store <16 x float> %x, ptr %q
+  ret void
+}
+
+; CHECK-LABEL: define void @register_wide_vectors(
+; CHECK-NOT: uniform.condition
+; CHECK-NOT: ctx.slot
+; CHECK: fmul <16 x float>
+; CHECK: ret void
