@@ -188,6 +188,59 @@ TEST_F(Build, WerrorTurnsAWarningIntoAFailure) {
   EXPECT_NE(buildLog(program, device_).find("lockstep-test-warning"), std::string::npos);
 }
 
+// What LLVM reports while it optimizes goes to the build log, not to the
+// application's stderr: here a `#pragma unroll` on loops whose rounds
+// differ between work-items, which the compiler masks, so the unroller
+// cannot honour it (OpenCV's histogram kernels wrote one line per copy of
+// the loop to stderr). Once per message in the log; none with -w. The
+// histogram it computes is checked against the host's.
+TEST_F(Build, OptimizerReportsGoToTheLogNotToStderr) {
+  const std::string text = R"CLC(
+    kernel void k(global const uchar *in, global uint *out, int n) {
+      local uint hist[256];
+      int lid = get_local_id(0);
+      #pragma unroll
+      for (int i = lid; i < 256; i += get_local_size(0)) hist[i] = 0;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (int i = get_global_id(0); i < n; i += get_global_size(0)) atomic_inc(hist + in[i]);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      #pragma unroll
+      for (int i = lid; i < 256; i += get_local_size(0)) atomic_add(out + i, hist[i]);
+    }
+  )CLC";
+  // A define no earlier run used, so that the kernel cache cannot answer.
+  const std::string salt = "-DSALT=" + std::to_string(std::random_device{}());
+  for (const std::string options : {salt, salt + " -w"}) {
+    SCOPED_TRACE(options);
+    cl_program program = source(text);
+    ASSERT_NE(program, nullptr);
+    testing::internal::CaptureStderr();
+    cl_int err = buildWith(program, options);
+    std::string stderrText = testing::internal::GetCapturedStderr();
+    ASSERT_CL(err);
+    EXPECT_EQ(stderrText, "");
+    std::string log = buildLog(program, device_);
+    size_t first = log.find("loop not unrolled");
+    if (options.ends_with("-w"))
+      EXPECT_EQ(first, std::string::npos) << log;
+    else if (first != std::string::npos)
+      EXPECT_EQ(log.find("loop not unrolled", first + 1), std::string::npos) << log;
+
+    cl_kernel k = kernelOf(program, "k");
+    ASSERT_NE(k, nullptr);
+    const cl_int n = 100000;
+    std::vector<cl_uchar> in(n);
+    std::uniform_int_distribution<int> dist(0, 255);
+    for (cl_uchar &v : in) v = static_cast<cl_uchar>(dist(rng_));
+    std::vector<cl_uint> want(256, 0);
+    for (cl_uchar v : in) ++want[v];
+    cl_mem min = bufferFrom(in), mout = bufferFrom(std::vector<cl_uint>(256, 0));
+    ASSERT_TRUE(setArgs(k, min, mout, n));
+    ASSERT_TRUE(run(k, {4096}, {64}));
+    EXPECT_EQ(read<cl_uint>(mout, 256), want);
+  }
+}
+
 TEST_F(Build, OptionsAreReported) {
   cl_program program = build("kernel void k(global int *out) { out[0] = X; }\n", "-DX=3 -w");
   ASSERT_NE(program, nullptr);

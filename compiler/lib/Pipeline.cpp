@@ -4,10 +4,13 @@
 // retarget from spir64 to the host, run LLVM's -O3 pipeline (whose loop
 // vectorizer widens the innermost work-item loops) and compile to object
 // files in parallel.
+#include <llvm/ADT/StringSet.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/Demangle/Demangle.h>
+#include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/DiagnosticPrinter.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
@@ -355,6 +358,40 @@ void optimizeModule(Module &M, const FrontendOptions &options) {
 // work-group functions StreamingStoresPass marked.
 bool compilePart(Module &M, const FrontendOptions &options, std::string &object,
                  std::vector<std::string> &streamingStores, std::string &log) {
+  // What LLVM itself reports while it optimizes (a `#pragma unroll` it
+  // could not honour) goes to the build log, once per message, not to the
+  // application's stderr, where LLVM's default handler prints it; -w drops
+  // the warnings, as it does the frontend's.
+  struct Reports {
+    std::string &log;
+    bool warnings;
+    StringSet<> seen;
+  } reports{log, !is_contained(options.clangArgs, "-w"), {}};
+  LLVMContext &context = M.getContext();
+  DiagnosticHandler::DiagnosticHandlerTy previous = context.getDiagnosticHandlerCallBack();
+  void *previousContext = context.getDiagnosticContext();
+  context.setDiagnosticHandlerCallBack(
+      [](const DiagnosticInfo *info, void *out) {
+        auto &reports = *static_cast<Reports *>(out);
+        if (info->getSeverity() != DS_Error && (info->getSeverity() != DS_Warning || !reports.warnings)) return;
+        std::string text;
+        raw_string_ostream stream(text);
+        if (auto *optimization = dyn_cast<DiagnosticInfoOptimizationBase>(info)) {
+          stream << optimization->getMsg();
+        } else {
+          DiagnosticPrinterRawOStream printer(stream);
+          info->print(printer);
+        }
+        if (!reports.seen.insert(text).second) return;
+        reports.log += (info->getSeverity() == DS_Error ? "error: " : "warning: ") + text + "\n";
+      },
+      &reports);
+  struct Restore {
+    LLVMContext &context;
+    DiagnosticHandler::DiagnosticHandlerTy handler;
+    void *handlerContext;
+    ~Restore() { context.setDiagnosticHandlerCallBack(handler, handlerContext); }
+  } restore{context, previous, previousContext};
   optimizeModule(M, options);
   for (const Function &F : M)
     if (!F.isDeclaration() && !F.hasLocalLinkage() && F.hasFnAttribute(kStreamingStoresAttr))
