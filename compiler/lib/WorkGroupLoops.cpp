@@ -243,8 +243,9 @@ class WorkGroupLoops {
   // The work-item loops ask the vectorizer to fold their remainder into
   // masked vector iterations (llvm.loop.vectorize.predicate.enable).
   bool foldTails = false;
-  // The width of the target's vector registers: vectors this wide are not
-  // split for widening across work-items, so loops of them are not cut.
+  // The width of the target's vector registers: a kernel with vectors this
+  // wide keeps its vectors whole (they are not split for widening across
+  // work-items), so its loops with vector values are not cut.
   unsigned vectorBits = 512;
   unsigned maskedLoops = 0;
 
@@ -933,25 +934,26 @@ bool favoursWorkItemOrder(Loop *loop, ScalarEvolution &evolution,
   return alongLoop > 0 && acrossItems == 0;
 }
 
-// What a loop's code comes to once -O3 has inlined the calls in it (the
-// builtins are calls still, and a kernel's helpers): about how many
-// instructions (phis, casts and address arithmetic, mostly free, left out,
-// as in the unroller's cost; a call to a function with a body counts as
-// that body, a few levels deep), and whether any of its vectors fills a
-// register.
-struct LoopCode {
+// What a loop's or a kernel's code comes to once -O3 has inlined the calls
+// in it (the builtins are calls still, and a kernel's helpers): about how
+// many instructions (phis, casts and address arithmetic, mostly free, left
+// out, as in the unroller's cost; a call to a function with a body counts
+// as that body, a few levels deep), whether it has vector values, and
+// whether any of them fills a register.
+struct CodeSummary {
   uint64_t size = 0;
+  bool vectors = false;
   bool fullWidthVectors = false;
 };
 
-void addCode(const BasicBlock &block, unsigned depth, unsigned vectorBits, LoopCode &code) {
+void summarize(const BasicBlock &block, unsigned depth, unsigned vectorBits, CodeSummary &code) {
   const DataLayout &layout = block.getModule()->getDataLayout();
   for (const Instruction &I : block) {
     Type *type = isa<StoreInst>(I) ? cast<StoreInst>(I).getValueOperand()->getType() : I.getType();
-    if (auto *vector = dyn_cast<FixedVectorType>(type);
-        vector && !vector->getElementType()->isPointerTy() &&
-        layout.getTypeSizeInBits(vector).getFixedValue() >= vectorBits)
-      code.fullWidthVectors = true;
+    if (auto *vector = dyn_cast<FixedVectorType>(type); vector && !vector->getElementType()->isPointerTy()) {
+      code.vectors = true;
+      if (layout.getTypeSizeInBits(vector).getFixedValue() >= vectorBits) code.fullWidthVectors = true;
+    }
     if (isa<PHINode>(I) || isa<CastInst>(I) || isa<GetElementPtrInst>(I) || isa<ReturnInst>(I) ||
         I.isDebugOrPseudoInst())
       continue;
@@ -961,19 +963,20 @@ void addCode(const BasicBlock &block, unsigned depth, unsigned vectorBits, LoopC
       ++code.size;
       continue;
     }
-    for (const BasicBlock &calleeBlock : *callee) addCode(calleeBlock, depth - 1, vectorBits, code);
+    for (const BasicBlock &calleeBlock : *callee) summarize(calleeBlock, depth - 1, vectorBits, code);
   }
 }
 
-LoopCode loopCode(const Loop &loop, unsigned vectorBits) {
-  LoopCode code;
-  for (const BasicBlock *block : loop.blocks()) addCode(*block, 3, vectorBits, code);
+template <typename Blocks>
+CodeSummary summarize(const Blocks &blocks, unsigned vectorBits) {
+  CodeSummary code;
+  for (const BasicBlock *block : blocks) summarize(*block, 3, vectorBits, code);
   return code;
 }
 
 // Instructions of a loop, all of its rounds unrolled, up to which -O3's
 // full unroller can be trusted to unroll it (its threshold at -O3 is 300 of
-// its own cost units, which count about as LoopCode does).
+// its own cost units, which count about as CodeSummary does).
 constexpr uint64_t kFullUnrollSize = 300;
 
 // Loops of at most this many rounds per work-item are unrolled rather than
@@ -1010,6 +1013,7 @@ void WorkGroupLoops::addLoopCuts() {
   DominatorTree dominators(F);
   LoopInfo loops(dominators);
   if (loops.empty()) return;
+  bool keepsVectorsWhole = summarize(make_pointer_range(F), vectorBits).fullWidthVectors;
 
   // Which values and blocks differ between work-items, on the SSA form: as
   // in findUniformVariables, with a phi differing when it merges paths of a
@@ -1067,12 +1071,13 @@ void WorkGroupLoops::addLoopCuts() {
   for (Loop *loop : loops.getLoopsInPreorder()) {
     if (!loop->isInnermost() || !reachedAlike(loop)) continue;
     if (favoursWorkItemOrder(loop, cutEvolution, divergent)) continue;
-    // Vectors as wide as a register are not split for widening
-    // (ScalarizeWorkGroupCodePass), so a region of them would not widen
-    // across work-items either; a cut would only add the context slots,
-    // and a work-item's wide value in the slots' layout is a gather (clpeak's
-    // double16 kernel ran at a quarter of its rate with its loop cut).
-    if (loopCode(*loop, vectorBits).fullWidthVectors) continue;
+    // A kernel with vectors as wide as a register keeps all its vectors
+    // whole (ScalarizeWorkGroupCodePass leaves it alone), and the vectorizer
+    // widens no vector instruction, so a loop with vector values would not
+    // widen across work-items cut either: the cut would only add context
+    // slots, where a work-item's vector value is a gather (clpeak's double16
+    // kernel ran at a quarter of its rate with its loop cut).
+    if (keepsVectorsWhole && summarize(loop->blocks(), vectorBits).vectors) continue;
     // Calls and exits a cut can handle. Atomics and memory-writing calls
     // may be masked too: each work-item still runs them as often and in its
     // own order; only how work-items interleave changes, which OpenCL leaves
@@ -1184,7 +1189,6 @@ bool WorkGroupLoops::unrollFewRounds(Loop *loop, DominatorTree &dominators, Loop
   return true;
 }
 
-
 void WorkGroupLoops::cutUniformLoops(ArrayRef<Loop *> uniformLoops, DominatorTree &dominators, LoopInfo &loops,
                                      ScalarEvolution &evolution) {
   Module &M = *F.getParent();
@@ -1196,7 +1200,7 @@ void WorkGroupLoops::cutUniformLoops(ArrayRef<Loop *> uniformLoops, DominatorTre
     // loop from widening (clpeak's float8 kernel, 16 rounds of 16 mads on
     // 8 lanes each, ran at a tenth of its float4 kernel's rate).
     unsigned trips = evolution.getSmallConstantTripCount(loop);
-    if (trips != 0 && trips <= 32 && trips * loopCode(*loop, vectorBits).size <= kFullUnrollSize) continue;
+    if (trips != 0 && trips <= 32 && trips * summarize(loop->blocks(), vectorBits).size <= kFullUnrollSize) continue;
     // The top of the body: after the exit test when the header makes it.
     BasicBlock *header = loop->getHeader(), *top = header;
     if (loop->isLoopExiting(header))

@@ -455,8 +455,9 @@ done:
 ; CHECK: call float @chain(
 ; CHECK: ret void
 
-; A loop of unknown rounds over vectors as wide as a register (512 bits, the
-; pass's default): no cut, one work-item loop around the whole loop.
+; A kernel with a vector as wide as a register (512 bits, the pass's
+; default) keeps its vectors whole, so a loop with vector values, even
+; narrower ones, is not cut: one work-item loop around the whole loop.
 define void @register_wide_vectors(ptr %args, ptr %group, ptr %local, ptr %context) "lockstep-kernel"="h" {
 prologue:
   %n = load i32, ptr %args, align 4
@@ -467,30 +468,71 @@ prologue:
 entry:
   %lid = call i64 @__lockstep.local_id(i32 0)
   %y = uitofp i64 %lid to float
-  %yv.0 = insertelement <16 x float> poison, float %y, i64 0
-  %yv = shufflevector <16 x float> %yv.0, <16 x float> poison, <16 x i32> zeroinitializer
+  %yv.0 = insertelement <4 x float> poison, float %y, i64 0
+  %yv = shufflevector <4 x float> %yv.0, <4 x float> poison, <4 x i32> zeroinitializer
+  %wide.0 = insertelement <16 x float> poison, float %y, i64 0
+  %wide = shufflevector <16 x float> %wide.0, <16 x float> poison, <16 x i32> zeroinitializer
+  %q16 = getelementptr <16 x float>, ptr %out, i64 %lid
+  store <16 x float> %wide, ptr %q16
   br label %header
 
 header:
   %k = phi i32 [ 0, %entry ], [ %k.next, %body ]
-  %x = phi <16 x float> [ zeroinitializer, %entry ], [ %x.next, %body ]
+  %x = phi <4 x float> [ zeroinitializer, %entry ], [ %x.next, %body ]
   %more = icmp ult i32 %k, %n
   br i1 %more, label %body, label %done
 
 body:
-  %p = fmul <16 x float> %x, %yv
-  %x.next = fadd <16 x float> %p, %yv
+  %p = fmul <4 x float> %x, %yv
+  %x.next = fadd <4 x float> %p, %yv
   %k.next = add i32 %k, 1
   br label %header
 
 done:
-  %q = getelementptr <16 x float>, ptr %out, i64 %lid
-  store <16 x float> %x, ptr %q
+  %q = getelementptr <4 x float>, ptr %out, i64 %lid
+  store <4 x float> %x, ptr %q
   ret void
 }
 
 ; CHECK-LABEL: define void @register_wide_vectors(
 ; CHECK-NOT: uniform.condition
 ; CHECK-NOT: ctx.slot
-; CHECK: fmul <16 x float>
-; CHECK: ret void
+; CHECK: fmul <4 x float>
+
+; The same loop in a kernel whose vectors are all narrower than a register:
+; they will be split for widening, so the loop is cut.
+define void @narrow_vectors(ptr %args, ptr %group, ptr %local, ptr %context) "lockstep-kernel"="i" {
+prologue:
+  %n = load i32, ptr %args, align 4
+  %outp = getelementptr i8, ptr %args, i64 16
+  %out = load ptr, ptr %outp, align 8
+  br label %entry
+
+entry:
+  %lid = call i64 @__lockstep.local_id(i32 0)
+  %y = uitofp i64 %lid to float
+  %yv.0 = insertelement <4 x float> poison, float %y, i64 0
+  %yv = shufflevector <4 x float> %yv.0, <4 x float> poison, <4 x i32> zeroinitializer
+  br label %header
+
+header:
+  %k = phi i32 [ 0, %entry ], [ %k.next, %body ]
+  %x = phi <4 x float> [ zeroinitializer, %entry ], [ %x.next, %body ]
+  %more = icmp ult i32 %k, %n
+  br i1 %more, label %body, label %done
+
+body:
+  %p = fmul <4 x float> %x, %yv
+  %x.next = fadd <4 x float> %p, %yv
+  %k.next = add i32 %k, 1
+  br label %header
+
+done:
+  %q = getelementptr <4 x float>, ptr %out, i64 %lid
+  store <4 x float> %x, ptr %q
+  ret void
+}
+
+; CHECK-LABEL: define void @narrow_vectors(
+; CHECK: %uniform.condition = load i32
+; CHECK: fmul <4 x float>
