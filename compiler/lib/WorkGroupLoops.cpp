@@ -935,13 +935,16 @@ bool favoursWorkItemOrder(Loop *loop, ScalarEvolution &evolution,
 }
 
 // What a loop's or a kernel's code comes to once -O3 has inlined the calls
-// in it (the builtins are calls still, and a kernel's helpers): about how
+// in it (the builtins are calls still, and a kernel's helpers), a call to a
+// function with a body counted as that body, a few levels deep: about how
 // many instructions (phis, casts and address arithmetic, mostly free, left
-// out, as in the unroller's cost; a call to a function with a body counts
-// as that body, a few levels deep), whether it has vector values, and
-// whether any of them fills a register.
+// out, as in the unroller's cost), how many lanes of arithmetic, whether it
+// touches memory, whether it has vector values, and whether any of them
+// fills a register.
 struct CodeSummary {
   uint64_t size = 0;
+  uint64_t arithmeticLanes = 0;
+  bool memory = false;
   bool vectors = false;
   bool fullWidthVectors = false;
 };
@@ -950,8 +953,10 @@ void summarize(const BasicBlock &block, unsigned depth, unsigned vectorBits, Cod
   const DataLayout &layout = block.getModule()->getDataLayout();
   for (const Instruction &I : block) {
     Type *type = isa<StoreInst>(I) ? cast<StoreInst>(I).getValueOperand()->getType() : I.getType();
+    unsigned lanes = 1;
     if (auto *vector = dyn_cast<FixedVectorType>(type); vector && !vector->getElementType()->isPointerTy()) {
       code.vectors = true;
+      lanes = vector->getNumElements();
       if (layout.getTypeSizeInBits(vector).getFixedValue() >= vectorBits) code.fullWidthVectors = true;
     }
     if (isa<PHINode>(I) || isa<CastInst>(I) || isa<GetElementPtrInst>(I) || isa<ReturnInst>(I) ||
@@ -959,11 +964,14 @@ void summarize(const BasicBlock &block, unsigned depth, unsigned vectorBits, Cod
       continue;
     const auto *call = dyn_cast<CallBase>(&I);
     const Function *callee = call ? call->getCalledFunction() : nullptr;
-    if (!callee || callee->isDeclaration() || depth == 0) {
-      ++code.size;
+    if (callee && !callee->isDeclaration() && depth > 0) {
+      for (const BasicBlock &calleeBlock : *callee) summarize(calleeBlock, depth - 1, vectorBits, code);
       continue;
     }
-    for (const BasicBlock &calleeBlock : *callee) summarize(calleeBlock, depth - 1, vectorBits, code);
+    ++code.size;
+    if (I.mayReadOrWriteMemory()) code.memory = true;
+    else if (I.isBinaryOp() || I.isUnaryOp() || isa<CmpInst>(I) || isa<SelectInst>(I) || call)
+      code.arithmeticLanes += lanes;
   }
 }
 
@@ -976,8 +984,46 @@ CodeSummary summarize(const Blocks &blocks, unsigned vectorBits) {
 
 // Instructions of a loop, all of its rounds unrolled, up to which -O3's
 // full unroller can be trusted to unroll it (its threshold at -O3 is 300 of
-// its own cost units, which count about as CodeSummary does).
+// its own cost units, which count about as CodeSummary does), and the same
+// for a loop whose unrolling the source asks for (`#pragma unroll`: LLVM's
+// PragmaUnrollThreshold).
 constexpr uint64_t kFullUnrollSize = 300;
+constexpr uint64_t kPragmaUnrollSize = 16 * 1024;
+// A loop of few rounds that stays a loop is cut only if each round does at
+// least this many lanes of arithmetic per lane of the values it carries to
+// the next (which a cut keeps in the context between rounds).
+constexpr uint64_t kCutArithmeticPerCarriedLane = 4;
+
+// Whether a uniform loop of `trips` rounds (a small constant) stays whole
+// inside its work-item loop rather than being cut. One that -O3 will unroll
+// whole (few small rounds, or a `#pragma unroll` with no count or one that
+// covers every round, under the pragma's limit) becomes straight-line code,
+// which widens without a cut (and a cut would keep it from unrolling). One
+// that stays a loop keeps its work-item loop from widening, so it is cut if
+// it is arithmetic on values it carries in registers: clpeak's float8
+// kernel, 16 rounds of 16 mads on 8 lanes, ran at a tenth of its float4
+// kernel's rate whole. One that works on memory is left whole: its values
+// stay in registers across its rounds, where a cut would store and load them
+// between rounds (CLBlast's Xgemm, whose inner loop of 16 rounds reads
+// __local tiles into a private accumulator, ran at 0.55-0.7x cut).
+bool keepsWhole(Loop *loop, unsigned trips, unsigned vectorBits) {
+  CodeSummary code = summarize(loop->blocks(), vectorBits);
+  uint64_t size = uint64_t{trips} * code.size;
+  TransformationMode asked = hasUnrollTransformation(loop);
+  bool unrolls = trips <= 32 && size <= kFullUnrollSize;
+  if (asked == TM_SuppressedByUser) {  // `#pragma unroll 1`, `nounroll`
+    unrolls = false;
+  } else if (asked == TM_ForcedByUser) {
+    std::optional<int> count = getOptionalIntLoopAttribute(loop, "llvm.loop.unroll.count");
+    if (!count || (*count >= 0 && unsigned(*count) >= trips)) unrolls = size <= kPragmaUnrollSize;
+  }
+  if (unrolls) return true;
+  if (trips > 32) return false;
+  uint64_t carried = 0;
+  for (PHINode &phi : loop->getHeader()->phis())
+    carried += isa<FixedVectorType>(phi.getType()) ? cast<FixedVectorType>(phi.getType())->getNumElements() : 1;
+  return code.memory || code.arithmeticLanes < kCutArithmeticPerCarriedLane * carried;
+}
 
 // Loops of at most this many rounds per work-item are unrolled rather than
 // masked (unrollFewRounds), up to this many instructions in all.
@@ -1194,13 +1240,10 @@ void WorkGroupLoops::cutUniformLoops(ArrayRef<Loop *> uniformLoops, DominatorTre
   Module &M = *F.getParent();
   FunctionCallee barrier = M.getOrInsertFunction("_Z7barrierj", Type::getVoidTy(context), Type::getInt32Ty(context));
   for (Loop *loop : uniformLoops) {
-    // A loop of a few rounds that -O3 will unroll whole leaves straight-line
-    // code, which widens without a cut. One it will not unroll must be cut
-    // whatever its rounds: left inside the work-item loop, it keeps that
-    // loop from widening (clpeak's float8 kernel, 16 rounds of 16 mads on
-    // 8 lanes each, ran at a tenth of its float4 kernel's rate).
+    // Loops of a known count of rounds: see keepsWhole. (The count is of
+    // the header's runs, one more than the body's.)
     unsigned trips = evolution.getSmallConstantTripCount(loop);
-    if (trips != 0 && trips <= 32 && trips * summarize(loop->blocks(), vectorBits).size <= kFullUnrollSize) continue;
+    if (trips != 0 && keepsWhole(loop, trips, vectorBits)) continue;
     // The top of the body: after the exit test when the header makes it.
     BasicBlock *header = loop->getHeader(), *top = header;
     if (loop->isLoopExiting(header))

@@ -536,3 +536,153 @@ done:
 ; CHECK-LABEL: define void @narrow_vectors(
 ; CHECK: %uniform.condition = load i32
 ; CHECK: fmul <4 x float>
+
+; Loops whose unrolling the source asks about. `#pragma unroll` (no count):
+; -O3 unrolls the 16 rounds of @chain whole, past its own threshold, so the
+; loop is left whole.
+define void @pragma_unroll(ptr %args, ptr %group, ptr %local, ptr %context) "lockstep-kernel"="j" {
+prologue:
+  %outp = getelementptr i8, ptr %args, i64 16
+  %out = load ptr, ptr %outp, align 8
+  br label %entry
+
+entry:
+  %lid = call i64 @__lockstep.local_id(i32 0)
+  %y = uitofp i64 %lid to float
+  br label %header
+
+header:
+  %k = phi i32 [ 0, %entry ], [ %k.next, %body ]
+  %x = phi float [ 1.0, %entry ], [ %x.next, %body ]
+  %more = icmp ult i32 %k, 16
+  br i1 %more, label %body, label %done
+
+body:
+  %x.next = call float @chain(float %x, float %y)
+  %k.next = add i32 %k, 1
+  br label %header, !llvm.loop !100
+
+done:
+  %q = getelementptr float, ptr %out, i64 %lid
+  store float %x, ptr %q
+  ret void
+}
+
+; CHECK-LABEL: define void @pragma_unroll(
+; CHECK-NOT: uniform.condition
+; CHECK: call float @chain(
+; CHECK-LABEL: define void @pragma_unroll_by_two(
+
+; `#pragma unroll 2`: rounds remain, so the loop is cut.
+define void @pragma_unroll_by_two(ptr %args, ptr %group, ptr %local, ptr %context) "lockstep-kernel"="k" {
+prologue:
+  %outp = getelementptr i8, ptr %args, i64 16
+  %out = load ptr, ptr %outp, align 8
+  br label %entry
+
+entry:
+  %lid = call i64 @__lockstep.local_id(i32 0)
+  %y = uitofp i64 %lid to float
+  br label %header
+
+header:
+  %k = phi i32 [ 0, %entry ], [ %k.next, %body ]
+  %x = phi float [ 1.0, %entry ], [ %x.next, %body ]
+  %more = icmp ult i32 %k, 16
+  br i1 %more, label %body, label %done
+
+body:
+  %x.next = call float @chain(float %x, float %y)
+  %k.next = add i32 %k, 1
+  br label %header, !llvm.loop !102
+
+done:
+  %q = getelementptr float, ptr %out, i64 %lid
+  store float %x, ptr %q
+  ret void
+}
+
+; CHECK: %uniform.condition = load i32
+; CHECK: call float @chain(
+; CHECK-LABEL: define void @pragma_nounroll(
+
+; `#pragma nounroll` on 8 rounds of @chain, which -O3 would otherwise
+; unroll: it stays a loop, so it is cut.
+define void @pragma_nounroll(ptr %args, ptr %group, ptr %local, ptr %context) "lockstep-kernel"="l" {
+prologue:
+  %outp = getelementptr i8, ptr %args, i64 16
+  %out = load ptr, ptr %outp, align 8
+  br label %entry
+
+entry:
+  %lid = call i64 @__lockstep.local_id(i32 0)
+  %y = uitofp i64 %lid to float
+  br label %header
+
+header:
+  %k = phi i32 [ 0, %entry ], [ %k.next, %body ]
+  %x = phi float [ 1.0, %entry ], [ %x.next, %body ]
+  %more = icmp ult i32 %k, 8
+  br i1 %more, label %body, label %done
+
+body:
+  %x.next = call float @chain(float %x, float %y)
+  %k.next = add i32 %k, 1
+  br label %header, !llvm.loop !104
+
+done:
+  %q = getelementptr float, ptr %out, i64 %lid
+  store float %x, ptr %q
+  ret void
+}
+
+; CHECK: %uniform.condition = load i32
+; CHECK: call float @chain(
+; CHECK-LABEL: define void @few_rounds_on_memory(
+
+; 16 rounds of @chain that also read memory: too big to unroll, but its
+; values stay in registers across the rounds only if it is whole (a cut
+; would store and load them between rounds), so it is left whole.
+define void @few_rounds_on_memory(ptr %args, ptr %group, ptr %local, ptr %context) "lockstep-kernel"="m" {
+prologue:
+  %outp = getelementptr i8, ptr %args, i64 16
+  %out = load ptr, ptr %outp, align 8
+  br label %entry
+
+entry:
+  %lid = call i64 @__lockstep.local_id(i32 0)
+  %y = uitofp i64 %lid to float
+  br label %header
+
+header:
+  %k = phi i32 [ 0, %entry ], [ %k.next, %body ]
+  %x = phi float [ 1.0, %entry ], [ %x.next, %body ]
+  %more = icmp ult i32 %k, 16
+  br i1 %more, label %body, label %done
+
+body:
+  %k64 = zext i32 %k to i64
+  %row = mul i64 %k64, 1024
+  %idx = add i64 %row, %lid
+  %p = getelementptr float, ptr %out, i64 %idx
+  %v = load float, ptr %p
+  %c = call float @chain(float %x, float %v)
+  %x.next = fadd float %c, %y
+  %k.next = add i32 %k, 1
+  br label %header
+
+done:
+  %q = getelementptr float, ptr %out, i64 %lid
+  store float %x, ptr %q
+  ret void
+}
+
+; CHECK-NOT: uniform.condition
+; CHECK: call float @chain(
+
+!100 = distinct !{!100, !101}
+!101 = !{!"llvm.loop.unroll.enable"}
+!102 = distinct !{!102, !103}
+!103 = !{!"llvm.loop.unroll.count", i32 2}
+!104 = distinct !{!104, !105}
+!105 = !{!"llvm.loop.unroll.disable"}
