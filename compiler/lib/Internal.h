@@ -72,6 +72,13 @@ void reportBarrierDivergence(const char *what, const GroupInfo *group, uint64_t 
 unsigned hostSubGroupSize();
 // The host's vector registers, in bits: 32 bits a lane of a sub-group.
 inline unsigned hostVectorBits() { return hostSubGroupSize() * 32; }
+// The vector of numbers (not of pointers) an instruction computes, or a
+// store stores; null if none.
+llvm::FixedVectorType *valueVector(const llvm::Instruction &I);
+// Whether a vector fills a register of `registerBits` bits (uint16 or
+// float16 with AVX-512, float8 with AVX2): such vectors are not split for
+// widening across work-items (ScalarizeWorkGroupCodePass, WorkGroupLoops).
+bool fillsRegister(const llvm::FixedVectorType &vector, uint64_t registerBits);
 
 // Work-group and sub-group collective functions, by mangled name.
 // The ones of the cl_khr_subgroup_* extensions (nonUniform) may be called by

@@ -6,11 +6,13 @@
 // files in parallel.
 #include <llvm/ADT/StringSet.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/Analysis/TargetTransformInfo.h>
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/DiagnosticInfo.h>
 #include <llvm/IR/DiagnosticPrinter.h>
+#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
@@ -27,8 +29,6 @@
 #include <llvm/Transforms/Scalar/EarlyCSE.h>
 #include <llvm/Transforms/Scalar/SROA.h>
 #include <llvm/Transforms/Scalar/Scalarizer.h>
-#include <llvm/Analysis/TargetTransformInfo.h>
-#include <llvm/IR/InstIterator.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/LowerAtomic.h>
 #include <tbb/parallel_for.h>
@@ -276,19 +276,27 @@ bool dumpRequested(std::string_view point) {
   return dump && std::string_view(dump) == point;
 }
 
-// Whether F computes with vectors as wide as a vector register or wider
-// (uint16 or float16 with AVX-512, float8 with AVX2).
+}  // namespace
+
+FixedVectorType *valueVector(const Instruction &I) {
+  Type *type = isa<StoreInst>(I) ? cast<StoreInst>(I).getValueOperand()->getType() : I.getType();
+  auto *vector = dyn_cast<FixedVectorType>(type);
+  return vector && !vector->getElementType()->isPointerTy() ? vector : nullptr;
+}
+
+bool fillsRegister(const FixedVectorType &vector, uint64_t registerBits) {
+  return vector.getPrimitiveSizeInBits().getFixedValue() >= registerBits;
+}
+
+namespace {
+
+// Whether F computes with vectors that fill a vector register.
 bool usesFullWidthVectors(Function &F, const TargetTransformInfo &target) {
   uint64_t registerBits = target.getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector).getFixedValue();
-  const DataLayout &layout = F.getParent()->getDataLayout();
-  for (Instruction &I : instructions(F)) {
-    auto *type = dyn_cast<FixedVectorType>(I.getType());
-    if (!type && isa<StoreInst>(I)) type = dyn_cast<FixedVectorType>(cast<StoreInst>(I).getValueOperand()->getType());
-    if (type && !type->getElementType()->isPointerTy() &&
-        layout.getTypeSizeInBits(type).getFixedValue() >= registerBits)
-      return true;
-  }
-  return false;
+  return any_of(instructions(F), [&](const Instruction &I) {
+    FixedVectorType *vector = valueVector(I);
+    return vector && fillsRegister(*vector, registerBits);
+  });
 }
 
 // LLVM's scalarizer on work-group functions only, and only those whose

@@ -950,14 +950,12 @@ struct CodeSummary {
 };
 
 void summarize(const BasicBlock &block, unsigned depth, unsigned vectorBits, CodeSummary &code) {
-  const DataLayout &layout = block.getModule()->getDataLayout();
   for (const Instruction &I : block) {
-    Type *type = isa<StoreInst>(I) ? cast<StoreInst>(I).getValueOperand()->getType() : I.getType();
     unsigned lanes = 1;
-    if (auto *vector = dyn_cast<FixedVectorType>(type); vector && !vector->getElementType()->isPointerTy()) {
+    if (FixedVectorType *vector = valueVector(I)) {
       code.vectors = true;
       lanes = vector->getNumElements();
-      if (layout.getTypeSizeInBits(vector).getFixedValue() >= vectorBits) code.fullWidthVectors = true;
+      if (fillsRegister(*vector, vectorBits)) code.fullWidthVectors = true;
     }
     if (isa<PHINode>(I) || isa<CastInst>(I) || isa<GetElementPtrInst>(I) || isa<ReturnInst>(I) ||
         I.isDebugOrPseudoInst())
@@ -1021,7 +1019,7 @@ bool keepsWhole(Loop *loop, unsigned trips, unsigned vectorBits) {
   if (trips > 32) return false;
   uint64_t carried = 0;
   for (PHINode &phi : loop->getHeader()->phis())
-    carried += isa<FixedVectorType>(phi.getType()) ? cast<FixedVectorType>(phi.getType())->getNumElements() : 1;
+    carried += valueVector(phi) ? valueVector(phi)->getNumElements() : 1;
   return code.memory || code.arithmeticLanes < kCutArithmeticPerCarriedLane * carried;
 }
 
