@@ -22,6 +22,10 @@ set(LOCKSTEP_OPENCL_C_EXTENSIONS
   cl_khr_subgroup_shuffle_relative
   cl_khr_subgroup_clustered_reduce
   cl_khr_subgroup_rotate
+  # Images (runtime/Image.h, builtins/lib/image_*.cl).
+  cl_khr_3d_image_writes
+  cl_khr_depth_images
+  cl_khr_srgb_image_writes
 )
 # Not cl_khr_subgroups: the extension requires independent forward progress
 # of sub-groups, and the sub-groups of a work-group run one after another on
@@ -37,6 +41,9 @@ set(LOCKSTEP_OPENCL_C_FEATURES
   __opencl_c_program_scope_global_variables
   __opencl_c_work_group_collective_functions
   __opencl_c_subgroups
+  __opencl_c_images
+  __opencl_c_read_write_images
+  __opencl_c_3d_image_writes
 )
 # -cl-ext=-all,+a,+b,... for clang
 set(_ext "-all")

@@ -272,15 +272,61 @@ TEST_F(Errors, KernelArguments) {
 }
 
 // A sampler_t argument: its size is checked before the value is taken for
-// a sampler (Lockstep creates no samplers, so none is valid).
+// a sampler; a NULL value is no sampler (as the Khronos CTS expects).
 TEST_F(Errors, SamplerArguments) {
   cl_kernel k = kernel("kernel void s(sampler_t smp, global int *o) { o[0] = 1; }", "s");
   ASSERT_NE(k, nullptr);
   cl_sampler bogus = reinterpret_cast<cl_sampler>(mem_);
-  EXPECT_CL_ERROR(CL_INVALID_ARG_VALUE, clSetKernelArg(k, 0, sizeof bogus, nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_SAMPLER, clSetKernelArg(k, 0, sizeof bogus, nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_ARG_SIZE, clSetKernelArg(k, 0, 2, nullptr));
   EXPECT_CL_ERROR(CL_INVALID_ARG_SIZE, clSetKernelArg(k, 0, 2, &bogus));
   EXPECT_CL_ERROR(CL_INVALID_ARG_SIZE, clSetKernelArg(k, 0, 2 * sizeof bogus, &bogus));
   EXPECT_CL_ERROR(CL_INVALID_SAMPLER, clSetKernelArg(k, 0, sizeof bogus, &bogus));
+  cl_int err = CL_SUCCESS;
+  const cl_sampler_properties badMode[] = {CL_SAMPLER_ADDRESSING_MODE, 0x7fff, 0};
+  EXPECT_EQ(clCreateSamplerWithProperties(context_, badMode, &err), nullptr);
+  EXPECT_CL_ERROR(CL_INVALID_VALUE, err);
+  cl_sampler sampler = clCreateSamplerWithProperties(context_, nullptr, &err);
+  ASSERT_CL(err);
+  EXPECT_CL(clSetKernelArg(k, 0, sizeof sampler, &sampler));
+  EXPECT_CL(clReleaseSampler(sampler));
+}
+
+// Image creation validates the format, then the descriptor, then the limits
+// and the host pointer; an image argument takes an image of its type.
+TEST_F(Errors, Images) {
+  cl_image_format rgba{CL_RGBA, CL_UNORM_INT8}, rgb8{CL_RGB, CL_UNORM_INT8};
+  cl_image_desc desc{};
+  desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+  desc.image_width = desc.image_height = 4;
+  cl_int err = CL_SUCCESS;
+  auto create = [&](const cl_image_format &format, void *host = nullptr) {
+    cl_mem_flags flags = host ? CL_MEM_USE_HOST_PTR : 0;
+    cl_mem image = clCreateImage(context_, flags, &format, &desc, host, &err);
+    if (image) clReleaseMemObject(image);
+    return err;
+  };
+  EXPECT_CL_ERROR(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, create(rgb8));
+  desc.image_row_pitch = 20;
+  EXPECT_CL_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, create(rgba));  // a pitch without host memory
+  uint32_t host[32] = {};
+  desc.image_row_pitch = 18;
+  EXPECT_CL_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, create(rgba, host));  // not whole texels
+  desc.image_row_pitch = 0;
+  desc.image_width = 16385;
+  EXPECT_CL_ERROR(CL_INVALID_IMAGE_SIZE, create(rgba));
+  desc.image_width = 4;
+  size_t width = 0;
+  EXPECT_CL_ERROR(CL_INVALID_MEM_OBJECT,
+                  clGetImageInfo(mem_, CL_IMAGE_WIDTH, sizeof width, &width, nullptr));
+  cl_kernel k = kernel("kernel void r(read_only image2d_t i, global int *o) { o[0] = 1; }", "r");
+  ASSERT_NE(k, nullptr);
+  EXPECT_CL_ERROR(CL_INVALID_MEM_OBJECT, clSetKernelArg(k, 0, sizeof mem_, &mem_));
+  cl_mem image = clCreateImage(context_, CL_MEM_WRITE_ONLY, &rgba, &desc, nullptr, &err);
+  ASSERT_CL(err);
+  EXPECT_CL_ERROR(CL_INVALID_ARG_VALUE, clSetKernelArg(k, 0, sizeof image, &image));
+  EXPECT_CL_ERROR(CL_INVALID_MEM_OBJECT, clSetKernelArg(k, 1, sizeof image, &image));
+  EXPECT_CL(clReleaseMemObject(image));
 }
 
 TEST_F(Errors, NdRangeGeometry) {

@@ -63,6 +63,24 @@ struct _cl_device_id
   static constexpr size_t kMaxParameterSize = 4096;
   static constexpr size_t kMaxGlobalVariableSize = 64 * 1024 * 1024;
 
+  // Images: the full profile's limits (an image's size is bounded by memory
+  // anyway: CL_INVALID_IMAGE_SIZE past maxAllocSize).
+  static constexpr size_t kImage2DMaxSize = 16384;  // width and height
+  static constexpr size_t kImage3DMaxSize = 2048;   // width, height and depth
+  static constexpr size_t kImageMaxArraySize = 2048;
+  static constexpr cl_uint kMaxReadImageArgs = 128;
+  static constexpr cl_uint kMaxWriteImageArgs = 64;
+  static constexpr cl_uint kMaxReadWriteImageArgs = 64;
+  static constexpr cl_uint kMaxSamplers = 16;
+  // In texels: a 2D image from a buffer may have any row pitch that is a
+  // whole number of texels, and start at any texel-aligned address (what the
+  // image built-ins need: each channel naturally aligned).
+  static constexpr cl_uint kImagePitchAlignment = 1;
+  static constexpr cl_uint kImageBaseAddressAlignment = 1;
+  // CL_DEVICE_IMAGE_MAX_BUFFER_SIZE, in texels: a 1D buffer image of the
+  // largest texels (16 bytes) fits in the largest buffer.
+  size_t imageMaxBufferSize() const { return size_t(maxAllocSize / 16); }
+
   // Root devices are never destroyed by the application: retain/release on
   // them succeed and change nothing.
 

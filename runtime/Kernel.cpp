@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "Device.h"
+#include "Sampler.h"
 
 using namespace lockstep;
 using compiler::ArgKind;
@@ -94,14 +95,10 @@ void _cl_kernel::setArgument(cl_uint index, size_t size, const void *value) {
       return setBuffer(index, size, value);
     case ArgKind::LocalPointer:
       return setLocal(index, size, value);
+    case ArgKind::Image:
+      return setImage(index, size, value);
     case ArgKind::Sampler:
-      // Lockstep has no image support, so clCreateSampler never creates a
-      // sampler and no value can be a valid one.
-      check(value != nullptr, CL_INVALID_ARG_VALUE);
-      // "CL_INVALID_ARG_SIZE if ... the argument is a sampler and arg_size
-      // != sizeof(cl_sampler)": before the value is read as one.
-      check(size == sizeof(cl_sampler), CL_INVALID_ARG_SIZE);
-      fail(CL_INVALID_SAMPLER);
+      return setSampler(index, size, value);
     case ArgKind::Value:
       return setValue(index, size, value);
   }
@@ -118,11 +115,60 @@ void _cl_kernel::setBuffer(cl_uint index, size_t size, const void *value) {
   cl_mem mem = value ? *static_cast<const cl_mem *>(value) : nullptr;
   if (mem) {
     // "CL_INVALID_MEM_OBJECT for an argument declared to be a memory object
-    // when the specified arg_value is not a valid memory object."
-    check(runtime::isValid(mem) && mem->context() == context(), CL_INVALID_MEM_OBJECT);
+    // when the specified arg_value is not a valid memory object": a pointer
+    // argument takes a buffer, not an image's storage.
+    check(
+        runtime::isValid(mem) && mem->context() == context() && mem->type() == CL_MEM_OBJECT_BUFFER,
+        CL_INVALID_MEM_OBJECT);
   }
   std::lock_guard lock(mutex_);
   states_[index].buffer = mem;
+  states_[index].set = true;
+}
+
+void _cl_kernel::setImage(cl_uint index, size_t size, const void *value) {
+  const compiler::KernelArgument &arg = description_->arguments[index];
+  // "CL_INVALID_ARG_SIZE if ... the argument is a memory object and arg_size
+  // != sizeof(cl_mem)"; an image argument has no NULL value.
+  check(size == sizeof(cl_mem), CL_INVALID_ARG_SIZE);
+  check(value != nullptr, CL_INVALID_ARG_VALUE);
+  cl_mem mem = *static_cast<const cl_mem *>(value);
+  // "CL_INVALID_MEM_OBJECT for an argument declared to be a memory object
+  // when the specified arg_value is not a valid memory object" (an image).
+  check(runtime::isValid(mem) && mem->image() && mem->context() == context(),
+        CL_INVALID_MEM_OBJECT);
+  // An image of another type than declared (image2d_depth_t is declared
+  // as CL_MEM_OBJECT_IMAGE2D) is no valid value.
+  check(mem->type() == arg.imageType, CL_INVALID_ARG_VALUE);
+  // "CL_INVALID_ARG_VALUE if the argument is an image declared with the
+  // read_only qualifier and arg_value refers to an image object created
+  // with cl_mem_flags of CL_MEM_WRITE_ONLY or if the image argument is
+  // declared with the write_only qualifier and arg_value refers to an image
+  // object created with cl_mem_flags of CL_MEM_READ_ONLY."
+  if (arg.accessQualifier == CL_KERNEL_ARG_ACCESS_READ_ONLY)
+    check(!(mem->flags() & CL_MEM_WRITE_ONLY), CL_INVALID_ARG_VALUE);
+  if (arg.accessQualifier == CL_KERNEL_ARG_ACCESS_WRITE_ONLY)
+    check(!(mem->flags() & CL_MEM_READ_ONLY), CL_INVALID_ARG_VALUE);
+  std::lock_guard lock(mutex_);
+  states_[index].buffer = mem;
+  states_[index].set = true;
+}
+
+void _cl_kernel::setSampler(cl_uint index, size_t size, const void *value) {
+  // "CL_INVALID_ARG_SIZE if ... the argument is a sampler and arg_size
+  // != sizeof(cl_sampler)": before the value is read as one.
+  check(size == sizeof(cl_sampler), CL_INVALID_ARG_SIZE);
+  // "CL_INVALID_SAMPLER for an argument declared to be of type sampler_t
+  // when the specified arg_value is not a valid sampler object" (a NULL
+  // arg_value too, as the Khronos CTS expects).
+  check(value != nullptr, CL_INVALID_SAMPLER);
+  cl_sampler sampler = *static_cast<const cl_sampler *>(value);
+  check(runtime::isValid(sampler), CL_INVALID_SAMPLER);
+  // The kernel reads the sampler's bits (ImageAbi.h), which never change:
+  // the object itself need not live on.
+  uint32_t bits = sampler->bits();
+  std::lock_guard lock(mutex_);
+  std::memcpy(arguments_.data() + description_->arguments[index].offset, &bits, sizeof bits);
   states_[index].set = true;
 }
 
@@ -193,14 +239,18 @@ void _cl_kernel::snapshotInto(runtime::ArgumentSnapshot &snapshot) const {
     // specified."
     check(state.set, CL_INVALID_KERNEL_ARGS);
     const compiler::KernelArgument &arg = description_->arguments[i];
-    if (arg.kind != ArgKind::GlobalPointer && arg.kind != ArgKind::ConstantPointer) continue;
-    void *address = nullptr;
+    bool image = arg.kind == ArgKind::Image;
+    if (arg.kind != ArgKind::GlobalPointer && arg.kind != ArgKind::ConstantPointer && !image)
+      continue;
+    const void *address = nullptr;
     if (state.buffer) {
-      // A buffer the application released since clSetKernelArg is no valid
-      // argument value any more.
+      // A buffer or image the application released since clSetKernelArg is
+      // no valid argument value any more.
       check(runtime::isValid(state.buffer) && state.buffer->referenceCount() != 0,
             CL_INVALID_KERNEL_ARGS);
-      address = runtime::hostAddress(state.buffer);
+      // ImageAbi.h: an image's slot holds the address of its descriptor.
+      address = image ? static_cast<const void *>(&state.buffer->image()->descriptor)
+                      : runtime::hostAddress(state.buffer);
       snapshot.buffers.emplace_back(state.buffer);
     }
     std::memcpy(snapshot.block.data() + arg.offset, &address, sizeof address);

@@ -45,10 +45,11 @@ class ArgumentBlock {
 };
 
 // The arguments of one launch, owned by its command: the block with buffer
-// addresses and __local offsets filled in, and the buffers it must keep alive.
+// addresses, image descriptor addresses and __local offsets filled in, and
+// the buffers and images it must keep alive.
 struct ArgumentSnapshot {
   ArgumentBlock block{0};
-  std::vector<Ref<_cl_mem>> buffers;
+  std::vector<Ref<_cl_mem>> buffers;  // images too
   uint64_t localMemorySize = 0;  // static __local + the __local arguments
 };
 
@@ -94,12 +95,13 @@ struct _cl_kernel
   // less than waking a worker on the calling thread
   // (WorkGroupLaunch::workCost).
   std::atomic<uint64_t> &workCost() const { return executable_->workCost(*description_); }
+  const lockstep::compiler::Executable &executable() const { return *executable_; }
 
  private:
   // What clSetKernelArg recorded beyond the bytes in the block.
   struct ArgumentState {
     bool set = false;
-    // Global/ConstantPointer (null: a null pointer). Not retained: the
+    // Global/ConstantPointer (null: a null pointer) or Image. Not retained: the
     // spec lets the application release a buffer once it is set (its
     // destructor callback must then run), and using it in a later launch is
     // the application's error, caught by the tag check where possible.
@@ -108,6 +110,8 @@ struct _cl_kernel
   };
 
   void setBuffer(cl_uint index, size_t size, const void *value);
+  void setImage(cl_uint index, size_t size, const void *value);
+  void setSampler(cl_uint index, size_t size, const void *value);
   void setLocal(cl_uint index, size_t size, const void *value);
   void setValue(cl_uint index, size_t size, const void *value);
   // Lays the __local arguments out after the static __local variables, each

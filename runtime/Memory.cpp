@@ -1,5 +1,7 @@
 #include "Memory.h"
 
+#include <algorithm>
+#include <bit>
 #include <cstdlib>
 #include <cstring>
 
@@ -9,9 +11,61 @@
 #include "Device.h"
 
 using lockstep::runtime::fail;
+using lockstep::runtime::ImageLayout;
 
 namespace {
+
 constexpr size_t kHugePageBytes = size_t{2} << 20;
+
+// Storage of a buffer or image: aligned as CL_DEVICE_MEM_BASE_ADDR_ALIGN
+// promises; the size rounded up as aligned_alloc requires. Large objects are
+// aligned to, and asked to be backed by, 2 MiB pages (the kernel's default
+// only gives them on request): kernels stream through them, and with 4 KiB
+// pages every 64 cache lines cost a TLB miss.
+char *allocateStorage(size_t size) {
+  size_t align = size >= kHugePageBytes ? kHugePageBytes : _cl_device_id::kMemBaseAddrAlignBytes;
+  size_t rounded = (std::max<size_t>(size, 1) + align - 1) / align * align;
+  auto *data = static_cast<char *>(std::aligned_alloc(align, rounded));
+  if (!data) fail(CL_MEM_OBJECT_ALLOCATION_FAILURE);
+  if (align == kHugePageBytes) madvise(data, rounded, MADV_HUGEPAGE);
+  return data;
+}
+
+// Bytes an image's storage spans, pitches included (CL_MEM_SIZE): every
+// row, slice or layer whole, as the application's memory must be for
+// CL_MEM_USE_HOST_PTR.
+size_t imageBytes(const ImageLayout &layout) {
+  switch (layout.type) {
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY:
+    case CL_MEM_OBJECT_IMAGE2D:
+      return layout.rowPitch * layout.extent(1);
+    case CL_MEM_OBJECT_IMAGE2D_ARRAY:
+    case CL_MEM_OBJECT_IMAGE3D:
+      return layout.slicePitch * layout.extent(2);
+    default:
+      return layout.rowPitch;
+  }
+}
+
+// What kernels read (ImageAbi.h): a 1D array's layers lie one row apart,
+// dimensions an image lacks are 1, the array size of a non-array 0.
+lockstep_image_descriptor describe(const ImageLayout &layout, char *data) {
+  lockstep_image_descriptor d{};
+  d.data = reinterpret_cast<unsigned char *>(data);
+  d.rowPitch = layout.rowPitch;
+  d.slicePitch = layout.slicePitch ? layout.slicePitch : layout.rowPitch * layout.extent(1);
+  d.width = int32_t(layout.width);
+  d.height = int32_t(std::max<size_t>(layout.height, 1));
+  d.depth = int32_t(std::max<size_t>(layout.depth, 1));
+  d.arraySize = int32_t(layout.arraySize);
+  d.channelOrder = int32_t(layout.format.image_channel_order);
+  d.channelType = int32_t(layout.format.image_channel_data_type);
+  d.elementSize = int32_t(layout.elementSize);
+  d.channelCount = lockstep::runtime::imageChannelCount(layout.format);
+  d.imageType = int32_t(layout.type);
+  return d;
+}
+
 }  // namespace
 
 _cl_mem::_cl_mem(cl_context context, cl_mem_flags flags, size_t size, void *hostPtr,
@@ -22,16 +76,7 @@ _cl_mem::_cl_mem(cl_context context, cl_mem_flags flags, size_t size, void *host
     data_ = static_cast<char *>(hostPtr);
     hostPtr_ = hostPtr;
   } else {
-    // Aligned as CL_DEVICE_MEM_BASE_ADDR_ALIGN promises; the size rounded up
-    // as aligned_alloc requires. Large buffers are aligned to, and asked to
-    // be backed by, 2 MiB pages (the kernel's default only gives them on
-    // request): kernels stream through them, and with 4 KiB pages every
-    // 64 cache lines cost a TLB miss.
-    size_t align = size >= kHugePageBytes ? kHugePageBytes : _cl_device_id::kMemBaseAddrAlignBytes;
-    size_t rounded = (size + align - 1) / align * align;
-    data_ = static_cast<char *>(std::aligned_alloc(align, rounded));
-    if (!data_) fail(CL_MEM_OBJECT_ALLOCATION_FAILURE);
-    if (align == kHugePageBytes) madvise(data_, rounded, MADV_HUGEPAGE);
+    data_ = allocateStorage(size);
     ownsData_ = true;
     if (flags & CL_MEM_COPY_HOST_PTR) std::memcpy(data_, hostPtr, size);
   }
@@ -51,6 +96,48 @@ _cl_mem::_cl_mem(_cl_mem *parent, cl_mem_flags flags, size_t origin, size_t size
     hostPtr_ = static_cast<char *>(parent->hostPtr_) + origin;
   parent_->retainInternal();
   context_->retainInternal();
+}
+
+_cl_mem::_cl_mem(cl_context context, cl_mem_flags flags, const ImageLayout &layout, void *hostPtr,
+                 size_t hostRowPitch, size_t hostSlicePitch, _cl_mem *source,
+                 std::vector<cl_mem_properties> properties)
+    : context_(context),
+      flags_(flags),
+      size_(imageBytes(layout)),
+      properties_(std::move(properties)),
+      image_(std::make_unique<ImageLayout>(layout)) {
+  if (source) {
+    // Another object's bytes, seen as this image; CL_MEM_HOST_PTR follows
+    // the storage (the buffer's or image's application memory, if any).
+    data_ = source->data_;
+    hostPtr_ = source->hostPtr_;
+  } else if (flags & CL_MEM_USE_HOST_PTR) {
+    data_ = static_cast<char *>(hostPtr);  // zero copy, with the application's pitches
+    hostPtr_ = hostPtr;
+  } else {
+    data_ = allocateStorage(size_);
+    ownsData_ = true;
+    if (flags & CL_MEM_COPY_HOST_PTR)
+      copyRowsFrom(static_cast<const char *>(hostPtr), hostRowPitch, hostSlicePitch);
+  }
+  image_->descriptor = describe(*image_, data_);
+  if (source) {
+    parent_ = source;
+    parent_->retainInternal();
+  }
+  context_->retainInternal();
+}
+
+void _cl_mem::copyRowsFrom(const char *host, size_t hostRowPitch, size_t hostSlicePitch) {
+  const ImageLayout &layout = *image_;
+  size_t rowBytes = layout.width * layout.elementSize;
+  for (size_t z = 0; z < layout.extent(2); ++z) {
+    for (size_t y = 0; y < layout.extent(1); ++y) {
+      const size_t origin[3] = {0, y, z};
+      std::memcpy(data_ + layout.offsetOf(origin), host + y * hostRowPitch + z * hostSlicePitch,
+                  rowBytes);
+    }
+  }
 }
 
 _cl_mem::~_cl_mem() {
@@ -84,3 +171,50 @@ bool _cl_mem::removeMapping(void *pointer) {
   }
   return false;
 }
+
+namespace lockstep::runtime {
+
+namespace {
+
+constexpr cl_mem_flags kAccessFlags = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
+constexpr cl_mem_flags kHostPtrFlags =
+    CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
+constexpr cl_mem_flags kHostAccessFlags =
+    CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+constexpr cl_mem_flags kKnownFlags =
+    kAccessFlags | kHostPtrFlags | kHostAccessFlags | CL_MEM_KERNEL_READ_AND_WRITE;
+
+bool atMostOne(cl_mem_flags flags) { return std::popcount(flags) <= 1; }
+
+}  // namespace
+
+void checkMemFlags(cl_mem_flags flags) {
+  check(!(flags & ~kKnownFlags), CL_INVALID_VALUE);
+  check(atMostOne(flags & kAccessFlags), CL_INVALID_VALUE);
+  check(atMostOne(flags & kHostAccessFlags), CL_INVALID_VALUE);
+  check(
+      !((flags & CL_MEM_USE_HOST_PTR) && (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR))),
+      CL_INVALID_VALUE);
+}
+
+cl_mem_flags inheritedMemFlags(cl_mem_flags parentFlags, cl_mem_flags flags) {
+  checkMemFlags(flags);
+  check(!(flags & kHostPtrFlags), CL_INVALID_VALUE);
+  // Access may only narrow: a write-only parent cannot give a readable child...
+  if (parentFlags & CL_MEM_WRITE_ONLY)
+    check(!(flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY)), CL_INVALID_VALUE);
+  if (parentFlags & CL_MEM_READ_ONLY)
+    check(!(flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY)), CL_INVALID_VALUE);
+  // ...and likewise for the host's access.
+  if (parentFlags & CL_MEM_HOST_WRITE_ONLY)
+    check(!(flags & CL_MEM_HOST_READ_ONLY), CL_INVALID_VALUE);
+  if (parentFlags & CL_MEM_HOST_READ_ONLY)
+    check(!(flags & CL_MEM_HOST_WRITE_ONLY), CL_INVALID_VALUE);
+  if (parentFlags & CL_MEM_HOST_NO_ACCESS)
+    check(!(flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY)), CL_INVALID_VALUE);
+  if (!(flags & kAccessFlags)) flags |= parentFlags & kAccessFlags;
+  if (!(flags & kHostAccessFlags)) flags |= parentFlags & kHostAccessFlags;
+  return flags | (parentFlags & kHostPtrFlags);
+}
+
+}  // namespace lockstep::runtime

@@ -1,10 +1,14 @@
-// A buffer (or sub-buffer): host memory the device reads and writes directly.
+// A buffer, sub-buffer or image: host memory the device reads and writes
+// directly. An image is a memory object whose image() describes its type,
+// format and geometry (Image.h).
 #pragma once
 
 #include <atomic>
+#include <memory>
 #include <mutex>
 #include <vector>
 
+#include "Image.h"
 #include "Object.h"
 
 struct _cl_mem
@@ -17,10 +21,22 @@ struct _cl_mem
           std::vector<cl_mem_properties> properties);
   // A sub-buffer of `parent` (a buffer, not a sub-buffer).
   _cl_mem(_cl_mem *parent, cl_mem_flags flags, size_t origin, size_t size);
+  // An image laid out as `layout` says (type, format, sizes and the
+  // storage's pitches filled in; the descriptor is filled here). Its storage
+  // is `source`'s when given (a 1D buffer image or a 2D image from a buffer:
+  // the buffer, CL_MEM_ASSOCIATED_MEMOBJECT; an image from an image: that
+  // image), else the host pointer's (CL_MEM_USE_HOST_PTR, whose pitches the
+  // layout has), else its own, filled from hostPtr with CL_MEM_COPY_HOST_PTR
+  // (hostRowPitch and hostSlicePitch are those of the host memory).
+  _cl_mem(cl_context context, cl_mem_flags flags, const lockstep::runtime::ImageLayout &layout,
+          void *hostPtr, size_t hostRowPitch, size_t hostSlicePitch, _cl_mem *source,
+          std::vector<cl_mem_properties> properties);
   ~_cl_mem();
 
   cl_context context() const { return context_; }
-  cl_mem_object_type type() const { return CL_MEM_OBJECT_BUFFER; }
+  cl_mem_object_type type() const { return image_ ? image_->type : CL_MEM_OBJECT_BUFFER; }
+  // The image's layout, or null for a buffer.
+  const lockstep::runtime::ImageLayout *image() const { return image_.get(); }
   cl_mem_flags flags() const { return flags_; }
   size_t size() const { return size_; }
   // Where kernels and copies read and write this buffer (a sub-buffer: the
@@ -54,12 +70,26 @@ struct _cl_mem
   size_t offset_ = 0;
   bool ownsData_ = false;
   std::vector<cl_mem_properties> properties_;
+  std::unique_ptr<lockstep::runtime::ImageLayout> image_;
   std::mutex mutex_;
   std::vector<std::pair<DestructorFn, void *>> destructorCallbacks_;
   std::vector<void *> mappings_;  // one entry per outstanding map
+
+  // CL_MEM_COPY_HOST_PTR of an image: row by row from the host's pitches.
+  void copyRowsFrom(const char *host, size_t hostRowPitch, size_t hostSlicePitch);
 };
 
 namespace lockstep::runtime {
+
+// "CL_INVALID_VALUE if values specified in flags are not valid as defined in
+// the Memory Flags table": unknown bits and mutually exclusive ones.
+void checkMemFlags(cl_mem_flags flags);
+// The flags of an object made from `parent`'s storage (a sub-buffer, a 1D
+// buffer image, an image from a buffer or an image): validated against the
+// parent's (CL_INVALID_VALUE), the access and host-access flags not given
+// inherited, the host-pointer flags the parent's.
+cl_mem_flags inheritedMemFlags(cl_mem_flags parentFlags, cl_mem_flags flags);
+
 // The host address of a buffer argument (R2's kernel launch): the buffer's
 // storage, which lives while a Ref<_cl_mem> to it is held.
 inline void *hostAddress(cl_mem mem) { return mem->address(); }

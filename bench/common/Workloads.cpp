@@ -278,4 +278,126 @@ Verdict HistogramProblem::verify(const uint32_t *bins) const {
   return bad.verdict(256);
 }
 
+std::vector<uint8_t> randomBytes(size_t n, uint64_t seed) {
+  Random random{seed};
+  std::vector<uint8_t> bytes(n);
+  for (auto &byte : bytes) byte = static_cast<uint8_t>(random.next() >> 56);
+  return bytes;
+}
+
+namespace {
+
+// The channel value furthest from round(exact): 128 code steps away.
+uint8_t farFrom(double exact) { return static_cast<uint8_t>(std::lround(exact) ^ 0x80); }
+
+}  // namespace
+
+BlurProblem::BlurProblem(uint32_t width, uint32_t height)
+    : width(width), height(height), in(randomBytes(size_t{width} * height * 4, 12)) {
+  sums_.resize(in.size());
+  for (size_t y = 0; y < height; ++y)
+    for (size_t x = 0; x < width; ++x)
+      for (int c = 0; c < 4; ++c) {
+        uint32_t sum = 0;
+        for (int dy = -1; dy <= 1; ++dy) {
+          size_t row = std::clamp<int64_t>(int64_t(y) + dy, 0, height - 1);
+          for (int dx = -1; dx <= 1; ++dx) {
+            size_t col = std::clamp<int64_t>(int64_t(x) + dx, 0, width - 1);
+            sum += in[(row * width + col) * 4 + c];
+          }
+        }
+        sums_[(y * width + x) * 4 + c] = static_cast<uint16_t>(sum);
+      }
+}
+
+std::vector<uint8_t> BlurProblem::poison() const {
+  std::vector<uint8_t> values(in.size());
+  for (size_t i = 0; i < in.size(); ++i) values[i] = farFrom(sums_[i] / 9.0);
+  return values;
+}
+
+Verdict BlurProblem::verify(const uint8_t *out, double tolerance) const {
+  // sum / 9 is never k + 0.5, so exact rounding is unambiguous.
+  Mismatches bad("3x3 blur (channel index)");
+  for (size_t i = 0; i < in.size(); ++i) {
+    double want = sums_[i] / 9.0;
+    if (!within(out[i], want, tolerance)) bad.note(i, out[i], want);
+  }
+  return bad.verdict(in.size());
+}
+
+ResizeProblem::ResizeProblem(uint32_t width, uint32_t height, uint32_t out_width,
+                             uint32_t out_height)
+    : width(width),
+      height(height),
+      out_width(out_width),
+      out_height(out_height),
+      in(randomBytes(size_t{width} * height * 4, 13)) {}
+
+ResizeProblem::Tap ResizeProblem::tap(uint32_t x, uint32_t in_size, uint32_t out_size) {
+  double u = (x + 0.5) * in_size / out_size - 0.5;
+  double i0 = std::floor(u);
+  auto clampTo = [&](double i) {
+    return static_cast<uint32_t>(std::clamp(i, 0.0, double(in_size - 1)));
+  };
+  return {clampTo(i0), clampTo(i0 + 1), u - i0};
+}
+
+namespace {
+
+// The exact bilinear value of every channel of every output pixel, in code
+// steps, handed to `visit(index, value)`.
+template <class Visit>
+void forEachResized(const ResizeProblem &p, Visit visit) {
+  std::vector<ResizeProblem::Tap> cols(p.out_width);
+  for (uint32_t x = 0; x < p.out_width; ++x) cols[x] = ResizeProblem::tap(x, p.width, p.out_width);
+  for (size_t y = 0; y < p.out_height; ++y) {
+    auto row = ResizeProblem::tap(y, p.height, p.out_height);
+    const uint8_t *top = &p.in[size_t{row.i0} * p.width * 4];
+    const uint8_t *bottom = &p.in[size_t{row.i1} * p.width * 4];
+    for (size_t x = 0; x < p.out_width; ++x) {
+      const auto &col = cols[x];
+      for (int c = 0; c < 4; ++c) {
+        double upper = (1 - col.a) * top[col.i0 * 4 + c] + col.a * top[col.i1 * 4 + c];
+        double lower = (1 - col.a) * bottom[col.i0 * 4 + c] + col.a * bottom[col.i1 * 4 + c];
+        visit((y * p.out_width + x) * 4 + c, (1 - row.a) * upper + row.a * lower);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<uint8_t> ResizeProblem::poison() const {
+  std::vector<uint8_t> values(size_t{out_width} * out_height * 4);
+  forEachResized(*this, [&](size_t i, double want) { values[i] = farFrom(want); });
+  return values;
+}
+
+Verdict ResizeProblem::verify(const uint8_t *out) const {
+  Mismatches bad("bilinear resize (channel index)");
+  forEachResized(*this, [&](size_t i, double want) {
+    if (!within(out[i], want, 1.0)) bad.note(i, out[i], want);
+  });
+  return bad.verdict(size_t{out_width} * out_height * 4);
+}
+
+ConvertProblem::ConvertProblem(uint32_t width, uint32_t height)
+    : width(width), height(height), in(randomBytes(size_t{width} * height * 4, 14)) {}
+
+Verdict ConvertProblem::verify(const float *out) const {
+  Mismatches bad("UNORM_INT8 to float (channel index)");
+  double tolerance[256];
+  for (int c = 0; c < 256; ++c) {
+    // 1.5 ulp of c / 255; 0 and 255 must be exact.
+    double want = c / 255.0;
+    tolerance[c] = c == 0 || c == 255 ? 0 : 1.5 * std::ldexp(1.0, std::ilogb(want) - 23);
+  }
+  for (size_t i = 0; i < in.size(); ++i) {
+    double want = in[i] / 255.0;
+    if (!within(out[i], want, tolerance[in[i]])) bad.note(i, out[i], want);
+  }
+  return bad.verdict(in.size());
+}
+
 }  // namespace bench

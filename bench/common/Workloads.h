@@ -118,4 +118,57 @@ struct HistogramProblem {
   std::vector<uint32_t> ref_;
 };
 
+// The image benchmarks' problems. Pixels are RGBA, 8 bits a channel (an RGBA
+// UNORM_INT8 image, or uchar4), rows tightly packed. A channel's exact result
+// is a real number of code steps (0..255); an output passes when it is within
+// `tolerance` code steps of it: 0.5 is exact rounding to nearest, 0.6 the
+// OpenCL spec's allowance for converting a float to UNORM_INT8 (write_imagef).
+constexpr double kExactRounding = 0.5;
+constexpr double kUnorm8WriteTolerance = 0.6;
+
+std::vector<uint8_t> randomBytes(size_t n, uint64_t seed);
+
+// 3x3 box blur, the image's edge repeated (clamp to edge).
+struct BlurProblem {
+  BlurProblem(uint32_t width, uint32_t height);
+  uint32_t width, height;
+  std::vector<uint8_t> in;  // 4 channels per pixel
+  // Wrong in every channel of every pixel: what outputs are set to before a run.
+  std::vector<uint8_t> poison() const;
+  Verdict verify(const uint8_t *out, double tolerance) const;
+
+ private:
+  std::vector<uint16_t> sums_;  // each output channel's 9 texels, summed
+};
+
+// Bilinear resize of a width x height image to out_width x out_height, each
+// output pixel sampled at its centre, by the OpenCL spec's linear filter with
+// clamp to edge: u = (x + 0.5) * width / out_width - 0.5, i0 = floor(u),
+// a = u - i0, texels i0 and i0 + 1 clamped to the image (same along y).
+struct ResizeProblem {
+  ResizeProblem(uint32_t width, uint32_t height, uint32_t out_width, uint32_t out_height);
+  uint32_t width, height, out_width, out_height;
+  std::vector<uint8_t> in;
+  std::vector<uint8_t> poison() const;
+  // Within one code step of the exact value: the spec leaves the filter's
+  // precision to the implementation (weights may be fixed point).
+  Verdict verify(const uint8_t *out) const;
+
+  // One output column's (or row's) two source texels and the weight of the second.
+  struct Tap {
+    uint32_t i0, i1;
+    double a;
+  };
+  static Tap tap(uint32_t x, uint32_t in_size, uint32_t out_size);
+};
+
+// RGBA UNORM_INT8 to RGBA float: c / 255, within the spec's 1.5 ulp of
+// read_imagef (0 and 255 exactly 0 and 1).
+struct ConvertProblem {
+  ConvertProblem(uint32_t width, uint32_t height);
+  uint32_t width, height;
+  std::vector<uint8_t> in;
+  Verdict verify(const float *out) const;
+};
+
 }  // namespace bench

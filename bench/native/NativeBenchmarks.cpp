@@ -400,6 +400,134 @@ Record runHistogram(const BenchInfo &info, uint64_t n, const Options &options) {
   return rateRecord(info, sizeText("bytes", n), timings, static_cast<double>(n), 1e9);
 }
 
+// The image benchmarks' computations on RGBA8 pixels in plain arrays (a CPU
+// program has no images): square n x n images, rows tightly packed.
+
+// 3x3 box blur, edges repeated: the three rows' pointers clamped once per
+// row, the interior a contiguous loop over the row's bytes (channels stay
+// apart: the neighbours of byte i are i - 4 and i + 4) that the compiler
+// widens, the two edge pixels with clamped columns. sum / 9 rounds to
+// nearest as (sum + 4) / 9, since it is never k + 0.5.
+void blurRows(const uint8_t *in, uint8_t *out, size_t width, size_t height) {
+  const size_t stride = width * 4;
+#pragma omp parallel for schedule(static)
+  for (size_t y = 0; y < height; ++y) {
+    const uint8_t *up = in + (y == 0 ? 0 : y - 1) * stride;
+    const uint8_t *mid = in + y * stride;
+    const uint8_t *down = in + (y + 1 == height ? y : y + 1) * stride;
+    uint8_t *row = out + y * stride;
+    auto edge = [&](size_t x) {
+      size_t left = x == 0 ? 0 : x - 1, right = x + 1 == width ? x : x + 1;
+      for (size_t c = 0; c < 4; ++c) {
+        unsigned sum = 0;
+        for (const uint8_t *r : {up, mid, down})
+          sum += r[left * 4 + c] + r[x * 4 + c] + r[right * 4 + c];
+        row[x * 4 + c] = static_cast<uint8_t>((sum + 4) / 9);
+      }
+    };
+    edge(0);
+    if (width > 1) edge(width - 1);
+    const size_t end = stride - 4;  // the last pixel's first byte
+#pragma omp simd
+    for (size_t i = 4; i < end; ++i) {
+      uint16_t sum = up[i - 4] + up[i] + up[i + 4] + mid[i - 4] + mid[i] + mid[i + 4] +
+                     down[i - 4] + down[i] + down[i + 4];
+      row[i] = static_cast<uint8_t>((sum + 4) / 9);
+    }
+  }
+}
+
+// image_blur and buffer_blur run this same loop: the native reference of both.
+Record runBlur(const BenchInfo &info, uint64_t n, const Options &options) {
+  BlurProblem problem(n, n);
+  std::vector<uint8_t> out(problem.in.size());
+  auto timings = measureRuns(
+      options.reps, [&] { out = problem.poison(); },
+      [&] { blurRows(problem.in.data(), out.data(), n, n); },
+      [&] { return problem.verify(out.data(), kExactRounding); });
+  return rateRecord(info, sizeText("width", n) + " height=" + std::to_string(n), timings,
+                    double(n) * n, 1e6);
+}
+
+// Bilinear resize by the spec's formula in float: each output column's two
+// source texels and weight computed once (per byte, so channels stay apart);
+// per output row, its two source rows blended along y into a float row (a
+// contiguous loop), then that row blended along x (a loop of gathers). Both
+// loops widen.
+Record runImageResize(const BenchInfo &info, uint64_t n, const Options &options) {
+  const uint32_t m = n * 3 / 4;
+  ResizeProblem problem(n, n, m, m);
+  std::vector<uint8_t> out(size_t{m} * m * 4);
+  const size_t in_row = size_t{n} * 4, out_row = size_t{m} * 4;
+  std::vector<uint32_t> first(out_row), second(out_row);  // source bytes of each output byte
+  std::vector<float> weight(out_row);                     // of the second
+  const float scale = float(n) / float(m);
+  auto tap = [&](uint32_t x, uint32_t &i0, uint32_t &i1, float &a) {
+    float u = (x + 0.5f) * scale - 0.5f, floor_u = std::floor(u);
+    int i = static_cast<int>(floor_u);
+    i0 = std::clamp(i, 0, int(n) - 1);
+    i1 = std::clamp(i + 1, 0, int(n) - 1);
+    a = u - floor_u;
+  };
+  auto timings = measureRuns(
+      options.reps, [&] { out = problem.poison(); },
+      [&] {
+        for (uint32_t x = 0; x < m; ++x) {
+          uint32_t i0, i1;
+          float a;
+          tap(x, i0, i1, a);
+          for (uint32_t c = 0; c < 4; ++c)
+            first[x * 4 + c] = i0 * 4 + c, second[x * 4 + c] = i1 * 4 + c, weight[x * 4 + c] = a;
+        }
+        const uint32_t *i0 = first.data(), *i1 = second.data();
+        const float *a = weight.data();
+#pragma omp parallel
+        {
+          std::vector<float> blended(in_row);
+          float *column = blended.data();
+#pragma omp for schedule(static)
+          for (uint32_t y = 0; y < m; ++y) {
+            uint32_t j0, j1;
+            float b;
+            tap(y, j0, j1, b);
+            const uint8_t *top = problem.in.data() + j0 * in_row;
+            const uint8_t *bottom = problem.in.data() + j1 * in_row;
+#pragma omp simd
+            for (size_t i = 0; i < in_row; ++i)
+              column[i] = top[i] + b * (float(bottom[i]) - float(top[i]));
+            uint8_t *row = out.data() + y * out_row;
+#pragma omp simd
+            for (size_t i = 0; i < out_row; ++i) {
+              float left = column[i0[i]], right = column[i1[i]];
+              row[i] = static_cast<uint8_t>(left + a[i] * (right - left) + 0.5f);
+            }
+          }
+        }
+      },
+      [&] { return problem.verify(out.data()); });
+  return rateRecord(info,
+                    sizeText("width", n) + " height=" + std::to_string(n) +
+                        " to width=" + std::to_string(m) + " height=" + std::to_string(m),
+                    timings, double(m) * m, 1e6);
+}
+
+Record runImageConvert(const BenchInfo &info, uint64_t n, const Options &options) {
+  ConvertProblem problem(n, n);
+  const size_t count = problem.in.size();
+  std::vector<float> out(count);
+  const uint8_t *in = problem.in.data();
+  float *o = out.data();
+  auto timings = measureRuns(
+      options.reps, [&] { poison(out); },
+      [&] {
+#pragma omp parallel for simd schedule(static)
+        for (size_t i = 0; i < count; ++i) o[i] = in[i] / 255.0f;
+      },
+      [&] { return problem.verify(o); });
+  return rateRecord(info, sizeText("width", n) + " height=" + std::to_string(n), timings,
+                    double(n) * n, 1e6);
+}
+
 }  // namespace
 
 const std::vector<NativeBench> &nativeBenchmarks() {
@@ -446,6 +574,18 @@ const std::vector<NativeBench> &nativeBenchmarks() {
       {{"histogram", "256 bins, per-thread histograms merged", "GB/s", true, 1 << 24, 1 << 16, 1,
         "bytes"},
        runHistogram},
+      {{"image_blur", "3x3 box blur of RGBA8 pixels, clamped rows, vectorized row loop", "Mpixel/s",
+        true, 2048, 64, 1, "width = height", 16384},
+       runBlur},
+      {{"buffer_blur", "the same loop as image_blur (its OpenCL kernel reads buffers)", "Mpixel/s",
+        true, 2048, 64, 1, "width = height", 16384},
+       runBlur},
+      {{"image_resize", "bilinear resize of RGBA8 pixels to 3/4 the size, spec's formula in float",
+        "Mpixel/s", true, 2048, 64, 4, "source width = height", 16384},
+       runImageResize},
+      {{"image_convert", "RGBA8 to RGBA float, c / 255", "Mpixel/s", true, 2048, 64, 1,
+        "width = height", 16384},
+       runImageConvert},
   };
   return benches;
 }

@@ -1,6 +1,7 @@
 #include "ClBenchmarks.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <memory>
 
@@ -306,6 +307,99 @@ Record runHistogram(Session &session, const BenchInfo &info, uint64_t n, const O
   return rateRecord(info, sizeText("bytes", n), timings, static_cast<double>(n), 1e9);
 }
 
+// The image benchmarks: square images of `n` x `n` RGBA8 pixels (the resize
+// reads n x n and writes 3/4 of that), one work-item per output pixel, the
+// local size left to the platform. Outputs are set before each run to values
+// wrong everywhere (128 code steps from the right ones; NaN for floats).
+constexpr cl_image_format kRgba8 = {CL_RGBA, CL_UNORM_INT8};
+constexpr cl_image_format kRgbaFloat = {CL_RGBA, CL_FLOAT};
+
+std::string imageSizeText(uint64_t width, uint64_t height) {
+  return sizeText("width", width) + " height=" + std::to_string(height);
+}
+
+Record runImageBlur(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
+  BlurProblem problem(static_cast<uint32_t>(n), static_cast<uint32_t>(n));
+  const std::vector<uint8_t> poison = problem.poison();
+  Buffer in = session.image2d(n, n, kRgba8, problem.in.data(), CL_MEM_READ_ONLY);
+  Buffer out = session.image2d(n, n, kRgba8, nullptr, CL_MEM_WRITE_ONLY);
+  cl_kernel kernel = session.kernel("image_blur");
+  setArgs(kernel, in, out);
+  std::vector<uint8_t> got(poison.size());
+  size_t global[2] = {n, n};
+  auto timings = timeKernel(
+      session, options, kernel, 2, global, nullptr,
+      [&] { session.writeImage(out, poison.data(), n, n); },
+      [&] {
+        session.readImage(out, got.data(), n, n);
+        return problem.verify(got.data(), kUnorm8WriteTolerance);
+      });
+  return rateRecord(info, imageSizeText(n, n), timings, double(n) * n, 1e6);
+}
+
+Record runBufferBlur(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
+  BlurProblem problem(static_cast<uint32_t>(n), static_cast<uint32_t>(n));
+  const std::vector<uint8_t> poison = problem.poison();
+  size_t bytes = poison.size();
+  Buffer in = session.buffer(bytes, problem.in.data(), CL_MEM_READ_ONLY);
+  Buffer out = session.buffer(bytes, nullptr, CL_MEM_WRITE_ONLY);
+  cl_kernel kernel = session.kernel("buffer_blur");
+  setArgs(kernel, in, out, static_cast<cl_int>(n), static_cast<cl_int>(n));
+  std::vector<uint8_t> got(bytes);
+  size_t global[2] = {n, n};
+  auto timings = timeKernel(
+      session, options, kernel, 2, global, nullptr,
+      [&] { session.write(out, poison.data(), bytes); },
+      [&] {
+        session.read(out, got.data(), bytes);
+        return problem.verify(got.data(), kExactRounding);  // convert_uchar4_sat_rte
+      });
+  return rateRecord(info, imageSizeText(n, n), timings, double(n) * n, 1e6);
+}
+
+Record runImageResize(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
+  uint64_t m = n * 3 / 4;
+  ResizeProblem problem(static_cast<uint32_t>(n), static_cast<uint32_t>(n),
+                        static_cast<uint32_t>(m), static_cast<uint32_t>(m));
+  const std::vector<uint8_t> poison = problem.poison();
+  Buffer in = session.image2d(n, n, kRgba8, problem.in.data(), CL_MEM_READ_ONLY);
+  Buffer out = session.image2d(m, m, kRgba8, nullptr, CL_MEM_WRITE_ONLY);
+  Sampler linear = session.sampler(true, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_LINEAR);
+  cl_kernel kernel = session.kernel("image_resize");
+  setArgs(kernel, in, out, linear);
+  std::vector<uint8_t> got(poison.size());
+  size_t global[2] = {m, m};
+  auto timings = timeKernel(
+      session, options, kernel, 2, global, nullptr,
+      [&] { session.writeImage(out, poison.data(), m, m); },
+      [&] {
+        session.readImage(out, got.data(), m, m);
+        return problem.verify(got.data());
+      });
+  return rateRecord(info, imageSizeText(n, n) + " to " + imageSizeText(m, m), timings,
+                    double(m) * m, 1e6);
+}
+
+Record runImageConvert(Session &session, const BenchInfo &info, uint64_t n,
+                       const Options &options) {
+  ConvertProblem problem(static_cast<uint32_t>(n), static_cast<uint32_t>(n));
+  const std::vector<float> poison(problem.in.size(), NAN);
+  Buffer in = session.image2d(n, n, kRgba8, problem.in.data(), CL_MEM_READ_ONLY);
+  Buffer out = session.image2d(n, n, kRgbaFloat, nullptr, CL_MEM_WRITE_ONLY);
+  cl_kernel kernel = session.kernel("image_convert");
+  setArgs(kernel, in, out);
+  std::vector<float> got(poison.size());
+  size_t global[2] = {n, n};
+  auto timings = timeKernel(
+      session, options, kernel, 2, global, nullptr,
+      [&] { session.writeImage(out, poison.data(), n, n); },
+      [&] {
+        session.readImage(out, got.data(), n, n);
+        return problem.verify(got.data());
+      });
+  return rateRecord(info, imageSizeText(n, n), timings, double(n) * n, 1e6);
+}
+
 }  // namespace
 
 const std::vector<ClBench> &clBenchmarks() {
@@ -371,6 +465,27 @@ const std::vector<ClBench> &clBenchmarks() {
         1 << 16, 1, "bytes"},
        "histogram256",
        runHistogram},
+      // images.cl; `size` is the image's width and height.
+      {{"image_blur", "3x3 box blur, RGBA8 image, read_imagef with a nearest clamp-to-edge sampler",
+        "Mpixel/s", true, 2048, 64, 1, "width = height", 16384},
+       "image_blur",
+       runImageBlur,
+       Program::Images},
+      {{"buffer_blur", "the same 3x3 blur over uchar4 buffers, clamped indices", "Mpixel/s", true,
+        2048, 64, 1, "width = height", 16384},
+       "buffer_blur",
+       runBufferBlur,
+       Program::Images},
+      {{"image_resize", "bilinear resize of an RGBA8 image to 3/4 its size, linear sampler",
+        "Mpixel/s", true, 2048, 64, 4, "source width = height", 16384},
+       "image_resize",
+       runImageResize,
+       Program::Images},
+      {{"image_convert", "RGBA8 image to RGBA float image, samplerless read_imagef", "Mpixel/s",
+        true, 2048, 64, 1, "width = height", 16384},
+       "image_convert",
+       runImageConvert,
+       Program::Images},
   };
   return benches;
 }

@@ -15,15 +15,24 @@ namespace bench {
 using ClRunFn = Record (*)(Session &session, const BenchInfo &info, uint64_t size,
                            const Options &options);
 
+// The program a benchmark's kernel is in.
+enum class Program {
+  Suite,   // kernels.cl: built for every benchmark, and what `build` measures
+  Images,  // images.cl: built only on a device with image support
+};
+
 struct ClBench {
   BenchInfo info;
-  const char *kernel;  // the kernel of kernels.cl it launches ("" for build)
+  const char *kernel;  // the kernel it launches ("" for build)
   ClRunFn run;         // null for "build", which runs in child processes instead
+  Program program = Program::Suite;
 };
 
 const std::vector<ClBench> &clBenchmarks();
 
-// The benchmarks' OpenCL C source (kernels.cl, embedded at build time).
+// The benchmarks' OpenCL C sources (kernels.cl and images.cl, embedded at
+// build time).
 extern const char kBenchKernelSource[];
+extern const char kBenchImageSource[];
 
 }  // namespace bench

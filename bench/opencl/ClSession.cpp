@@ -70,6 +70,10 @@ Buffer::~Buffer() {
   if (mem_) clReleaseMemObject(mem_);
 }
 
+Sampler::~Sampler() {
+  if (sampler_) clReleaseSampler(sampler_);
+}
+
 Session::Session(const std::string &platform_name) {
   platform_ = findPlatform(platform_name);
   platform_name_ = platformInfo(platform_, CL_PLATFORM_NAME);
@@ -84,7 +88,7 @@ Session::Session(const std::string &platform_name) {
 
 Session::~Session() {
   for (auto &[name, kernel] : kernels_) clReleaseKernel(kernel);
-  if (program_) clReleaseProgram(program_);
+  for (cl_program program : programs_) clReleaseProgram(program);
   if (queue_) clReleaseCommandQueue(queue_);
   if (context_) clReleaseContext(context_);
 }
@@ -92,15 +96,16 @@ Session::~Session() {
 double Session::build(const char *source) {
   auto start = Clock::now();
   cl_int error = CL_SUCCESS;
-  program_ = clCreateProgramWithSource(context_, 1, &source, nullptr, &error);
+  cl_program program = clCreateProgramWithSource(context_, 1, &source, nullptr, &error);
   check(error, "clCreateProgramWithSource");
-  error = clBuildProgram(program_, 1, &device_, "", nullptr, nullptr);
+  programs_.push_back(program);
+  error = clBuildProgram(program, 1, &device_, "", nullptr, nullptr);
   if (error != CL_SUCCESS)
-    throw ClError(error, "clBuildProgram failed; build log:\n" + buildLog(program_, device_));
+    throw ClError(error, "clBuildProgram failed; build log:\n" + buildLog(program, device_));
   cl_uint count = 0;
-  check(clCreateKernelsInProgram(program_, 0, nullptr, &count), "clCreateKernelsInProgram");
+  check(clCreateKernelsInProgram(program, 0, nullptr, &count), "clCreateKernelsInProgram");
   std::vector<cl_kernel> kernels(count);
-  check(clCreateKernelsInProgram(program_, count, kernels.data(), nullptr),
+  check(clCreateKernelsInProgram(program, count, kernels.data(), nullptr),
         "clCreateKernelsInProgram");
   double ms = msSince(start);
   for (cl_kernel kernel : kernels) {
@@ -132,11 +137,66 @@ void Session::read(const Buffer &buffer, void *host, size_t bytes) {
         "clEnqueueReadBuffer");
 }
 
+void Session::write(const Buffer &buffer, const void *host, size_t bytes) {
+  check(clEnqueueWriteBuffer(queue_, buffer.get(), CL_TRUE, 0, bytes, host, 0, nullptr, nullptr),
+        "clEnqueueWriteBuffer");
+}
+
 void Session::fill(const Buffer &buffer, uint32_t pattern, size_t bytes) {
   check(clEnqueueFillBuffer(queue_, buffer.get(), &pattern, sizeof pattern, 0, bytes, 0, nullptr,
                             nullptr),
         "clEnqueueFillBuffer");
   finish();
+}
+
+bool Session::imageSupport() const {
+  cl_bool support = CL_FALSE;
+  check(clGetDeviceInfo(device_, CL_DEVICE_IMAGE_SUPPORT, sizeof support, &support, nullptr),
+        "clGetDeviceInfo");
+  return support == CL_TRUE;
+}
+
+Buffer Session::image2d(size_t width, size_t height, cl_image_format format, const void *host,
+                        cl_mem_flags flags) {
+  cl_image_desc desc = {};
+  desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+  desc.image_width = width;
+  desc.image_height = height;
+  cl_int error = CL_SUCCESS;
+  if (host) flags |= CL_MEM_COPY_HOST_PTR;
+  Buffer image(clCreateImage(context_, flags, &format, &desc, const_cast<void *>(host), &error));
+  check(error, "clCreateImage");
+  return image;
+}
+
+void Session::readImage(const Buffer &image, void *host, size_t width, size_t height) {
+  size_t origin[3] = {0, 0, 0}, region[3] = {width, height, 1};
+  check(clEnqueueReadImage(queue_, image.get(), CL_TRUE, origin, region, 0, 0, host, 0, nullptr,
+                           nullptr),
+        "clEnqueueReadImage");
+}
+
+void Session::writeImage(const Buffer &image, const void *host, size_t width, size_t height) {
+  size_t origin[3] = {0, 0, 0}, region[3] = {width, height, 1};
+  check(clEnqueueWriteImage(queue_, image.get(), CL_TRUE, origin, region, 0, 0, host, 0, nullptr,
+                            nullptr),
+        "clEnqueueWriteImage");
+}
+
+Sampler Session::sampler(bool normalized_coords, cl_addressing_mode addressing,
+                         cl_filter_mode filter) {
+  cl_sampler_properties properties[] = {
+      CL_SAMPLER_NORMALIZED_COORDS,
+      static_cast<cl_sampler_properties>(normalized_coords ? CL_TRUE : CL_FALSE),
+      CL_SAMPLER_ADDRESSING_MODE,
+      addressing,
+      CL_SAMPLER_FILTER_MODE,
+      filter,
+      0};
+  cl_int error = CL_SUCCESS;
+  Sampler sampler(clCreateSamplerWithProperties(context_, properties, &error));
+  check(error, "clCreateSamplerWithProperties");
+  return sampler;
 }
 
 void Session::enqueue(cl_kernel kernel, cl_uint dims, const size_t *global, const size_t *local) {

@@ -36,6 +36,22 @@ Record runOne(Session &session, const ClBench &bench, uint64_t size, const Optio
   }
 }
 
+// Builds images.cl when an image benchmark is selected; returns why its
+// benchmarks cannot run, or nothing.
+std::string buildImages(Session &session, const Options &options) {
+  bool wanted = false;
+  for (const auto &bench : clBenchmarks())
+    wanted |= bench.program == Program::Images && selected(options, bench.info.name);
+  if (!wanted) return {};
+  try {
+    if (!session.imageSupport()) return "the device reports no image support";
+    session.build(kBenchImageSource);
+  } catch (const std::exception &error) {
+    return error.what();
+  }
+  return {};
+}
+
 int runSuite(const Options &options) {
   std::unique_ptr<Session> session;
   try {
@@ -51,6 +67,7 @@ int runSuite(const Options &options) {
   } catch (const std::exception &error) {
     build_error = error.what();  // every kernel benchmark reports it; the build probes still run
   }
+  std::string image_error = buildImages(*session, options);
   for (const auto &bench : clBenchmarks()) {
     if (!selected(options, bench.info.name)) continue;
     if (!bench.run) {
@@ -62,9 +79,10 @@ int runSuite(const Options &options) {
       continue;
     }
     uint64_t size = sizeFor(options, bench.info);
-    if (!build_error.empty())
+    const std::string &error = bench.program == Program::Images ? image_error : build_error;
+    if (!error.empty())
       reporter.emit(
-          problemRecord(bench.info, "size=" + std::to_string(size), Status::Error, build_error));
+          problemRecord(bench.info, "size=" + std::to_string(size), Status::Error, error));
     else
       reporter.emit(runOne(*session, bench, size, options));
   }

@@ -11,11 +11,15 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Linker/Linker.h>
+#include <llvm/Support/CommandLine.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <sstream>
 
 #include "Internal.h"
@@ -72,14 +76,41 @@ std::vector<std::string> splitWords(std::string_view text) {
   return words;
 }
 
+std::unique_ptr<JitProgram> compileSpecialized(std::span<const uint8_t> binary, const KernelDescription &kernel,
+                                               std::span<const uint32_t> key, WorkGroupFunction &function);
+
+// A launch that runs at least this many work-items gets its kernel compiled
+// for its image formats and samplers at once; smaller ones after this many
+// launches with the same values (Executable::specialize).
+constexpr uint64_t kSpecializeWorkItems = uint64_t{1} << 18;
+constexpr unsigned kSpecializeAfterLaunches = 3;
+
 class JitExecutable final : public Executable {
  public:
-  JitExecutable(std::vector<KernelDescription> kernels, size_t globals, std::unique_ptr<JitProgram> code)
-      : kernels_(std::move(kernels)), globals_(globals), costs_(kernels_.size()), code_(std::move(code)) {}
+  JitExecutable(std::vector<KernelDescription> kernels, size_t globals, std::unique_ptr<JitProgram> code,
+                std::vector<uint8_t> binary)
+      : kernels_(std::move(kernels)),
+        globals_(globals),
+        costs_(kernels_.size()),
+        code_(std::move(code)),
+        binary_(std::move(binary)) {}
   const std::vector<KernelDescription> &kernels() const override { return kernels_; }
   size_t globalVariableTotalSize() const override { return globals_; }
   std::atomic<uint64_t> &workCost(const KernelDescription &kernel) const override {
     return costs_[&kernel - kernels_.data()];
+  }
+  WorkGroupFunction specialize(const KernelDescription &kernel, std::span<const uint32_t> key,
+                               uint64_t workItems) const override {
+    if (key.empty()) return nullptr;
+    std::string id = kernel.name;
+    id.append(reinterpret_cast<const char *>(key.data()), key.size_bytes());
+    std::lock_guard lock(specializedMutex_);
+    Specialized &entry = specialized_[id];
+    if (entry.function || entry.failed) return entry.function;
+    if (workItems < kSpecializeWorkItems && ++entry.launches < kSpecializeAfterLaunches) return nullptr;
+    entry.code = compileSpecialized(binary_, kernel, key, entry.function);
+    entry.failed = !entry.function;
+    return entry.function;
   }
 
  private:
@@ -87,6 +118,15 @@ class JitExecutable final : public Executable {
   size_t globals_;
   mutable std::vector<std::atomic<uint64_t>> costs_;
   std::unique_ptr<JitProgram> code_;
+  std::vector<uint8_t> binary_;  // the program, for specialized versions of its kernels
+  struct Specialized {
+    unsigned launches = 0;
+    bool failed = false;
+    std::unique_ptr<JitProgram> code;
+    WorkGroupFunction function = nullptr;
+  };
+  mutable std::mutex specializedMutex_;
+  mutable std::map<std::string, Specialized> specialized_;  // by kernel name and key
 };
 
 size_t globalVariableBytes(const Module &M) {
@@ -126,7 +166,8 @@ std::optional<Result> fromCache(const std::string &key) {
   result.binary = std::move(cached->binary);
   result.kernelNames = kernelNames(cached->kernels);
   result.executable =
-      std::make_shared<JitExecutable>(std::move(cached->kernels), cached->globalVariableBytes, std::move(code));
+      std::make_shared<JitExecutable>(std::move(cached->kernels), cached->globalVariableBytes, std::move(code),
+                                      result.binary);
   return result;
 }
 
@@ -180,7 +221,7 @@ Result makeExecutable(std::unique_ptr<Module> M, std::unique_ptr<LLVMContext> co
     for (KernelDescription &kernel : cached.kernels) kernel.function = nullptr;
     storeCachedProgram(cacheKey, cached);
   }
-  result.executable = std::make_shared<JitExecutable>(std::move(kernels), globals, std::move(code));
+  result.executable = std::make_shared<JitExecutable>(std::move(kernels), globals, std::move(code), result.binary);
   result.status = Status::Success;
   return result;
 }
@@ -193,6 +234,42 @@ std::unique_ptr<Module> readBitcode(StringRef bitcode, LLVMContext &context, std
     return nullptr;
   }
   return std::move(*M);
+}
+
+// The kernel of an executable binary compiled for the image formats and
+// sampler values of a launch (ImageSpecialization.cpp): `key` holds four
+// values per image or sampler argument, in argument order. Null if it
+// cannot be built (the launch then runs the general code).
+std::unique_ptr<JitProgram> compileSpecialized(std::span<const uint8_t> binary, const KernelDescription &kernel,
+                                               std::span<const uint32_t> key, WorkGroupFunction &function) {
+  ParsedBinary parsed = parseBinary(binary);
+  if (parsed.kind != BinaryKind::Executable) return nullptr;
+  std::string log;
+  std::optional<FrontendOptions> options = parseOptions(parsed.options, false, log);
+  if (!options) options = FrontendOptions{};
+  LLVMContext context;
+  std::unique_ptr<Module> M = readBitcode(parsed.bitcode, context, log);
+  if (!M) return nullptr;
+  size_t next = 0;
+  for (size_t i = 0; i < kernel.arguments.size(); ++i) {
+    ArgKind kind = kernel.arguments[i].kind;
+    if (kind != ArgKind::Image && kind != ArgKind::Sampler) continue;
+    if (next + 4 > key.size()) return nullptr;
+    requestSpecialization(*M, kernel.name, i, ArrayRef<uint32_t>(key.data() + next, 4));
+    next += 4;
+  }
+  if (!prepareModule(*M, *options, log)) return nullptr;
+  // Only this kernel's work-group function is wanted.
+  std::string wanted = workGroupFunctionName(kernel.name);
+  for (Function &F : make_early_inc_range(*M))
+    if (F.hasFnAttribute(kKernelNameAttr) && F.getName() != wanted && F.use_empty()) F.eraseFromParent();
+  std::optional<MachineCode> machineCode = compileModule(*M, *options, log);
+  if (!machineCode) return nullptr;
+  std::unique_ptr<JitProgram> code = jitObjects(std::move(machineCode->objects), log);
+  std::vector<void *> address;
+  if (!code || !code->lookup({&wanted, 1}, address, log)) return nullptr;
+  function = reinterpret_cast<WorkGroupFunction>(address[0]);
+  return code;
 }
 
 // Options, or nullopt with `result` saying why (CL_INVALID_*_OPTIONS).
@@ -220,6 +297,12 @@ Compiler::Compiler() : impl_(std::make_unique<Impl>()) {
   for (const std::string &name : impl_->support.features) {
     if (name == "__opencl_c_work_group_collective_functions") impl_->support.workGroupCollectives = true;
     if (name == "__opencl_c_subgroups") impl_->support.subGroupSize = hostSubGroupSize();
+  }
+  // A developer's aid (README): LLVM's own options, as opt takes them
+  // (-pass-remarks-missed=loop-vectorize, a pass's cl::opt knobs).
+  if (std::getenv("LOCKSTEP_LLVM_OPTIONS")) {
+    const char *program[] = {"lockstep"};
+    cl::ParseCommandLineOptions(1, program, "", &errs(), "LOCKSTEP_LLVM_OPTIONS");
   }
 }
 

@@ -79,8 +79,7 @@ constexpr const char *kAbsentExtensionMacros[] = {
     "__opencl_c_ext_fp32_global_atomic_add", "__opencl_c_ext_fp32_local_atomic_add",
     "__opencl_c_ext_fp32_global_atomic_min_max", "__opencl_c_ext_fp32_local_atomic_min_max",
     "__opencl_c_ext_image_raw10_raw12", "cl_khr_kernel_clock", "__opencl_c_kernel_clock_scope_device",
-    "__opencl_c_kernel_clock_scope_work_group", "__opencl_c_kernel_clock_scope_sub_group",
-    "__opencl_c_read_write_images"};
+    "__opencl_c_kernel_clock_scope_work_group", "__opencl_c_kernel_clock_scope_sub_group"};
 constexpr const char *kAbsentExtensionsHeader = "__lockstep_absent_extensions.h";
 
 std::string absentExtensionsHeader() {
@@ -191,7 +190,7 @@ std::unique_ptr<Module> compileSource(LLVMContext &context, std::string_view sou
   std::vector<std::string> args = {"-triple", "spir64-unknown-unknown", "-cl-std=" + standard,
                                    "-fdeclare-opencl-builtins", "-finclude-default-header",
                                    LOCKSTEP_CLANG_CL_EXT, "-cl-kernel-arg-info", "-ffp-contract=on",
-                                   "-fno-builtin", "-D__OPENCL_VERSION__=300", "-U__IMAGE_SUPPORT__",
+                                   "-fno-builtin", "-D__OPENCL_VERSION__=300",
                                    "-D__LOCKSTEP__=1"};
   if (options.optDisable) args.insert(args.end(), {"-O0", "-disable-O0-optnone"});
   else args.insert(args.end(), {"-O2", "-disable-llvm-passes"});

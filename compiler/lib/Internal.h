@@ -230,6 +230,23 @@ struct WorkItemLoopSplitPass : llvm::PassInfoMixin<WorkItemLoopSplitPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 
+// First of all, once the builtins are linked: image and sampler types become
+// a descriptor pointer and CLK_* bits (ImageAbi.h); constant samplers and the
+// builtins' accessors fold away (ImageTypeLowering.cpp).
+struct ImageTypeLoweringPass : llvm::PassInfoMixin<ImageTypeLoweringPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+// The functions ImageTypeLoweringPass replaces by their argument.
+bool isImageAccessor(llvm::StringRef name);
+// Right after it: the kernels !lockstep.specialize names assume their image
+// arguments' formats and take their sampler arguments' bits
+// (ImageSpecialization.cpp); requestSpecialization adds such a request.
+struct ImageSpecializationPass : llvm::PassInfoMixin<ImageSpecializationPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+void requestSpecialization(llvm::Module &M, llvm::StringRef kernel, unsigned argument,
+                           llvm::ArrayRef<uint32_t> values);
+
 // Registers the passes above by name ("lockstep-kernel-wrapper", ...).
 void registerLockstepPasses(llvm::PassBuilder &builder);
 

@@ -33,7 +33,7 @@ namespace fs = std::filesystem;
 namespace lockstep::compiler {
 namespace {
 
-constexpr char kMagic[8] = {'L', 'S', 'C', 'A', 'C', 'H', 'E', '5'};
+constexpr char kMagic[8] = {'L', 'S', 'C', 'A', 'C', 'H', 'E', '6'};
 
 std::optional<fs::path> cacheDirectory() {
   const char *enabled = std::getenv("LOCKSTEP_CACHE");
@@ -101,6 +101,7 @@ void writeKernel(Writer &out, const KernelDescription &kernel) {
     out.u32(arg.addressQualifier);
     out.u32(arg.accessQualifier);
     out.u64(arg.typeQualifier);
+    out.u32(arg.imageType);
     out.u32(arg.size);
     out.u32(arg.alignment);
     out.u32(arg.offset);
@@ -134,6 +135,7 @@ KernelDescription readKernel(Reader &in) {
     arg.addressQualifier = in.u32();
     arg.accessQualifier = in.u32();
     arg.typeQualifier = in.u64();
+    arg.imageType = in.u32();
     arg.size = in.u32();
     arg.alignment = in.u32();
     arg.offset = in.u32();

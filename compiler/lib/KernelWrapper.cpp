@@ -8,6 +8,7 @@
 // work-group passes.
 #include <CL/cl.h>
 #include <llvm/ADT/SetVector.h>
+#include <llvm/ADT/StringSwitch.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
@@ -86,6 +87,19 @@ std::string typeName(Type *type, bool isSigned) {
   }
 }
 
+// The memory object type of an OpenCL C image type name (depth images are
+// 2D images to the API), or 0 if `name` is no image type.
+uint32_t imageObjectType(StringRef name) {
+  return StringSwitch<uint32_t>(name)
+      .Case("image1d_t", CL_MEM_OBJECT_IMAGE1D)
+      .Case("image1d_buffer_t", CL_MEM_OBJECT_IMAGE1D_BUFFER)
+      .Case("image1d_array_t", CL_MEM_OBJECT_IMAGE1D_ARRAY)
+      .Cases("image2d_t", "image2d_depth_t", CL_MEM_OBJECT_IMAGE2D)
+      .Cases("image2d_array_t", "image2d_array_depth_t", CL_MEM_OBJECT_IMAGE2D_ARRAY)
+      .Case("image3d_t", CL_MEM_OBJECT_IMAGE3D)
+      .Default(0);
+}
+
 std::string attributes(const Function &F) {
   std::string text;
   auto append = [&](const std::string &item) { text += (text.empty() ? "" : " ") + item; };
@@ -115,7 +129,21 @@ KernelDescription describe(const Function &F) {
     out.accessQualifier = accessQualifier(metadataString(F, "kernel_arg_access_qual", i));
     unsigned space = metadataInt(F, "kernel_arg_addr_space", i, 0);
     Type *type = arg.getType();
-    switch (space) {
+    StringRef baseType = metadataString(F, "kernel_arg_base_type", i);
+    if (uint32_t image = imageObjectType(baseType.empty() ? StringRef(out.typeName) : baseType)) {
+      // ImageAbi.h: the slot holds the address of the image's descriptor.
+      out.kind = ArgKind::Image;
+      out.imageType = image;
+      out.addressQualifier = CL_KERNEL_ARG_ADDRESS_GLOBAL;
+      out.size = sizeof(void *);
+      out.alignment = alignof(void *);
+    } else if (baseType == "sampler_t" || out.typeName == "sampler_t") {
+      // ImageAbi.h: the slot holds the sampler's CLK_* bits.
+      out.kind = ArgKind::Sampler;
+      out.addressQualifier = CL_KERNEL_ARG_ADDRESS_PRIVATE;
+      out.size = sizeof(uint32_t);
+      out.alignment = alignof(uint32_t);
+    } else switch (space) {
       case 1: out.kind = ArgKind::GlobalPointer; out.addressQualifier = CL_KERNEL_ARG_ADDRESS_GLOBAL; break;
       case 2: out.kind = ArgKind::ConstantPointer; out.addressQualifier = CL_KERNEL_ARG_ADDRESS_CONSTANT; break;
       case 3: out.kind = ArgKind::LocalPointer; out.addressQualifier = CL_KERNEL_ARG_ADDRESS_LOCAL; break;
@@ -127,7 +155,8 @@ KernelDescription describe(const Function &F) {
       out.size = layout.getTypeAllocSize(valueType);
       out.alignment = std::max<uint64_t>(arg.getParamAlign().valueOrOne().value(),
                                          layout.getABITypeAlign(valueType).value());
-      if (out.typeName == "sampler_t") out.kind = ArgKind::Sampler;
+    } else if (out.kind == ArgKind::Image || out.kind == ArgKind::Sampler) {
+      // sized above
     } else {
       out.size = sizeof(void *);
       out.alignment = alignof(void *);

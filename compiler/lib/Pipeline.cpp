@@ -226,7 +226,7 @@ bool checkUndefined(const Module &M, std::string &log) {
   for (const Function &F : M) {
     if (!F.isDeclaration() || F.isIntrinsic() || F.use_empty()) continue;
     StringRef name = F.getName();
-    if (is_contained(provided, name) || name.contains("barrier") || name.starts_with("_Z12get_") ||
+    if (is_contained(provided, name) || isImageAccessor(name) || name.contains("barrier") || name.starts_with("_Z12get_") ||
         name.starts_with("_Z13get_") || name.starts_with("_Z14get_") || name.starts_with("_Z15get_") ||
         name.starts_with("_Z17get_") || name.starts_with("_Z19get_") || name.starts_with("_Z20get_") ||
         name.starts_with("_Z23get_") || name.contains("work_group_") || name.contains("sub_group"))
@@ -381,6 +381,14 @@ bool compilePart(Module &M, const FrontendOptions &options, std::string &object,
   context.setDiagnosticHandlerCallBack(
       [](const DiagnosticInfo *info, void *out) {
         auto &reports = *static_cast<Reports *>(out);
+        // Remarks come only when a developer asked for them
+        // (LOCKSTEP_LLVM_OPTIONS=-pass-remarks...): to stderr, as opt prints them.
+        if (info->getSeverity() == DS_Remark) {
+          if (auto *remark = dyn_cast<DiagnosticInfoOptimizationBase>(info); remark && remark->isEnabled())
+            errs() << remark->getFunction().getName() << ": " << remark->getPassName() << ": " << remark->getMsg()
+                   << "\n";
+          return;
+        }
         if (info->getSeverity() != DS_Error && (info->getSeverity() != DS_Warning || !reports.warnings)) return;
         std::string text;
         raw_string_ostream stream(text);
@@ -547,6 +555,8 @@ bool prepareModule(Module &M, const FrontendOptions &options, std::string &log) 
   registerLockstepPasses(builder);
   Analyses analyses(builder);
   ModulePassManager passes;
+  passes.addPass(ImageTypeLoweringPass());
+  passes.addPass(ImageSpecializationPass());
   passes.addPass(PrintfLoweringPass());
   passes.addPass(KernelWrapperPass());
   passes.addPass(InternalizePass([](const GlobalValue &value) {
@@ -651,6 +661,8 @@ void registerLockstepPasses(PassBuilder &builder) {
   builder.registerPipelineParsingCallback(
       [](StringRef name, ModulePassManager &passes, ArrayRef<PassBuilder::PipelineElement>) {
         if (name == "lockstep-kernel-wrapper") passes.addPass(KernelWrapperPass());
+        else if (name == "lockstep-image-types") passes.addPass(ImageTypeLoweringPass());
+        else if (name == "lockstep-image-specialization") passes.addPass(ImageSpecializationPass());
         else if (name == "lockstep-workitem-builtins") passes.addPass(WorkItemBuiltinsPass());
         else if (name == "lockstep-local-memory") passes.addPass(LocalMemoryLayoutPass());
         else if (name == "lockstep-work-group-loops") passes.addPass(WorkGroupLoopsPass());

@@ -31,7 +31,9 @@ std::string deviceExtensions() {
   std::string list;
   for (const std::string &name : Compiler::instance().languageSupport().extensions)
     list += name + " ";
-  list += "cl_khr_extended_versioning";
+  // cl_khr_image2d_from_buffer: clCreateImage takes a buffer as a 2D
+  // image's mem_object (api/image.cpp).
+  list += "cl_khr_extended_versioning cl_khr_image2d_from_buffer";
   return list;
 }
 
@@ -259,7 +261,7 @@ bool computeInfo(cl_device_id d, cl_device_info param, const InfoWriter &out) {
 namespace lockstep::api {
 namespace {
 
-// Memory: sizes, caches, alignment, arguments; images and pipes (absent).
+// Memory: sizes, caches, alignment, arguments; pipes (absent).
 bool memoryInfo(cl_device_id d, cl_device_info param, const InfoWriter &out) {
   switch (param) {
     case CL_DEVICE_ADDRESS_BITS:
@@ -311,15 +313,6 @@ bool memoryInfo(cl_device_id d, cl_device_info param, const InfoWriter &out) {
     case CL_DEVICE_SVM_CAPABILITIES:
       out.value<cl_device_svm_capabilities>(0);
       return true;
-    case CL_DEVICE_IMAGE_SUPPORT:
-      out.value<cl_bool>(CL_FALSE);
-      return true;
-    case CL_DEVICE_MAX_READ_IMAGE_ARGS:
-    case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
-    case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
-    case CL_DEVICE_MAX_SAMPLERS:
-    case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
-    case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
     case CL_DEVICE_MAX_PIPE_ARGS:
     case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
     case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
@@ -328,14 +321,48 @@ bool memoryInfo(cl_device_id d, cl_device_info param, const InfoWriter &out) {
     case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
       out.value<cl_uint>(0);
       return true;
+  }
+  return false;
+}
+
+// Images and samplers.
+bool imageInfo(cl_device_id d, cl_device_info param, const InfoWriter &out) {
+  switch (param) {
+    case CL_DEVICE_IMAGE_SUPPORT:
+      out.value<cl_bool>(CL_TRUE);
+      return true;
+    case CL_DEVICE_MAX_READ_IMAGE_ARGS:
+      out.value<cl_uint>(_cl_device_id::kMaxReadImageArgs);
+      return true;
+    case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
+      out.value<cl_uint>(_cl_device_id::kMaxWriteImageArgs);
+      return true;
+    case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
+      out.value<cl_uint>(_cl_device_id::kMaxReadWriteImageArgs);
+      return true;
+    case CL_DEVICE_MAX_SAMPLERS:
+      out.value<cl_uint>(_cl_device_id::kMaxSamplers);
+      return true;
+    case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
+      out.value<cl_uint>(_cl_device_id::kImagePitchAlignment);
+      return true;
+    case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
+      out.value<cl_uint>(_cl_device_id::kImageBaseAddressAlignment);
+      return true;
     case CL_DEVICE_IMAGE2D_MAX_WIDTH:
     case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
+      out.value<size_t>(_cl_device_id::kImage2DMaxSize);
+      return true;
     case CL_DEVICE_IMAGE3D_MAX_WIDTH:
     case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
     case CL_DEVICE_IMAGE3D_MAX_DEPTH:
+      out.value<size_t>(_cl_device_id::kImage3DMaxSize);
+      return true;
     case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
+      out.value<size_t>(d->imageMaxBufferSize());
+      return true;
     case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
-      out.value<size_t>(0);
+      out.value<size_t>(_cl_device_id::kImageMaxArraySize);
       return true;
   }
   return false;
@@ -393,7 +420,8 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
     checked(device);
     InfoWriter out(param_value_size, param_value, param_value_size_ret);
     if (identityInfo(device, param_name, out) || computeInfo(device, param_name, out) ||
-        memoryInfo(device, param_name, out) || queueAndPartitionInfo(device, param_name, out))
+        memoryInfo(device, param_name, out) || imageInfo(device, param_name, out) ||
+        queueAndPartitionInfo(device, param_name, out))
       return;
     fail(CL_INVALID_VALUE);
   });

@@ -15,9 +15,9 @@
 #include <type_traits>
 
 // clang-format off
-// Owned by R1: platform, device, context, queue, event, memory, and every
-// optional feature Lockstep does not offer (images, samplers, pipes, SVM,
-// GL/EGL sharing, device fission, native kernels, sub-groups KHR).
+// Owned by R1: platform, device, context, queue, event, memory (buffers and
+// images), samplers, and every optional feature Lockstep does not offer
+// (pipes, SVM, GL/EGL sharing, device fission, native kernels, sub-groups KHR).
 #define LOCKSTEP_R1_ENTRY_POINTS(X)                                                           \
   X(clGetPlatformIDs) X(clGetPlatformInfo) X(clGetDeviceIDs) X(clGetDeviceInfo)               \
   X(clCreateSubDevices) X(clRetainDevice) X(clReleaseDevice) X(clGetDeviceAndHostTimer)      \

@@ -1,9 +1,11 @@
-// Mapping buffers (zero copy: the map is a pointer into the buffer's
-// storage) and migrating them (nothing to move: all memory is the host's).
+// Mapping buffers and images (zero copy: the map is a pointer into the
+// storage) and migrating memory objects (nothing to move: all memory is the
+// host's).
 #include "Context.h"
 #include "Memory.h"
 #include "Queue.h"
 #include "api/entry_points.h"
+#include "api/image_region.h"
 
 using namespace lockstep::runtime;
 
@@ -38,7 +40,8 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buff
                                      cl_int *errcode_ret) {
   return guardedCreate(errcode_ret, [&]() -> void * {
     checked(command_queue);
-    check(isValid(buffer), CL_INVALID_MEM_OBJECT);
+    // An image is mapped with clEnqueueMapImage.
+    check(isValid(buffer) && buffer->type() == CL_MEM_OBJECT_BUFFER, CL_INVALID_MEM_OBJECT);
     check(buffer->context() == command_queue->context(), CL_INVALID_CONTEXT);
     // "CL_INVALID_VALUE if region being mapped given by (offset, size) is out
     // of bounds or if size is 0 or if values specified in map_flags are not
@@ -60,6 +63,50 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buff
   });
 }
 
+void *CL_API_CALL clEnqueueMapImage(cl_command_queue command_queue, cl_mem image,
+                                    cl_bool blocking_map, cl_map_flags map_flags,
+                                    const size_t *origin, const size_t *region,
+                                    size_t *image_row_pitch, size_t *image_slice_pitch,
+                                    cl_uint num_events_in_wait_list,
+                                    const cl_event *event_wait_list, cl_event *event,
+                                    cl_int *errcode_ret) {
+  return guardedCreate(errcode_ret, [&]() -> void * {
+    checked(command_queue);
+    const ImageLayout &layout = imageOf(image);
+    checkSameContext(command_queue, image);
+    // "CL_INVALID_VALUE if region being mapped given by (origin,
+    // origin + region) is out of bounds or if values specified in map_flags
+    // are not valid", or origin and region break the rules of the type.
+    Triple box = regionOf(region);
+    Triple start = boxIn(layout, origin, box);
+    checkMapFlags(image, map_flags);
+    // "CL_INVALID_VALUE if image_row_pitch is NULL", and "if image is a 3D
+    // image, 1D or 2D image array object and image_slice_pitch is NULL".
+    check(image_row_pitch != nullptr, CL_INVALID_VALUE);
+    bool hasSlices = layout.type == CL_MEM_OBJECT_IMAGE1D_ARRAY ||
+                     layout.type == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
+                     layout.type == CL_MEM_OBJECT_IMAGE3D;
+    check(image_slice_pitch != nullptr || !hasSlices, CL_INVALID_VALUE);
+    checkMapAccess(image, map_flags);
+    // Zero copy: the map is the storage itself, laid out as the image is (a
+    // 1D or 2D image reports a slice pitch of 0, as ImageLayout has it).
+    void *pointer = stridedIn(image, start).base;
+    command_queue->enqueue(
+        CL_COMMAND_MAP_IMAGE, num_events_in_wait_list, event_wait_list, event,
+        [mem = Ref(image)] {
+          mem->mapCount.fetch_add(1, std::memory_order_relaxed);
+          return CL_SUCCESS;
+        },
+        blocking_map, true);
+    image->addMapping(pointer);
+    *image_row_pitch = layout.rowPitch;
+    if (image_slice_pitch) *image_slice_pitch = layout.slicePitch;
+    return pointer;
+  });
+}
+
+// Unmaps a buffer's or an image's map: either is a pointer into the storage,
+// so only the bookkeeping changes.
 cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj,
                                            void *mapped_ptr, cl_uint num_events_in_wait_list,
                                            const cl_event *event_wait_list, cl_event *event) {

@@ -1,7 +1,6 @@
-// Buffers and sub-buffers: creation, queries, reference counts.
+// Buffers and sub-buffers: creation; every memory object: queries, reference
+// counts (images are created in image.cpp).
 #include "Memory.h"
-
-#include <bit>
 
 #include "Context.h"
 #include "Device.h"
@@ -14,25 +13,6 @@ namespace lockstep::api {
 namespace {
 
 constexpr cl_mem_flags kAccessFlags = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
-constexpr cl_mem_flags kHostPtrFlags =
-    CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
-constexpr cl_mem_flags kHostAccessFlags =
-    CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
-constexpr cl_mem_flags kKnownFlags =
-    kAccessFlags | kHostPtrFlags | kHostAccessFlags | CL_MEM_KERNEL_READ_AND_WRITE;
-
-bool atMostOne(cl_mem_flags flags) { return std::popcount(flags) <= 1; }
-
-// "CL_INVALID_VALUE if values specified in flags are not valid as defined
-// in the Memory Flags table": unknown bits and mutually exclusive ones.
-void checkMemFlags(cl_mem_flags flags) {
-  check(!(flags & ~kKnownFlags), CL_INVALID_VALUE);
-  check(atMostOne(flags & kAccessFlags), CL_INVALID_VALUE);
-  check(atMostOne(flags & kHostAccessFlags), CL_INVALID_VALUE);
-  check(
-      !((flags & CL_MEM_USE_HOST_PTR) && (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR))),
-      CL_INVALID_VALUE);
-}
 
 cl_mem createBuffer(cl_context context, const cl_mem_properties *properties, cl_mem_flags flags,
                     size_t size, void *hostPtr) {
@@ -75,38 +55,14 @@ cl_mem CL_API_CALL clCreateBufferWithProperties(cl_context context,
                        [&] { return createBuffer(context, properties, flags, size, host_ptr); });
 }
 
-namespace {
-
-// The flags of a sub-buffer: validated against the parent's, the missing
-// ones inherited from it.
-cl_mem_flags subBufferFlags(cl_mem_flags parentFlags, cl_mem_flags flags) {
-  checkMemFlags(flags);
-  check(!(flags & kHostPtrFlags), CL_INVALID_VALUE);
-  // Access may only narrow: a write-only parent cannot give a readable child...
-  if (parentFlags & CL_MEM_WRITE_ONLY)
-    check(!(flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY)), CL_INVALID_VALUE);
-  if (parentFlags & CL_MEM_READ_ONLY)
-    check(!(flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY)), CL_INVALID_VALUE);
-  // ...and likewise for the host's access.
-  if (parentFlags & CL_MEM_HOST_WRITE_ONLY)
-    check(!(flags & CL_MEM_HOST_READ_ONLY), CL_INVALID_VALUE);
-  if (parentFlags & CL_MEM_HOST_READ_ONLY)
-    check(!(flags & CL_MEM_HOST_WRITE_ONLY), CL_INVALID_VALUE);
-  if (parentFlags & CL_MEM_HOST_NO_ACCESS)
-    check(!(flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY)), CL_INVALID_VALUE);
-  if (!(flags & kAccessFlags)) flags |= parentFlags & kAccessFlags;
-  if (!(flags & kHostAccessFlags)) flags |= parentFlags & kHostAccessFlags;
-  return flags | (parentFlags & kHostPtrFlags);
-}
-
-}  // namespace
-
 cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
                                      cl_buffer_create_type buffer_create_type,
                                      const void *buffer_create_info, cl_int *errcode_ret) {
   return guardedCreate(errcode_ret, [&]() -> cl_mem {
-    check(isValid(buffer) && buffer->parent() == nullptr, CL_INVALID_MEM_OBJECT);
-    cl_mem_flags childFlags = subBufferFlags(buffer->flags(), flags);
+    // A buffer, neither a sub-buffer nor an image.
+    check(isValid(buffer) && buffer->type() == CL_MEM_OBJECT_BUFFER && buffer->parent() == nullptr,
+          CL_INVALID_MEM_OBJECT);
+    cl_mem_flags childFlags = inheritedMemFlags(buffer->flags(), flags);
     check(buffer_create_type == CL_BUFFER_CREATE_TYPE_REGION, CL_INVALID_VALUE);
     check(buffer_create_info != nullptr, CL_INVALID_VALUE);
     const auto *region = static_cast<const cl_buffer_region *>(buffer_create_info);

@@ -79,7 +79,7 @@ void enqueueHostRect(cl_command_queue queue, cl_mem buffer, bool toHost, cl_bool
                      size_t hostSlicePitch, void *ptr, cl_uint numEvents, const cl_event *waitList,
                      cl_event *event) {
   checked(queue);
-  check(isValid(buffer), CL_INVALID_MEM_OBJECT);
+  check(isValid(buffer) && buffer->type() == CL_MEM_OBJECT_BUFFER, CL_INVALID_MEM_OBJECT);
   check(buffer->context() == queue->context(), CL_INVALID_CONTEXT);
   Triple region = regionOf(regionArg);
   Layout inBuffer = layoutOf(bufferOrigin, region, bufferRowPitch, bufferSlicePitch);
@@ -162,7 +162,9 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_me
                                            const cl_event *event_wait_list, cl_event *event) {
   return guarded([&] {
     checked(command_queue);
-    check(isValid(src_buffer) && isValid(dst_buffer), CL_INVALID_MEM_OBJECT);
+    check(isValid(src_buffer) && isValid(dst_buffer) && src_buffer->type() == CL_MEM_OBJECT_BUFFER &&
+              dst_buffer->type() == CL_MEM_OBJECT_BUFFER,
+          CL_INVALID_MEM_OBJECT);
     check(src_buffer->context() == command_queue->context() &&
               dst_buffer->context() == command_queue->context(),
           CL_INVALID_CONTEXT);

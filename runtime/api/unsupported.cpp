@@ -1,7 +1,6 @@
 // Optional features Lockstep does not offer, answered with the error the
-// spec gives for an absent feature after the handles are checked: images
-// and samplers (CL_DEVICE_IMAGE_SUPPORT is false), pipes, SVM (no
-// CL_DEVICE_SVM_CAPABILITIES), and the sharing extensions (GL, EGL) and
+// spec gives for an absent feature after the handles are checked: pipes,
+// SVM (no CL_DEVICE_SVM_CAPABILITIES), and the sharing extensions (GL, EGL) and
 // cl_khr_subgroups, which the dispatch table has slots for but the platform
 // does not list.
 #include "Context.h"
@@ -33,110 +32,6 @@ namespace {
 [[noreturn]] void notOfThatKind(cl_mem mem) { fail(CL_INVALID_MEM_OBJECT); }
 
 }  // namespace
-
-// --- images ---
-cl_mem CL_API_CALL clCreateImage2D(cl_context context, cl_mem_flags, const cl_image_format *,
-                                   size_t, size_t, size_t, void *, cl_int *errcode_ret) {
-  return guardedCreate(errcode_ret, [&]() -> cl_mem { absentIn(context); });
-}
-cl_mem CL_API_CALL clCreateImage3D(cl_context context, cl_mem_flags, const cl_image_format *,
-                                   size_t, size_t, size_t, size_t, size_t, void *,
-                                   cl_int *errcode_ret) {
-  return guardedCreate(errcode_ret, [&]() -> cl_mem { absentIn(context); });
-}
-cl_mem CL_API_CALL clCreateImage(cl_context context, cl_mem_flags, const cl_image_format *,
-                                 const cl_image_desc *, void *, cl_int *errcode_ret) {
-  return guardedCreate(errcode_ret, [&]() -> cl_mem { absentIn(context); });
-}
-cl_mem CL_API_CALL clCreateImageWithProperties(cl_context context, const cl_mem_properties *,
-                                               cl_mem_flags, const cl_image_format *,
-                                               const cl_image_desc *, void *, cl_int *errcode_ret) {
-  return guardedCreate(errcode_ret, [&]() -> cl_mem { absentIn(context); });
-}
-
-cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_mem_flags flags,
-                                              cl_mem_object_type image_type, cl_uint num_entries,
-                                              cl_image_format *image_formats,
-                                              cl_uint *num_image_formats) {
-  return guarded([&] {
-    checked(context);
-    constexpr cl_mem_flags kKnown =
-        CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR |
-        CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR | CL_MEM_HOST_WRITE_ONLY |
-        CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS | CL_MEM_KERNEL_READ_AND_WRITE;
-    check(!(flags & ~kKnown), CL_INVALID_VALUE);
-    switch (image_type) {
-      case CL_MEM_OBJECT_IMAGE1D:
-      case CL_MEM_OBJECT_IMAGE1D_BUFFER:
-      case CL_MEM_OBJECT_IMAGE1D_ARRAY:
-      case CL_MEM_OBJECT_IMAGE2D:
-      case CL_MEM_OBJECT_IMAGE2D_ARRAY:
-      case CL_MEM_OBJECT_IMAGE3D:
-        break;
-      default:
-        fail(CL_INVALID_VALUE);
-    }
-    check(!(num_entries == 0 && image_formats != nullptr), CL_INVALID_VALUE);
-    // No device supports images: the list of formats is empty.
-    if (num_image_formats) *num_image_formats = 0;
-  });
-}
-
-cl_int CL_API_CALL clGetImageInfo(cl_mem image, cl_image_info, size_t, void *, size_t *) {
-  return guarded([&] { notOfThatKind(image); });
-}
-
-cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue command_queue, cl_mem, cl_bool,
-                                      const size_t *, const size_t *, size_t, size_t, void *,
-                                      cl_uint, const cl_event *, cl_event *) {
-  return guarded([&] { notOnQueue(command_queue); });
-}
-cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue command_queue, cl_mem, cl_bool,
-                                       const size_t *, const size_t *, size_t, size_t, const void *,
-                                       cl_uint, const cl_event *, cl_event *) {
-  return guarded([&] { notOnQueue(command_queue); });
-}
-cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue command_queue, cl_mem, cl_mem,
-                                      const size_t *, const size_t *, const size_t *, cl_uint,
-                                      const cl_event *, cl_event *) {
-  return guarded([&] { notOnQueue(command_queue); });
-}
-cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl_mem, cl_mem,
-                                              const size_t *, const size_t *, size_t, cl_uint,
-                                              const cl_event *, cl_event *) {
-  return guarded([&] { notOnQueue(command_queue); });
-}
-cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl_mem, cl_mem,
-                                              size_t, const size_t *, const size_t *, cl_uint,
-                                              const cl_event *, cl_event *) {
-  return guarded([&] { notOnQueue(command_queue); });
-}
-void *CL_API_CALL clEnqueueMapImage(cl_command_queue command_queue, cl_mem, cl_bool, cl_map_flags,
-                                    const size_t *, const size_t *, size_t *, size_t *, cl_uint,
-                                    const cl_event *, cl_event *, cl_int *errcode_ret) {
-  return guardedCreate(errcode_ret, [&]() -> void * { notOnQueue(command_queue); });
-}
-cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue command_queue, cl_mem, const void *,
-                                      const size_t *, const size_t *, cl_uint, const cl_event *,
-                                      cl_event *) {
-  return guarded([&] { notOnQueue(command_queue); });
-}
-
-// --- samplers: none can exist, so no handle is a valid sampler ---
-cl_sampler CL_API_CALL clCreateSampler(cl_context context, cl_bool, cl_addressing_mode,
-                                       cl_filter_mode, cl_int *errcode_ret) {
-  return guardedCreate(errcode_ret, [&]() -> cl_sampler { absentIn(context); });
-}
-cl_sampler CL_API_CALL clCreateSamplerWithProperties(cl_context context,
-                                                     const cl_sampler_properties *,
-                                                     cl_int *errcode_ret) {
-  return guardedCreate(errcode_ret, [&]() -> cl_sampler { absentIn(context); });
-}
-cl_int CL_API_CALL clRetainSampler(cl_sampler) { return CL_INVALID_SAMPLER; }
-cl_int CL_API_CALL clReleaseSampler(cl_sampler) { return CL_INVALID_SAMPLER; }
-cl_int CL_API_CALL clGetSamplerInfo(cl_sampler, cl_sampler_info, size_t, void *, size_t *) {
-  return CL_INVALID_SAMPLER;
-}
 
 // --- pipes ---
 cl_mem CL_API_CALL clCreatePipe(cl_context context, cl_mem_flags, cl_uint, cl_uint,

@@ -1,11 +1,14 @@
 #include "exec/NDRangeCommand.h"
 
+#include <array>
+#include <cstring>
 #include <limits>
 #include <memory>
 
 #include "Device.h"
 #include "Recycler.h"
 #include "exec/WorkGroupLauncher.h"
+#include "lockstep/compiler/ImageAbi.h"
 
 namespace lockstep::runtime {
 
@@ -141,6 +144,38 @@ class LaunchHandle {
   PendingLaunch *pending_;
 };
 
+// The work-group function for this launch: the kernel's own, or, for a
+// kernel with image or sampler arguments, the version compiled for this
+// launch's image formats and sampler values when the compiler finds the
+// launch large enough for it (Executable::specialize).
+compiler::WorkGroupFunction chooseFunction(const _cl_kernel &kernel, const ArgumentBlock &block,
+                                           const NDRange &range) {
+  const compiler::KernelDescription &description = kernel.description();
+  std::array<uint32_t, 64> key;  // four values per image or sampler argument
+  size_t size = 0;
+  for (const compiler::KernelArgument &arg : description.arguments) {
+    if (arg.kind != compiler::ArgKind::Image && arg.kind != compiler::ArgKind::Sampler) continue;
+    if (size + 4 > key.size()) return description.function;
+    const std::byte *slot = block.data() + arg.offset;
+    if (arg.kind == compiler::ArgKind::Sampler) {
+      std::memcpy(&key[size], slot, sizeof(uint32_t));
+      key[size + 1] = key[size + 2] = key[size + 3] = 0;
+    } else {
+      const lockstep_image_descriptor *image;
+      std::memcpy(&image, slot, sizeof image);
+      key[size] = image->channelOrder;
+      key[size + 1] = image->channelType;
+      key[size + 2] = image->elementSize;
+      key[size + 3] = image->channelCount;
+    }
+    size += 4;
+  }
+  if (size == 0) return description.function;
+  uint64_t workItems = range.groupCount() * range.workItemsPerGroup();
+  compiler::WorkGroupFunction specialized = kernel.executable().specialize(description, {key.data(), size}, workItems);
+  return specialized ? specialized : description.function;
+}
+
 }  // namespace
 
 Command makeNDRangeCommand(cl_kernel kernel, cl_device_id device, const NDRange &range) {
@@ -156,7 +191,7 @@ Command makeNDRangeCommand(cl_kernel kernel, cl_device_id device, const NDRange 
   const compiler::KernelDescription &description = kernel->description();
   pending->kernel = Ref<_cl_kernel>(kernel);
   WorkGroupLaunch &launch = pending->launch;
-  launch.function = description.function;
+  launch.function = chooseFunction(*kernel, pending->arguments.block, range);
   launch.arguments = pending->arguments.block.data();
   launch.range = range;
   launch.localMemorySize = pending->arguments.localMemorySize;

@@ -21,7 +21,9 @@ enum class ArgKind : uint8_t {
   GlobalPointer,    // __global T*  : a pointer in the argument block
   ConstantPointer,  // __constant T*: a pointer in the argument block
   LocalPointer,     // __local T*   : a uint64 byte offset into localMemory
-  Sampler,          // sampler_t    : a uint32 in the argument block
+  Sampler,          // sampler_t    : a uint32 in the argument block (ImageAbi.h)
+  Image,            // image*_t     : a pointer to the image's
+                    //                lockstep_image_descriptor (ImageAbi.h)
 };
 
 struct KernelArgument {
@@ -31,6 +33,8 @@ struct KernelArgument {
   uint32_t addressQualifier = 0;  // CL_KERNEL_ARG_ADDRESS_*
   uint32_t accessQualifier = 0;   // CL_KERNEL_ARG_ACCESS_*
   uint64_t typeQualifier = 0;     // CL_KERNEL_ARG_TYPE_* bits
+  uint32_t imageType = 0;  // Image: CL_MEM_OBJECT_IMAGE2D, ... (depth images
+                           // too: image2d_depth_t is CL_MEM_OBJECT_IMAGE2D)
   uint32_t size = 0;       // bytes clSetKernelArg must be given (Value) or
                            // sizeof(cl_mem)/sizeof(cl_sampler)
   uint32_t alignment = 1;  // of the slot in the argument block
@@ -74,6 +78,17 @@ class Executable {
   // kernels()), shared by every cl_kernel made for it: what a work-item cost
   // on the kernel's last launch, in picoseconds of a thread's time.
   virtual std::atomic<uint64_t> &workCost(const KernelDescription &kernel) const = 0;
+  // The kernel compiled for the image formats and sampler values of one
+  // launch, whose image switches fold away so its work-item loops widen:
+  // `key` holds four values per Image or Sampler argument, in argument order
+  // (an image: channel order, channel type, element size, channel count; a
+  // sampler: its bits, then zeros). Null when the launch should run
+  // kernel.function: the compile is not worth it yet for so few work-items,
+  // or failed. May compile (blocking), once per kernel and key.
+  virtual WorkGroupFunction specialize(const KernelDescription &kernel, std::span<const uint32_t> key,
+                                       uint64_t workItems) const {
+    return nullptr;
+  }
   const KernelDescription *find(std::string_view name) const {
     for (const auto &kernel : kernels())
       if (kernel.name == name) return &kernel;
