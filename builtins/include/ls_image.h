@@ -21,11 +21,6 @@
 #define LOCKSTEP_BUILTINS_LS_IMAGE_H
 
 #include "ls_common.h"
-// ImageAbi.h tells OpenCL C by __OPENCL_VERSION__, which Clang does not
-// define for the spir64 target (it defines __OPENCL_C_VERSION__).
-#ifndef __OPENCL_VERSION__
-#define __OPENCL_VERSION__ __OPENCL_C_VERSION__
-#endif
 #include "lockstep/compiler/ImageAbi.h"
 
 typedef const global struct lockstep_image_descriptor *ls_image;

@@ -18,6 +18,7 @@
 #include <llvm/Transforms/Utils/Cloning.h>
 
 #include "Internal.h"
+#include "lockstep/compiler/ImageAbi.h"
 
 using namespace llvm;
 
@@ -263,6 +264,18 @@ Function *createWrapper(Function &kernel, const KernelDescription &description) 
     Type *loaded = info.kind == ArgKind::LocalPointer ? builder.getInt64Ty() : arg.getType();
     LoadInst *load = builder.CreateAlignedLoad(loaded, slot, Align(info.alignment));
     load->setMetadata(LLVMContext::MD_invariant_load, invariant);
+    if (info.kind == ArgKind::Image) {
+      // An image argument always points at its whole descriptor: loads of
+      // its fields may be hoisted out of conditional code (the image
+      // built-ins' writes sit under a bounds check).
+      Type *i64 = builder.getInt64Ty();
+      load->setMetadata(LLVMContext::MD_dereferenceable,
+                        MDNode::get(context, ConstantAsMetadata::get(ConstantInt::get(i64, sizeof(lockstep_image_descriptor)))));
+      load->setMetadata(LLVMContext::MD_align,
+                        MDNode::get(context, ConstantAsMetadata::get(ConstantInt::get(i64, alignof(lockstep_image_descriptor)))));
+      load->setMetadata(LLVMContext::MD_nonnull, MDNode::get(context, {}));
+      load->setMetadata(LLVMContext::MD_noundef, MDNode::get(context, {}));
+    }
     Value *value = load;
     if (info.kind == ArgKind::LocalPointer) {
       value = builder.CreateGEP(builder.getInt8Ty(), wrapper->getArg(kLocalMemoryParam), load);

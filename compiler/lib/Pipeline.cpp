@@ -20,6 +20,7 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/Linker/Linker.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Passes/StandardInstrumentations.h>
 #include <llvm/Support/DynamicLibrary.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Target/TargetMachine.h>
@@ -327,7 +328,11 @@ void optimizeModule(Module &M, const FrontendOptions &options) {
   PipelineTuningOptions tuning;
   tuning.LoopVectorization = true;
   tuning.SLPVectorization = true;
-  PassBuilder builder(&machine, tuning);
+  // LLVM's pass instrumentation, so that LOCKSTEP_LLVM_OPTIONS's
+  // -print-after-all, -print-changed or -time-passes see this pipeline.
+  PassInstrumentationCallbacks instrumentation;
+  StandardInstrumentations standard(M.getContext(), /*DebugLogging=*/false);
+  PassBuilder builder(&machine, tuning, std::nullopt, &instrumentation);
   builder.registerVectorizerStartEPCallback(
       [](FunctionPassManager &passes, OptimizationLevel) {
         // The loop vectorizer widens only scalar instructions: a work-item
@@ -346,6 +351,7 @@ void optimizeModule(Module &M, const FrontendOptions &options) {
   TargetLibraryInfoImpl library(Triple(M.getTargetTriple()));
   library.addVectorizableFunctions(vectorMathMappings());
   Analyses analyses(builder, &library);
+  standard.registerCallbacks(instrumentation, &analyses.modules);
   OptimizationLevel level = options.optDisable ? OptimizationLevel::O1 : OptimizationLevel::O3;
   ModulePassManager passes = builder.buildPerModuleDefaultPipeline(level);
   passes.addPass(MaskedMemoryGuardsPass());

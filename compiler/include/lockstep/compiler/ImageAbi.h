@@ -20,7 +20,8 @@
 #ifndef LOCKSTEP_COMPILER_IMAGE_ABI_H
 #define LOCKSTEP_COMPILER_IMAGE_ABI_H
 
-#ifdef __OPENCL_VERSION__
+#if defined(__OPENCL_C_VERSION__) || defined(__OPENCL_VERSION__)
+#define LOCKSTEP_IMAGE_ABI_OPENCL_C 1
 typedef ulong lockstep_u64;
 typedef int lockstep_i32;
 #define LOCKSTEP_IMAGE_DATA global uchar *
@@ -59,7 +60,7 @@ struct lockstep_image_descriptor {
 #define LOCKSTEP_SAMPLER_FILTER_NEAREST 0x10
 #define LOCKSTEP_SAMPLER_FILTER_LINEAR 0x20
 
-#ifndef __OPENCL_VERSION__
+#ifndef LOCKSTEP_IMAGE_ABI_OPENCL_C
 static_assert(sizeof(lockstep_image_descriptor) == 80, "ImageAbi: descriptor layout");
 #endif
 
