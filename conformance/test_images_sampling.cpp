@@ -397,6 +397,43 @@ TEST_F(ImageSampling, ReadWriteImages) {
 
 // Samplers declared in the program: at program scope in the constant
 // address space and inside a kernel, each with a different mode.
+// A launch of 2^18 work-items or more, and the third launch with the same
+// image formats and sampler values, runs a copy of the kernel compiled for
+// them (Executable::specialize): the same kernel, launched alternately on
+// images of different formats and with different samplers, must read what
+// the general code reads, whichever copy runs.
+TEST_F(ImageSampling, LaunchesCompiledForTheirFormatsAndSamplers) {
+  struct Case {
+    cl_image_format format;
+    image::Sampler sampler;
+  } cases[] = {
+      {{CL_RGBA, CL_UNORM_INT8}, {false, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_NEAREST}},
+      {{CL_R, CL_FLOAT}, {true, CL_ADDRESS_REPEAT, CL_FILTER_LINEAR}},
+      {{CL_BGRA, CL_UNORM_INT8}, {false, CL_ADDRESS_CLAMP, CL_FILTER_LINEAR}},
+      {{CL_RGBA, CL_UNORM_INT8}, {true, CL_ADDRESS_MIRRORED_REPEAT, CL_FILTER_NEAREST}},
+  };
+  for (size_t count : {size_t(1) << 18, size_t(300)}) {
+    // Small launches: three rounds, so that the third of each key runs the
+    // specialized copy after two of the general code; keys the large
+    // launches did not have (unnormalized coordinates become normalized).
+    bool small = count < 1000;
+    for (int round = 0; round < (small ? 3 : 1); ++round)
+      for (Case c : cases) {
+        if (small && c.sampler.addressing != CL_ADDRESS_REPEAT &&
+            c.sampler.addressing != CL_ADDRESS_MIRRORED_REPEAT)
+          c.sampler.normalized = !c.sampler.normalized;
+        HostImage img = randomImage(CL_MEM_OBJECT_IMAGE2D, c.format, 37, 23);
+        ASSERT_NE(img.mem, nullptr);
+        cl_sampler sampler = this->sampler(c.sampler.normalized, c.sampler.addressing, c.sampler.filter);
+        ASSERT_NE(sampler, nullptr);
+        auto coords = coordinates(img.geometry, false, c.sampler.filter == CL_FILTER_LINEAR, count);
+        checkSampled(img, c.sampler, sampler, coords,
+                     std::to_string(count) + " work-items, round " + std::to_string(round));
+        if (HasFatalFailure() || HasFailure()) return;
+      }
+  }
+}
+
 TEST_F(ImageSampling, ProgramScopeAndKernelSamplers) {
   const cl_image_format format{CL_RGBA, CL_UNORM_INT16};
   HostImage img = randomImage(CL_MEM_OBJECT_IMAGE2D, format, 12, 10);
