@@ -434,6 +434,40 @@ TEST_F(ImageSampling, LaunchesCompiledForTheirFormatsAndSamplers) {
   }
 }
 
+// A program's __global variables are one copy that all its kernels share,
+// also when a launch runs the copy of a kernel compiled for its formats.
+TEST_F(ImageSampling, LargeImageLaunchesShareProgramScopeVariables) {
+  ASSERT_TRUE(hasFeature("__opencl_c_program_scope_global_variables"));
+  HostImage img = randomImage(CL_MEM_OBJECT_IMAGE2D, {CL_RGBA, CL_UNSIGNED_INT8}, 16, 16);
+  ASSERT_NE(img.mem, nullptr);
+  cl_program program = build(R"CLC(
+    global uint offset_g;
+    kernel void set_offset(uint v) { offset_g = v; }
+    kernel void add_offset(read_only image2d_t img, global uint *out) {
+      int x = get_global_id(0), y = get_global_id(1);
+      uint4 t = read_imageui(img, (int2)(x % 16, y % 16));
+      out[y * get_global_size(0) + x] = t.x + offset_g;
+    })CLC",
+                             kImageBuildOptions);
+  ASSERT_NE(program, nullptr);
+  cl_kernel set = kernelOf(program, "set_offset"), add = kernelOf(program, "add_offset");
+  ASSERT_TRUE(set && add);
+  const size_t side = 512;  // 2^18 work-items: a launch compiled for its format
+  cl_mem out = buffer(CL_MEM_WRITE_ONLY, side * side * sizeof(cl_uint));
+  for (cl_uint offset : {1000u, 7000u}) {
+    ASSERT_TRUE(setArgs(set, offset));
+    ASSERT_TRUE(run(set, {1}));
+    ASSERT_TRUE(setArgs(add, img.mem, out));
+    ASSERT_TRUE(run(add, {side, side}));
+    std::vector<cl_uint> got = read<cl_uint>(out, side * side);
+    for (size_t y = 0; y < side; y += 37)
+      for (size_t x = 0; x < side; x += 5) {
+        cl_uint texel = image::decodeUint(img.geometry.format, img.view().texel(x % 16, y % 16, 0))[0];
+        ASSERT_EQ(got[y * side + x], texel + offset) << "at (" << x << ", " << y << ")";
+      }
+  }
+}
+
 TEST_F(ImageSampling, ProgramScopeAndKernelSamplers) {
   const cl_image_format format{CL_RGBA, CL_UNORM_INT16};
   HostImage img = randomImage(CL_MEM_OBJECT_IMAGE2D, format, 12, 10);

@@ -101,7 +101,10 @@ class JitExecutable final : public Executable {
   }
   WorkGroupFunction specialize(const KernelDescription &kernel, std::span<const uint32_t> key,
                                uint64_t workItems) const override {
-    if (key.empty()) return nullptr;
+    // A program with __global variables at program scope keeps one copy of
+    // them, which every kernel must share: a version loaded on its own would
+    // have its own.
+    if (key.empty() || globals_ != 0) return nullptr;
     std::string id = kernel.name;
     id.append(reinterpret_cast<const char *>(key.data()), key.size_bytes());
     std::lock_guard lock(specializedMutex_);
