@@ -47,6 +47,13 @@ struct ImageLayout {
   size_t storageSize() const;
 };
 
+// Image types whose texels lie in slices or layers (1D and 2D arrays, 3D
+// images): their host memory and maps have a slice pitch.
+inline bool hasSlices(cl_mem_object_type type) {
+  return type == CL_MEM_OBJECT_IMAGE1D_ARRAY || type == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
+         type == CL_MEM_OBJECT_IMAGE3D;
+}
+
 // Bytes per texel of a format, or 0 when the format (its order, its type or
 // the pair) is not one an image can have.
 size_t imageElementSize(const cl_image_format &format);

@@ -80,16 +80,6 @@ struct _cl_mem
 };
 
 namespace lockstep::runtime {
-
-// "CL_INVALID_VALUE if values specified in flags are not valid as defined in
-// the Memory Flags table": unknown bits and mutually exclusive ones.
-void checkMemFlags(cl_mem_flags flags);
-// The flags of an object made from `parent`'s storage (a sub-buffer, a 1D
-// buffer image, an image from a buffer or an image): validated against the
-// parent's (CL_INVALID_VALUE), the access and host-access flags not given
-// inherited, the host-pointer flags the parent's.
-cl_mem_flags inheritedMemFlags(cl_mem_flags parentFlags, cl_mem_flags flags);
-
 // The host address of a buffer argument (R2's kernel launch): the buffer's
 // storage, which lives while a Ref<_cl_mem> to it is held.
 inline void *hostAddress(cl_mem mem) { return mem->address(); }

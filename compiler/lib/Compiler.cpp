@@ -15,10 +15,10 @@
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
-#include <map>
 #include <mutex>
 #include <sstream>
 
@@ -93,7 +93,8 @@ class JitExecutable final : public Executable {
         globals_(globals),
         costs_(kernels_.size()),
         code_(std::move(code)),
-        binary_(std::move(binary)) {}
+        binary_(std::move(binary)),
+        specialized_(kernels_.size()) {}
   const std::vector<KernelDescription> &kernels() const override { return kernels_; }
   size_t globalVariableTotalSize() const override { return globals_; }
   std::atomic<uint64_t> &workCost(const KernelDescription &kernel) const override {
@@ -105,10 +106,15 @@ class JitExecutable final : public Executable {
     // them, which every kernel must share: a version loaded on its own would
     // have its own.
     if (key.empty() || globals_ != 0) return nullptr;
-    std::string id = kernel.name;
-    id.append(reinterpret_cast<const char *>(key.data()), key.size_bytes());
+    // Every launch of an image kernel asks: found without allocating, among
+    // the few keys its kernel has seen.
     std::lock_guard lock(specializedMutex_);
-    Specialized &entry = specialized_[id];
+    std::vector<Specialized> &seen = specialized_[&kernel - kernels_.data()];
+    auto it = std::find_if(seen.begin(), seen.end(), [&](const Specialized &entry) {
+      return std::equal(entry.key.begin(), entry.key.end(), key.begin(), key.end());
+    });
+    if (it == seen.end()) it = seen.insert(seen.end(), Specialized{{key.begin(), key.end()}});
+    Specialized &entry = *it;
     if (entry.function || entry.failed) return entry.function;
     if (workItems < kSpecializeWorkItems && ++entry.launches < kSpecializeAfterLaunches) return nullptr;
     entry.code = compileSpecialized(binary_, kernel, key, entry.function);
@@ -123,13 +129,14 @@ class JitExecutable final : public Executable {
   std::unique_ptr<JitProgram> code_;
   std::vector<uint8_t> binary_;  // the program, for specialized versions of its kernels
   struct Specialized {
+    std::vector<uint32_t> key;  // the launch's formats and samplers
     unsigned launches = 0;
     bool failed = false;
     std::unique_ptr<JitProgram> code;
     WorkGroupFunction function = nullptr;
   };
   mutable std::mutex specializedMutex_;
-  mutable std::map<std::string, Specialized> specialized_;  // by kernel name and key
+  mutable std::vector<std::vector<Specialized>> specialized_;  // by kernel (kernels_' index)
 };
 
 size_t globalVariableBytes(const Module &M) {

@@ -155,12 +155,10 @@ PreservedAnalyses ImageTypeLoweringPass::run(Module &M, ModuleAnalysisManager &)
   SmallVector<Function *, 16> signatures;
   for (Function &F : M)
     if (mentionsImageTypes(F.getFunctionType())) signatures.push_back(&F);
-  bool bodies = false;
-  for (Function &F : M)
-    for (Instruction &I : instructions(F))
-      if (isa<AllocaInst>(I) ? bool(loweredType(cast<AllocaInst>(I).getAllocatedType())) : bool(loweredType(I.getType())))
-        bodies = true;
-  if (signatures.empty() && !bodies) return PreservedAnalyses::all();
+  // Image and sampler values come only from arguments and calls (the
+  // accessors, Clang's constant samplers), so a module whose signatures have
+  // none has none at all.
+  if (signatures.empty()) return PreservedAnalyses::all();
   for (Function *F : signatures) rewriteSignature(*F);
   for (Function &F : M) lowerValues(F);
   for (Function &F : make_early_inc_range(M)) {

@@ -115,6 +115,31 @@ std::string attributes(const Function &F) {
   return text;
 }
 
+// An argument's kind and address qualifier, from Clang's metadata: images
+// and samplers by their type (they carry an address space of their own in
+// the metadata, and are no pointers to the kernel's code), the rest by the
+// address space.
+void classify(KernelArgument &out, StringRef baseType, unsigned space) {
+  StringRef type = baseType.empty() ? StringRef(out.typeName) : baseType;
+  if (uint32_t image = imageObjectType(type)) {
+    out.kind = ArgKind::Image;
+    out.imageType = image;
+    out.addressQualifier = CL_KERNEL_ARG_ADDRESS_GLOBAL;
+    return;
+  }
+  if (type == "sampler_t") {
+    out.kind = ArgKind::Sampler;
+    out.addressQualifier = CL_KERNEL_ARG_ADDRESS_PRIVATE;
+    return;
+  }
+  switch (space) {
+    case 1: out.kind = ArgKind::GlobalPointer; out.addressQualifier = CL_KERNEL_ARG_ADDRESS_GLOBAL; break;
+    case 2: out.kind = ArgKind::ConstantPointer; out.addressQualifier = CL_KERNEL_ARG_ADDRESS_CONSTANT; break;
+    case 3: out.kind = ArgKind::LocalPointer; out.addressQualifier = CL_KERNEL_ARG_ADDRESS_LOCAL; break;
+    default: out.kind = ArgKind::Value; out.addressQualifier = CL_KERNEL_ARG_ADDRESS_PRIVATE; break;
+  }
+}
+
 KernelDescription describe(const Function &F) {
   const DataLayout &layout = F.getParent()->getDataLayout();
   KernelDescription kernel;
@@ -128,37 +153,19 @@ KernelDescription describe(const Function &F) {
     out.typeName = metadataString(F, "kernel_arg_type", i).str();
     out.typeQualifier = typeQualifiers(metadataString(F, "kernel_arg_type_qual", i));
     out.accessQualifier = accessQualifier(metadataString(F, "kernel_arg_access_qual", i));
-    unsigned space = metadataInt(F, "kernel_arg_addr_space", i, 0);
-    Type *type = arg.getType();
-    StringRef baseType = metadataString(F, "kernel_arg_base_type", i);
-    if (uint32_t image = imageObjectType(baseType.empty() ? StringRef(out.typeName) : baseType)) {
-      // ImageAbi.h: the slot holds the address of the image's descriptor.
-      out.kind = ArgKind::Image;
-      out.imageType = image;
-      out.addressQualifier = CL_KERNEL_ARG_ADDRESS_GLOBAL;
-      out.size = sizeof(void *);
-      out.alignment = alignof(void *);
-    } else if (baseType == "sampler_t" || out.typeName == "sampler_t") {
-      // ImageAbi.h: the slot holds the sampler's CLK_* bits.
-      out.kind = ArgKind::Sampler;
-      out.addressQualifier = CL_KERNEL_ARG_ADDRESS_PRIVATE;
-      out.size = sizeof(uint32_t);
-      out.alignment = alignof(uint32_t);
-    } else switch (space) {
-      case 1: out.kind = ArgKind::GlobalPointer; out.addressQualifier = CL_KERNEL_ARG_ADDRESS_GLOBAL; break;
-      case 2: out.kind = ArgKind::ConstantPointer; out.addressQualifier = CL_KERNEL_ARG_ADDRESS_CONSTANT; break;
-      case 3: out.kind = ArgKind::LocalPointer; out.addressQualifier = CL_KERNEL_ARG_ADDRESS_LOCAL; break;
-      default: out.kind = ArgKind::Value; out.addressQualifier = CL_KERNEL_ARG_ADDRESS_PRIVATE; break;
-    }
+    classify(out, metadataString(F, "kernel_arg_base_type", i),
+             metadataInt(F, "kernel_arg_addr_space", i, 0));
     if (out.kind == ArgKind::ConstantPointer) out.typeQualifier |= CL_KERNEL_ARG_TYPE_CONST;
     if (out.kind == ArgKind::Value) {
-      Type *valueType = arg.hasByValAttr() ? arg.getParamByValType() : type;
+      Type *valueType = arg.hasByValAttr() ? arg.getParamByValType() : arg.getType();
       out.size = layout.getTypeAllocSize(valueType);
       out.alignment = std::max<uint64_t>(arg.getParamAlign().valueOrOne().value(),
                                          layout.getABITypeAlign(valueType).value());
-    } else if (out.kind == ArgKind::Image || out.kind == ArgKind::Sampler) {
-      // sized above
+    } else if (out.kind == ArgKind::Sampler) {
+      out.size = sizeof(uint32_t);  // ImageAbi.h: the sampler's CLK_* bits
+      out.alignment = alignof(uint32_t);
     } else {
+      // A pointer, a __local offset, or an image's descriptor address.
       out.size = sizeof(void *);
       out.alignment = alignof(void *);
     }

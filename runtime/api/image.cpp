@@ -10,14 +10,13 @@
 #include "Device.h"
 #include "Memory.h"
 #include "api/entry_points.h"
+#include "api/mem_flags.h"
 
 using namespace lockstep::runtime;
 
 namespace lockstep::api {
 
 namespace {
-
-constexpr cl_mem_flags kAccessFlags = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
 
 bool isImageType(cl_mem_object_type type) {
   switch (type) {
@@ -309,11 +308,7 @@ cl_mem createImage(const ImageRequest &r) {
   check(wantsHostPtr == (r.hostPtr != nullptr), CL_INVALID_HOST_PTR);
   // An image over another object: access narrows, the rest is inherited
   // (CL_INVALID_VALUE otherwise, and for any host-pointer flag).
-  cl_mem_flags flags = r.flags;
-  if (source)
-    flags = inheritedMemFlags(source->flags(), flags);
-  else if (!(flags & kAccessFlags))
-    flags |= CL_MEM_READ_WRITE;  // the default, reported as such
+  cl_mem_flags flags = source ? inheritedMemFlags(source->flags(), r.flags) : withDefaultAccess(r.flags);
   // "CL_IMAGE_FORMAT_NOT_SUPPORTED if there are no devices in context that
   // support image_format" (for this image type and access).
   check(isSupportedImageFormat(*r.format, flags, layout.type), CL_IMAGE_FORMAT_NOT_SUPPORTED);

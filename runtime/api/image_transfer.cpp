@@ -26,10 +26,8 @@ Strided hostSide(const ImageLayout &image, void *ptr, const Triple &region, size
   if (rowPitch == 0) rowPitch = rowBytes;
   check(rowPitch >= rowBytes, CL_INVALID_VALUE);
   bool array1D = image.type == CL_MEM_OBJECT_IMAGE1D_ARRAY;
-  bool hasSlices =
-      array1D || image.type == CL_MEM_OBJECT_IMAGE2D_ARRAY || image.type == CL_MEM_OBJECT_IMAGE3D;
   char *base = static_cast<char *>(ptr);
-  if (!hasSlices) {
+  if (!hasSlices(image.type)) {
     check(slicePitch == 0, CL_INVALID_VALUE);
     return {base, rowPitch, 0};
   }

@@ -83,10 +83,7 @@ void *CL_API_CALL clEnqueueMapImage(cl_command_queue command_queue, cl_mem image
     // "CL_INVALID_VALUE if image_row_pitch is NULL", and "if image is a 3D
     // image, 1D or 2D image array object and image_slice_pitch is NULL".
     check(image_row_pitch != nullptr, CL_INVALID_VALUE);
-    bool hasSlices = layout.type == CL_MEM_OBJECT_IMAGE1D_ARRAY ||
-                     layout.type == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
-                     layout.type == CL_MEM_OBJECT_IMAGE3D;
-    check(image_slice_pitch != nullptr || !hasSlices, CL_INVALID_VALUE);
+    check(image_slice_pitch != nullptr || !hasSlices(layout.type), CL_INVALID_VALUE);
     checkMapAccess(image, map_flags);
     // Zero copy: the map is the storage itself, laid out as the image is (a
     // 1D or 2D image reports a slice pitch of 0, as ImageLayout has it).

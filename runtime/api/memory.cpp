@@ -5,14 +5,13 @@
 #include "Context.h"
 #include "Device.h"
 #include "api/entry_points.h"
+#include "api/mem_flags.h"
 
 using namespace lockstep::runtime;
 
 namespace lockstep::api {
 
 namespace {
-
-constexpr cl_mem_flags kAccessFlags = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
 
 cl_mem createBuffer(cl_context context, const cl_mem_properties *properties, cl_mem_flags flags,
                     size_t size, void *hostPtr) {
@@ -35,8 +34,7 @@ cl_mem createBuffer(cl_context context, const cl_mem_properties *properties, cl_
   // CL_MEM_COPY_HOST_PTR or CL_MEM_USE_HOST_PTR are not set in flags."
   bool wantsHostPtr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
   check(wantsHostPtr == (hostPtr != nullptr), CL_INVALID_HOST_PTR);
-  if (!(flags & kAccessFlags)) flags |= CL_MEM_READ_WRITE;  // the default, reported as such
-  return new _cl_mem(context, flags, size, hostPtr, std::move(props));
+  return new _cl_mem(context, withDefaultAccess(flags), size, hostPtr, std::move(props));
 }
 
 }  // namespace
