@@ -216,6 +216,13 @@ struct UniformDivisionPass : llvm::PassInfoMixin<UniformDivisionPass> {
   llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
 };
 
+// Before the loop vectorizer: a work-item loop that clamps indices of the
+// work-item (`clamp(x + dx, 0, width - 1)`) gets a copy without the clamps,
+// for runs whose work-items lie inside every clamp's range.
+struct InteriorVersioningPass : llvm::PassInfoMixin<InteriorVersioningPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
+};
+
 // After -O3: in straight-line kernels, a second copy of a loop that stores
 // whole vectors to consecutive global addresses, with non-temporal stores,
 // for launches that store more than the caches keep, when aligned.

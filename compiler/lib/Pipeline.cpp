@@ -344,6 +344,7 @@ void optimizeModule(Module &M, const FrontendOptions &options) {
         // vectorizer after it packs again.
         passes.addPass(ScalarizeWorkGroupCodePass());
         passes.addPass(InstCombinePass());
+        passes.addPass(InteriorVersioningPass());
         passes.addPass(UniformDivisionPass());
         passes.addPass(SpreadLoopsPass());
       });
@@ -691,6 +692,7 @@ void registerLockstepPasses(PassBuilder &builder) {
         else if (name == "lockstep-scalarize-work-group-code") passes.addPass(ScalarizeWorkGroupCodePass());
         else if (name == "lockstep-private-array-loops") passes.addPass(PrivateArrayLoopsPass());
         else if (name == "lockstep-uniform-division") passes.addPass(UniformDivisionPass());
+        else if (name == "lockstep-interior-versioning") passes.addPass(InteriorVersioningPass());
         else return false;
         return true;
       });
