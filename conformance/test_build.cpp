@@ -353,6 +353,39 @@ TEST_F(Build, LinkingWithAnUndefinedFunctionFails) {
   }
 }
 
+// OpenCL C forbids recursion: a function that calls itself, or two that
+// call each other (across linked objects too), fail the build with a log
+// that names them, instead of running out of stack at run time.
+TEST_F(Build, RecursionFailsTheBuild) {
+  cl_program direct = source(
+      "int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }\n"
+      "kernel void k(global int *d) { d[0] = fib(d[0]); }\n");
+  ASSERT_NE(direct, nullptr);
+  EXPECT_CL_ERROR(CL_BUILD_PROGRAM_FAILURE, buildWith(direct, ""));
+  std::string log = buildLog(direct, device_);
+  EXPECT_NE(log.find("recursion"), std::string::npos) << log;
+  EXPECT_NE(log.find("fib"), std::string::npos) << log;
+
+  cl_program even = source(
+      "int odd(int n);\n"
+      "int even(int n) { return n == 0 ? 1 : odd(n - 1) * 2; }\n"
+      "kernel void k(global int *d) { d[0] = even(d[0]); }\n");
+  cl_program odd = source("int even(int n);\nint odd(int n) { return n == 0 ? 0 : even(n - 1) + 1; }\n");
+  ASSERT_TRUE(even && odd);
+  for (cl_program object : {even, odd})
+    ASSERT_CL(clCompileProgram(object, 1, &device_, "", 0, nullptr, nullptr, nullptr, nullptr));
+  cl_program objects[] = {even, odd};
+  cl_int err = CL_SUCCESS;
+  cl_program linked = clLinkProgram(context_, 1, &device_, "", 2, objects, nullptr, nullptr, &err);
+  if (linked) owned_.push_back(linked);
+  EXPECT_CL_ERROR(CL_LINK_PROGRAM_FAILURE, err);
+  if (linked) {
+    log = buildLog(linked, device_);
+    EXPECT_NE(log.find("recursion"), std::string::npos) << log;
+    EXPECT_TRUE(log.find("even") != std::string::npos && log.find("odd") != std::string::npos) << log;
+  }
+}
+
 // A program too large to compile as one part on several threads is compiled
 // in parts at once: every kernel still runs its own code, the helper and
 // __constant table they share work in each, and a program-scope variable

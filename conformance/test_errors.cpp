@@ -1,7 +1,10 @@
 // Bad arguments get the spec's error code, never a crash. Handles of the wrong
 // kind (a cl_mem passed as a cl_kernel) reach Lockstep through the loader's
 // dispatch table, so they test Lockstep's own handle checks.
+#include <sys/mman.h>
+
 #include <algorithm>
+#include <cstdint>
 
 #include "ClTest.h"
 
@@ -422,6 +425,36 @@ TEST_F(Errors, InfoQueriesWithBadNames) {
 // Handles of the wrong kind: the loader dispatches them to Lockstep, whose type
 // tag on every object must refuse them. (Platforms without such tags, PoCL for
 // one, may crash here: run this test only against Lockstep.)
+// Handles that are no object at all, where only Lockstep reads them (a
+// cl_mem by value in clSetKernelArg, a second handle of an enqueue, an
+// event of a wait list): an address never mapped, a small integer and a
+// released buffer are refused, never read. (The loader itself reads the
+// first handle of a call, clWaitForEvents's first event included, to find
+// its platform: such a handle never reaches Lockstep.)
+TEST_F(Errors, HandlesThatAreNoObjects) {
+  void *page = mmap(nullptr, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(page, MAP_FAILED);
+  ASSERT_EQ(munmap(page, 4096), 0);  // nothing is mapped there now
+  cl_int err = CL_SUCCESS;
+  cl_mem released = clCreateBuffer(context_, CL_MEM_READ_WRITE, 64, nullptr, &err);
+  ASSERT_CL(err);
+  ASSERT_CL(clReleaseMemObject(released));
+  char host[16] = {};
+  for (cl_mem bogus : {static_cast<cl_mem>(page), reinterpret_cast<cl_mem>(uintptr_t(0x10)),
+                       released}) {
+    EXPECT_CL_ERROR(CL_INVALID_MEM_OBJECT, clSetKernelArg(kernel_, 0, sizeof bogus, &bogus));
+    EXPECT_CL_ERROR(CL_INVALID_MEM_OBJECT, clEnqueueReadBuffer(queue_, bogus, CL_TRUE, 0, 16, host,
+                                                               0, nullptr, nullptr));
+    EXPECT_CL_ERROR(CL_INVALID_MEM_OBJECT, clEnqueueCopyBuffer(queue_, mem_, bogus, 0, 0, 16, 0,
+                                                               nullptr, nullptr));
+    cl_event event = reinterpret_cast<cl_event>(bogus);
+    EXPECT_CL_ERROR(CL_INVALID_EVENT_WAIT_LIST, clEnqueueReadBuffer(queue_, mem_, CL_TRUE, 0, 16,
+                                                                    host, 1, &event, nullptr));
+  }
+  // The kernel still takes a real buffer afterwards.
+  EXPECT_CL(clSetKernelArg(kernel_, 0, sizeof mem_, &mem_));
+}
+
 TEST_F(Errors, WrongKindsOfHandles) {
   cl_int err = CL_SUCCESS;
   cl_uint units = 0;

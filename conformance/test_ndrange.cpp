@@ -315,6 +315,70 @@ TEST_F(Launches, UnevenGroupsEachRunOnceWithTheirOwnIds) {
 }
 
 // reqd_work_group_size is reported and honoured; another local size is refused.
+// More work-items than size_t counts: refused, where the product of the
+// sizes once wrapped to 0 and the launch ran nothing and reported success.
+// A range with a dimension of 0 is empty however large the others are.
+TEST_F(Launches, RangesOfMoreThanSizeTWorkItemsAreRefused) {
+  cl_kernel k = kernel("kernel void k(global uint *o) { o[0] = 1; }", "k");
+  ASSERT_NE(k, nullptr);
+  std::vector<cl_uint> zero(1, 0);
+  cl_mem out = bufferFrom(zero);
+  ASSERT_TRUE(setArgs(k, out));
+  const size_t big = size_t(1) << 32;
+  size_t two[2] = {big, big}, three[3] = {size_t(1) << 22, size_t(1) << 22, size_t(1) << 22};
+  EXPECT_CL_ERROR(CL_INVALID_GLOBAL_WORK_SIZE,
+                  clEnqueueNDRangeKernel(queue_, k, 2, nullptr, two, nullptr, 0, nullptr, nullptr));
+  size_t local[2] = {1, 1};
+  EXPECT_CL_ERROR(CL_INVALID_GLOBAL_WORK_SIZE,
+                  clEnqueueNDRangeKernel(queue_, k, 2, nullptr, two, local, 0, nullptr, nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_GLOBAL_WORK_SIZE,
+                  clEnqueueNDRangeKernel(queue_, k, 3, nullptr, three, nullptr, 0, nullptr, nullptr));
+  size_t empty[3] = {size_t(1) << 63, 4, 0};
+  ASSERT_CL(clEnqueueNDRangeKernel(queue_, k, 3, nullptr, empty, nullptr, 0, nullptr, nullptr));
+  ASSERT_CL(clFinish(queue_));
+  EXPECT_EQ(read<cl_uint>(out, 1)[0], 0u);
+}
+
+// Private arrays live in the work-group function's frame: 16 MB runs (on a
+// worker's stack, whatever the calling thread's), 128 MB is refused with
+// CL_OUT_OF_RESOURCES at enqueue. Both crashed the process on a worker
+// thread once.
+TEST_F(Launches, LargePrivateArraysRunOrAreRefused) {
+  const char *source = R"CLC(
+    kernel void big16(global int *out, int n, int step) {
+      int a[4 * 1024 * 1024];  // 16 MB
+      for (int i = 0; i < n; ++i) a[i * step] = i * 3 + (int)get_global_id(0);
+      out[get_global_id(0)] = a[(n - 1) * step] + a[step];
+    }
+    kernel void big128(global int *out, int n, int step) {
+      int a[32 * 1024 * 1024];  // 128 MB
+      for (int i = 0; i < n; ++i) a[i * step] = i;
+      out[get_global_id(0)] = a[(n - 1) * step];
+    }
+  )CLC";
+  cl_program program = build(source);
+  ASSERT_NE(program, nullptr);
+  cl_kernel big16 = kernelOf(program, "big16"), big128 = kernelOf(program, "big128");
+  ASSERT_TRUE(big16 && big128);
+  cl_ulong bytes = 0;
+  ASSERT_CL(clGetKernelWorkGroupInfo(big16, device_, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof bytes,
+                                     &bytes, nullptr));
+  EXPECT_GE(bytes, cl_ulong(16) << 20);
+  const size_t n = 64;
+  cl_mem out = buffer(CL_MEM_WRITE_ONLY, n * sizeof(cl_int));
+  const cl_int count = 1000, step = 4001;  // the last element written is near 16 MB
+  ASSERT_TRUE(setArgs(big16, out, count, step));
+  for (std::vector<size_t> local : {std::vector<size_t>{1}, std::vector<size_t>{16}, std::vector<size_t>{}}) {
+    ASSERT_TRUE(run(big16, {n}, local));
+    std::vector<cl_int> got = read<cl_int>(out, n);
+    for (size_t i = 0; i < n; ++i) ASSERT_EQ(got[i], (count - 1) * 3 + 3 + 2 * cl_int(i)) << i;
+  }
+  ASSERT_TRUE(setArgs(big128, out, count, step));
+  size_t global[1] = {n};
+  EXPECT_CL_ERROR(CL_OUT_OF_RESOURCES,
+                  clEnqueueNDRangeKernel(queue_, big128, 1, nullptr, global, nullptr, 0, nullptr, nullptr));
+}
+
 TEST_F(NonUniform, RequiredWorkGroupSize) {
   cl_kernel k = kernel(
       "__attribute__((reqd_work_group_size(4, 2, 1)))\n"

@@ -124,6 +124,7 @@ _cl_device_id::_cl_device_id(cl_platform_id platform) : platform_(platform) {
   // threads that then block, so allow a worker for every usable CPU.
   static tbb::global_control workers(tbb::global_control::max_allowed_parallelism,
                                      computeUnits + 1);
+  static tbb::global_control stacks(tbb::global_control::thread_stack_size, kWorkerStackBytes);
   arena_ = std::make_unique<tbb::task_arena>(int(computeUnits), 0);
 }
 

@@ -55,6 +55,13 @@ struct _cl_device_id
   static constexpr size_t kMaxWorkGroupSize = lockstep::compiler::kMaxWorkGroupSize;
   static constexpr cl_uint kMaxWorkItemDimensions = 3;
   static constexpr cl_ulong kLocalMemSize = 64 * 1024;
+  // The stack of the arena's worker threads (address space; pages are
+  // touched only as used): it holds a work-group function's frame, whose
+  // private arrays that no barrier crosses are allocas. A launch whose frame
+  // does not fit with kStackMarginBytes to spare fails with
+  // CL_OUT_OF_RESOURCES (it crashed the process on a worker's 4 MiB stack).
+  static constexpr size_t kWorkerStackBytes = size_t(64) << 20;
+  static constexpr size_t kStackMarginBytes = size_t(1) << 20;
   static constexpr cl_uint kMemBaseAddrAlignBits = 1024;  // 128 bytes
   static constexpr size_t kMemBaseAddrAlignBytes = kMemBaseAddrAlignBits / 8;
   static constexpr size_t kPrintfBufferSize = 1024 * 1024;

@@ -44,11 +44,12 @@ using EventStorage = lockstep::runtime::Recycler<void, 256>;
 void *_cl_event::operator new(size_t size) {
   if (size == sizeof(_cl_event))
     if (void *memory = EventStorage::instance().take()) return memory;
-  return ::operator new(size);
+  return lockstep::runtime::arena::allocate(size);
 }
 
 void _cl_event::operator delete(void *memory, size_t size) {
-  if (size != sizeof(_cl_event) || !EventStorage::instance().give(memory)) ::operator delete(memory, size);
+  if (size != sizeof(_cl_event) || !EventStorage::instance().give(memory))
+    lockstep::runtime::arena::release(memory, size);
 }
 
 void _cl_event::releaseOwners() {

@@ -47,6 +47,20 @@ enum class Tag : uint32_t {
   Sampler,
 };
 
+// Where every object lives (Object.cpp): an arena of address space that is
+// reserved once and never given back, carved into objects as they are
+// created. A handle is read only once it lies in the arena's committed part,
+// which stays mapped for the life of the process; its tag then says whether
+// it is a live object of the right kind. So a random or freed pointer (a
+// cl_mem passed by value to clSetKernelArg, an event in a wait list) is
+// refused with the call's CL_INVALID_* error instead of being dereferenced,
+// for the cost of a range check.
+namespace arena {
+void *allocate(size_t bytes);
+void release(void *object, size_t bytes) noexcept;
+bool contains(const void *object) noexcept;
+}  // namespace arena
+
 // Two counts: `external_` is what the application holds (CL_*_REFERENCE_COUNT
 // reports it; clRelease* decrements it); `total_` adds the references the
 // implementation holds (an event keeps its queue, a command its buffers), so
@@ -60,6 +74,10 @@ class Object {
   Object() = default;
   Object(const Object &) = delete;
   Object &operator=(const Object &) = delete;
+
+  // Every object of every type comes from the arena.
+  static void *operator new(size_t bytes) { return arena::allocate(bytes); }
+  static void operator delete(void *object, size_t bytes) noexcept { arena::release(object, bytes); }
 
   bool valid() const { return tag_.load(std::memory_order_relaxed) == kTag; }
   cl_uint referenceCount() const { return external_.load(std::memory_order_relaxed); }
@@ -104,13 +122,13 @@ class Object {
 // Validates a handle of the application: CL_INVALID_<OBJECT> if null, freed
 // or of another type.
 template <class T>
-T *checked(T *handle) {
-  if (handle == nullptr || !handle->valid()) fail(T::kInvalidError);
-  return handle;
+bool isValid(T *handle) {
+  return handle != nullptr && arena::contains(handle) && handle->valid();
 }
 template <class T>
-bool isValid(T *handle) {
-  return handle != nullptr && handle->valid();
+T *checked(T *handle) {
+  if (!isValid(handle)) fail(T::kInvalidError);
+  return handle;
 }
 
 // An internal reference: keeps an object alive for as long as a command, an

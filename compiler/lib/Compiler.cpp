@@ -207,6 +207,7 @@ Result makeExecutable(std::unique_ptr<Module> M, std::unique_ptr<LLVMContext> co
     kernel.contextBytesPerWorkItem = functionAttrNumber(*F, kContextBytesAttr);
     kernel.staticLocalMemorySize = functionAttrNumber(*F, kStaticLocalBytesAttr);
     kernel.privateMemorySize = functionAttrNumber(*F, kPrivateBytesAttr);
+    kernel.frameBytes = functionAttrNumber(*F, kFrameBytesAttr);
     kernel.barrierCount = functionAttrNumber(*F, kBarrierCountAttr);
     kernel.maskedLoops = functionAttrNumber(*F, kMaskedLoopsAttr);
     kernel.subGroupSize = functionAttrNumber(*F, kSubGroupSizeAttr);

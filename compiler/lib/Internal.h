@@ -43,6 +43,10 @@ inline constexpr const char *kMaskedLoopsAttr = "lockstep-masked-loops";
 inline constexpr const char *kStreamingStoresAttr = "lockstep-streaming-stores";
 inline constexpr const char *kStaticLocalBytesAttr = "lockstep-static-local-bytes";
 inline constexpr const char *kPrivateBytesAttr = "lockstep-private-bytes";
+// Bytes of private arrays the work-group function keeps in its own frame
+// (allocas no barrier crosses; per version of the body, summed): the stack
+// a thread needs free to run a group.
+inline constexpr const char *kFrameBytesAttr = "lockstep-frame-bytes";
 inline constexpr const char *kBarrierCountAttr = "lockstep-barriers";
 // Work-group functions: the sub-group size chosen for the SIMD width, and
 // whether barrier checking (LOCKSTEP_CHECK_BARRIERS) was on for the build.
@@ -120,6 +124,11 @@ llvm::MDNode *copyLoopId(llvm::MDNode *id);
 llvm::BasicBlock *versionablePreheader(llvm::Loop *loop, llvm::LoopInfo &loops, llvm::DominatorTree &dominators);
 llvm::Loop *versionLoop(llvm::Loop *loop, llvm::Value *useCopy, llvm::StringRef suffix, llvm::LoopInfo &loops,
                         llvm::DominatorTree &dominators, llvm::ValueToValueMapTy &map);
+
+// False, with an error in `log` naming the cycle, if functions of the
+// program (before the built-ins are linked) call themselves, directly or
+// through others (RecursionCheck.cpp).
+bool checkNoRecursion(llvm::Module &M, std::string &log);
 
 // ---- the passes (new pass manager; one per file) ----------------------------
 

@@ -33,7 +33,7 @@ namespace fs = std::filesystem;
 namespace lockstep::compiler {
 namespace {
 
-constexpr char kMagic[8] = {'L', 'S', 'C', 'A', 'C', 'H', 'E', '6'};
+constexpr char kMagic[8] = {'L', 'S', 'C', 'A', 'C', 'H', 'E', '7'};
 
 std::optional<fs::path> cacheDirectory() {
   const char *enabled = std::getenv("LOCKSTEP_CACHE");
@@ -109,6 +109,7 @@ void writeKernel(Writer &out, const KernelDescription &kernel) {
   out.u32(kernel.argumentBlockSize);
   out.u64(kernel.staticLocalMemorySize);
   out.u64(kernel.privateMemorySize);
+  out.u64(kernel.frameBytes);
   out.u64(kernel.contextBytesPerWorkItem);
   for (int d = 0; d < 3; ++d) out.u32(kernel.requiredWorkGroupSize[d]);
   for (int d = 0; d < 3; ++d) out.u32(kernel.workGroupSizeHint[d]);
@@ -144,6 +145,7 @@ KernelDescription readKernel(Reader &in) {
   kernel.argumentBlockSize = in.u32();
   kernel.staticLocalMemorySize = in.u64();
   kernel.privateMemorySize = in.u64();
+  kernel.frameBytes = in.u64();
   kernel.contextBytesPerWorkItem = in.u64();
   for (int d = 0; d < 3; ++d) kernel.requiredWorkGroupSize[d] = in.u32();
   for (int d = 0; d < 3; ++d) kernel.workGroupSizeHint[d] = in.u32();

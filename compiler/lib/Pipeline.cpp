@@ -550,7 +550,7 @@ std::vector<Part> splitIntoParts(const Module &M, unsigned threads) {
 
 bool prepareModule(Module &M, const FrontendOptions &options, std::string &log) {
   loadMathLibrary();
-  if (!linkBuiltins(M, log) || !checkUndefined(M, log)) return false;
+  if (!checkNoRecursion(M, log) || !linkBuiltins(M, log) || !checkUndefined(M, log)) return false;
   // -fno-builtin keeps Clang from treating OpenCL names as C library ones; the
   // attribute it leaves would stop the inliner from merging builtins into the
   // work-group functions.

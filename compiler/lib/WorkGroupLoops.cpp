@@ -2556,6 +2556,7 @@ void WorkGroupLoops::run() {
   for (unsigned i = 0; i < allocas.size(); ++i)
     if (shared[i]) privateBytes += allocas[i]->getAllocationSize(layout)->getFixedValue();
   F.addFnAttr(kPrivateBytesAttr, std::to_string(privateBytes + contextBytes));
+  F.addFnAttr(kFrameBytesAttr, std::to_string(privateBytes));
 }
 
 // Below this many work-items along x, the work-item loop that a loop cut
@@ -2584,6 +2585,9 @@ void dispatchByWidth(Function &F, Function *alternative, StringRef blockName,
     uint64_t most = std::max(functionAttrNumber(F, attribute), functionAttrNumber(*alternative, attribute));
     F.addFnAttr(attribute, std::to_string(most));
   }
+  // Inlined, the alternative's allocas join the frame beside F's own.
+  F.addFnAttr(kFrameBytesAttr, std::to_string(functionAttrNumber(F, kFrameBytesAttr) +
+                                              functionAttrNumber(*alternative, kFrameBytesAttr)));
   alternative->removeFnAttr(kKernelNameAttr);
 
   BasicBlock *prologue = &F.getEntryBlock();

@@ -1,6 +1,7 @@
 #include "exec/NDRange.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace lockstep::runtime {
 
@@ -12,7 +13,7 @@ constexpr uint64_t kVectorMultiple = 16;
 // Groups per core that let the TBB scheduler balance uneven groups.
 constexpr uint64_t kGroupsPerCore = 4;
 
-uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+uint64_t ceilDiv(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }  // a + b - 1 may wrap
 
 uint64_t largestDivisorAtMost(uint64_t value, uint64_t limit, uint64_t step) {
   for (uint64_t d = limit / step * step; d >= step; d -= step)
@@ -54,8 +55,12 @@ NDRange NDRange::make(uint32_t workDim, const Dims &globalOffset, const Dims &gl
 }
 
 Dims chooseLocalSize(uint32_t workDim, const Dims &globalSize, const LocalSizeLimits &limits) {
+  // Saturating: resolveNDRange refuses ranges past 2^64 - 1 work-items,
+  // but this choice stays safe on its own.
   uint64_t totalItems = 1;
-  for (uint32_t d = 0; d < workDim; ++d) totalItems *= globalSize[d];
+  for (uint32_t d = 0; d < workDim; ++d)
+    if (__builtin_mul_overflow(totalItems, globalSize[d], &totalItems))
+      totalItems = std::numeric_limits<uint64_t>::max();
   // An empty range runs no group; any valid size will do.
   if (totalItems == 0) return {1, 1, 1};
   uint64_t targetGroups = kGroupsPerCore * std::max(limits.computeUnits, 1u);

@@ -23,7 +23,7 @@ struct NDRange {
 
   uint64_t groupCount() const { return numGroups[0] * numGroups[1] * numGroups[2]; }
   uint64_t workItemsPerGroup() const { return localSize[0] * localSize[1] * localSize[2]; }
-  bool empty() const { return globalSize[0] * globalSize[1] * globalSize[2] == 0; }
+  bool empty() const { return globalSize[0] == 0 || globalSize[1] == 0 || globalSize[2] == 0; }
 };
 
 // What bounds the choice of a local size.

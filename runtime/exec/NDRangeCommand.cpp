@@ -104,6 +104,18 @@ NDRange resolveNDRange(const _cl_kernel &kernel, cl_device_id device, cl_uint wo
     // greater than the maximum value representable by size_t on the device."
     check(global[d] <= std::numeric_limits<size_t>::max() - offset[d], CL_INVALID_GLOBAL_OFFSET);
   }
+  // A range of more work-items than size_t counts has no
+  // get_global_linear_id for its last ones (2^32 x 2^32 wrapped to an
+  // empty launch that returned CL_SUCCESS): the global size is too large
+  // for the device, as a dimension beyond size_t would be.
+  // (A dimension of 0 makes any range empty.)
+  uint64_t total = 1;
+  bool overflows = false, empty = false;
+  for (cl_uint d = 0; d < workDim; ++d) {
+    overflows |= __builtin_mul_overflow(total, global[d], &total);
+    empty |= global[d] == 0;
+  }
+  check(!overflows || empty, CL_INVALID_GLOBAL_WORK_SIZE);
   Dims local = localWorkSize ? checkLocalSize(kernel, workDim, global, localWorkSize)
                              : localSizeForNull(kernel, device, workDim, global);
   NDRange range = NDRange::make(workDim, offset, global, local);
@@ -171,7 +183,9 @@ compiler::WorkGroupFunction chooseFunction(const _cl_kernel &kernel, const Argum
     size += 4;
   }
   if (size == 0) return description.function;
-  uint64_t workItems = range.groupCount() * range.workItemsPerGroup();
+  uint64_t workItems;  // groups times their enqueued size: may pass 2^64 - 1
+  if (__builtin_mul_overflow(range.groupCount(), range.workItemsPerGroup(), &workItems))
+    workItems = std::numeric_limits<uint64_t>::max();
   compiler::WorkGroupFunction specialized = kernel.executable().specialize(description, {key.data(), size}, workItems);
   return specialized ? specialized : description.function;
 }
@@ -189,6 +203,17 @@ Command makeNDRangeCommand(cl_kernel kernel, cl_device_id device, const NDRange 
   if (range.groupCount() == 0) return [] { return CL_SUCCESS; };
 
   const compiler::KernelDescription &description = kernel->description();
+  // Private memory: the arrays no barrier crosses live in the work-group
+  // function's frame, which must fit a worker's stack; the values that cross
+  // barriers live in a group's context scratch, one allocation per thread.
+  uint64_t frameBytes = description.frameBytes;
+  check(frameBytes + _cl_device_id::kStackMarginBytes <= _cl_device_id::kWorkerStackBytes,
+        CL_OUT_OF_RESOURCES);
+  uint64_t contextBytes = 0;
+  check(!__builtin_mul_overflow(description.contextBytesPerWorkItem, range.workItemsPerGroup(),
+                                &contextBytes) &&
+            contextBytes <= device->maxAllocSize,
+        CL_OUT_OF_RESOURCES);
   pending->kernel = Ref<_cl_kernel>(kernel);
   WorkGroupLaunch &launch = pending->launch;
   launch.function = chooseFunction(*kernel, pending->arguments.block, range);
@@ -196,6 +221,8 @@ Command makeNDRangeCommand(cl_kernel kernel, cl_device_id device, const NDRange 
   launch.range = range;
   launch.localMemorySize = pending->arguments.localMemorySize;
   launch.contextBytesPerWorkItem = description.contextBytesPerWorkItem;
+  launch.frameBytes = frameBytes;
+  launch.stackMarginBytes = _cl_device_id::kStackMarginBytes;
   launch.checksBarriers = description.checksBarriers;
   launch.fenceStores = description.streamingStores;
   launch.flushDenormals = description.flushDenormals;

@@ -10,8 +10,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <cstddef>
 #include <memory>
+#include <mutex>
 #include <new>
 
 #include "lockstep/compiler/Compiler.h"
@@ -73,6 +75,15 @@ struct ThreadScratch {
     return scratch;
   }
 };
+
+// Whether this thread has the stack a group of the launch needs free.
+bool stackFits(const WorkGroupLaunch &launch) {
+  const ThreadScratch &scratch = ThreadScratch::current();
+  if (scratch.stackLow == nullptr) return true;  // unknown: as before
+  auto *here = static_cast<const std::byte *>(__builtin_frame_address(0));
+  auto *low = static_cast<const std::byte *>(scratch.stackLow);
+  return here > low && uint64_t(here - low) >= launch.frameBytes + launch.stackMarginBytes;
+}
 
 // Work-items per chunk below which the per-chunk overhead shows, for a
 // kernel whose cost is not known yet.
@@ -142,6 +153,10 @@ class DenormalsFlushed {
 // calling thread.
 void runGroupRange(const WorkGroupLaunch &launch, uint64_t begin, uint64_t end) {
   if (launch.failed) return;
+  if (!stackFits(launch)) {  // a thread with a small stack: refuse, not overflow
+    launch.failed = true;
+    return;
+  }
   DenormalsFlushed denormals(launch.flushDenormals);
   const NDRange &range = launch.range;
   ThreadScratch &scratch = ThreadScratch::current();
@@ -202,6 +217,27 @@ void runGroupRange(const WorkGroupLaunch &launch, uint64_t begin, uint64_t end) 
 cl_int runWorkGroups(const WorkGroupLaunch &launch, tbb::task_arena &arena) {
   uint64_t groups = launch.range.groupCount();
   if (groups == 0) return CL_SUCCESS;
+  // A frame larger than this thread's free stack (an application thread's
+  // 8 MiB or less): the whole launch runs on a worker, whose stack is the
+  // device's kWorkerStackBytes, and this thread waits without joining in.
+  // (Not from a thread of an arena, which could wait for itself: there the
+  // groups refuse to run instead.)
+  if (!stackFits(launch) && tbb::this_task_arena::current_thread_index() == tbb::task_arena::not_initialized) {
+    cl_int status = CL_SUCCESS;
+    std::mutex mutex;
+    std::condition_variable finished;
+    bool done = false;
+    arena.enqueue([&] {
+      cl_int result = runWorkGroups(launch, arena);
+      std::lock_guard lock(mutex);
+      status = result;
+      done = true;
+      finished.notify_one();
+    });
+    std::unique_lock lock(mutex);
+    finished.wait(lock, [&] { return done; });
+    return status;
+  }
   if (groups == 1) {
     runGroupRange(launch, 0, 1);
     return launchStatus(launch);

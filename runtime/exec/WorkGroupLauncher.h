@@ -25,6 +25,11 @@ struct WorkGroupLaunch {
   NDRange range;
   uint64_t localMemorySize = 0;          // static __local + every __local argument
   uint64_t contextBytesPerWorkItem = 0;  // scratch for values live across barriers
+  // The work-group function's private arrays on the stack (allocas): a
+  // thread runs its groups only with this much stack free, and more
+  // (WorkGroupLauncher.cpp, kStackMarginBytes).
+  uint64_t frameBytes = 0;
+  size_t stackMarginBytes = 0;
   uint32_t streamingStoreMiB = 0;        // GroupInfo::streamingStoreMiB
   // Built with LOCKSTEP_CHECK_BARRIERS: a group may stop on a barrier
   // divergence (compiler::takeKernelFailure), which fails the launch.
@@ -45,7 +50,10 @@ struct WorkGroupLaunch {
 // launch of one group, or one whose groups the kernel's last launch says take
 // less than waking a worker thread, runs inline on the calling thread.
 // CL_SUCCESS, or CL_OUT_OF_RESOURCES when a checked kernel stopped on a
-// divergent barrier (the remaining groups are skipped).
+// divergent barrier or a thread had too little stack for the frame (the
+// remaining groups are skipped). A launch whose frame does not fit the
+// calling thread's free stack runs on the arena's workers while the caller
+// waits.
 cl_int runWorkGroups(const WorkGroupLaunch &launch, tbb::task_arena &arena);
 
 }  // namespace lockstep::runtime

@@ -48,6 +48,7 @@ struct KernelDescription {
   uint32_t argumentBlockSize = 0;
   uint64_t staticLocalMemorySize = 0;   // kernel-scope __local variables
   uint64_t privateMemorySize = 0;       // per work-item
+  uint64_t frameBytes = 0;  // private arrays in the work-group function's stack frame
   uint64_t contextBytesPerWorkItem = 0;  // scratch for values live across barriers
   uint32_t requiredWorkGroupSize[3] = {0, 0, 0};  // 0,0,0: none
   uint32_t workGroupSizeHint[3] = {0, 0, 0};
