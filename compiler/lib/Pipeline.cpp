@@ -15,6 +15,7 @@
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/PassTimingInfo.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Operator.h>
 #include <llvm/IR/Verifier.h>
@@ -427,6 +428,10 @@ bool compilePart(Module &M, const FrontendOptions &options, std::string &object,
     return false;
   }
   passes.run(M);
+  // LOCKSTEP_LLVM_OPTIONS=-time-passes: the code generator's passes run in
+  // the legacy pass manager, whose timings LLVM prints only at shutdown,
+  // which a driver never reaches; printed here, after each part.
+  if (TimePassesIsEnabled) reportAndResetTimings(&errs());
   object.assign(buffer.begin(), buffer.end());
   return true;
 }
