@@ -10,10 +10,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <condition_variable>
 #include <cstddef>
 #include <memory>
-#include <mutex>
 #include <new>
 
 #include "lockstep/compiler/Compiler.h"
@@ -214,30 +212,46 @@ void runGroupRange(const WorkGroupLaunch &launch, uint64_t begin, uint64_t end) 
 
 }  // namespace
 
+namespace {
+
+struct Offloaded {
+  const WorkGroupLaunch *launch;
+  tbb::task_arena *arena;
+  cl_int status = CL_SUCCESS;
+};
+
+void *runOffloaded(void *data) {
+  auto *offloaded = static_cast<Offloaded *>(data);
+  offloaded->status = runWorkGroups(*offloaded->launch, *offloaded->arena);
+  return nullptr;
+}
+
+// Runs the launch from a new thread whose stack holds its frame, and waits.
+cl_int runOnThreadWithStack(const WorkGroupLaunch &launch, tbb::task_arena &arena) {
+  Offloaded offloaded{&launch, &arena};
+  size_t stack = (launch.frameBytes + 2 * launch.stackMarginBytes + 4095) / 4096 * 4096;
+  pthread_attr_t attributes;
+  pthread_t thread;
+  bool started = pthread_attr_init(&attributes) == 0 &&
+                 pthread_attr_setstacksize(&attributes, stack) == 0 &&
+                 pthread_create(&thread, &attributes, runOffloaded, &offloaded) == 0;
+  pthread_attr_destroy(&attributes);
+  if (!started) return CL_OUT_OF_RESOURCES;
+  pthread_join(thread, nullptr);
+  return offloaded.status;
+}
+
+}  // namespace
+
 cl_int runWorkGroups(const WorkGroupLaunch &launch, tbb::task_arena &arena) {
   uint64_t groups = launch.range.groupCount();
   if (groups == 0) return CL_SUCCESS;
   // A frame larger than this thread's free stack (an application thread's
-  // 8 MiB or less): the whole launch runs on a worker, whose stack is the
-  // device's kWorkerStackBytes, and this thread waits without joining in.
-  // (Not from a thread of an arena, which could wait for itself: there the
-  // groups refuse to run instead.)
-  if (!stackFits(launch) && tbb::this_task_arena::current_thread_index() == tbb::task_arena::not_initialized) {
-    cl_int status = CL_SUCCESS;
-    std::mutex mutex;
-    std::condition_variable finished;
-    bool done = false;
-    arena.enqueue([&] {
-      cl_int result = runWorkGroups(launch, arena);
-      std::lock_guard lock(mutex);
-      status = result;
-      done = true;
-      finished.notify_one();
-    });
-    std::unique_lock lock(mutex);
-    finished.wait(lock, [&] { return done; });
-    return status;
-  }
+  // 8 MiB or less): the launch runs from a thread of its own with the stack
+  // it needs, and this thread waits for it. (Not through the arena: this
+  // thread may be one of its masters, and an arena thread waiting for the
+  // arena could wait for itself.)
+  if (!stackFits(launch)) return runOnThreadWithStack(launch, arena);
   if (groups == 1) {
     runGroupRange(launch, 0, 1);
     return launchStatus(launch);

@@ -52,8 +52,8 @@ struct WorkGroupLaunch {
 // CL_SUCCESS, or CL_OUT_OF_RESOURCES when a checked kernel stopped on a
 // divergent barrier or a thread had too little stack for the frame (the
 // remaining groups are skipped). A launch whose frame does not fit the
-// calling thread's free stack runs on the arena's workers while the caller
-// waits.
+// calling thread's free stack runs from a thread of its own with the stack
+// it needs while the caller waits.
 cl_int runWorkGroups(const WorkGroupLaunch &launch, tbb::task_arena &arena);
 
 }  // namespace lockstep::runtime
