@@ -432,7 +432,7 @@ class InteriorVersioning {
     leave.CreateCondBr(
         leave.CreateOr(leave.CreateNot(ok), leave.CreateICmpULT(end, counter->count)), loopEntry,
         exit);
-    disableVectorization(edge);
+    keepScalar(edge, /*noUnroll=*/false);  // a few work-items: scalar, as written
 
     // The interior copy.
     auto inInterior = [&](Value *value) -> Value * {
@@ -506,24 +506,6 @@ class InteriorVersioning {
     return clone;
   }
 
-  // The edge loop runs a few work-items: scalar, as it was before any
-  // vectorizer.
-  void disableVectorization(Loop *loop) {
-    LLVMContext &context = F.getContext();
-    SmallVector<Metadata *, 4> properties{nullptr};
-    if (MDNode *id = loop->getLoopID())
-      for (const MDOperand &property : drop_begin(id->operands()))
-        if (auto *node = dyn_cast<MDNode>(property.get()); node && node->getNumOperands() > 0)
-          if (auto *name = dyn_cast<MDString>(node->getOperand(0));
-              name && !name->getString().starts_with("llvm.loop.vectorize"))
-            properties.push_back(node);
-    properties.push_back(MDNode::get(
-        context, {MDString::get(context, "llvm.loop.isvectorized"),
-                  ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(context), 1))}));
-    MDNode *id = MDNode::getDistinct(context, properties);
-    id->replaceOperandWith(0, id);
-    loop->setLoopID(id);
-  }
 
   // A comparison of an affine recurrence (as the interior sees it) with a
   // value the loop does not change, whose answer can only change once along

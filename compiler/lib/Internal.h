@@ -124,6 +124,9 @@ llvm::MDNode *copyLoopId(llvm::MDNode *id);
 llvm::BasicBlock *versionablePreheader(llvm::Loop *loop, llvm::LoopInfo &loops, llvm::DominatorTree &dominators);
 llvm::Loop *versionLoop(llvm::Loop *loop, llvm::Value *useCopy, llvm::StringRef suffix, llvm::LoopInfo &loops,
                         llvm::DominatorTree &dominators, llvm::ValueToValueMapTy &map);
+// Gives the loop a fresh id with its properties but the vectorizer's, marked
+// already vectorized, and not to unroll when `noUnroll` (MemoryAccessPasses.cpp).
+void keepScalar(llvm::Loop *loop, bool noUnroll);
 
 // False, with an error in `log` naming the cycle, if functions of the
 // program (before the built-ins are linked) call themselves, directly or

@@ -961,6 +961,25 @@ Loop *versionLoop(Loop *loop, Value *useCopy, StringRef suffix, LoopInfo &loops,
   return copy;
 }
 
+// A fresh loop id with the loop's properties but the vectorizer's, marked
+// already vectorized (and not to unroll, if asked).
+void keepScalar(Loop *loop, bool noUnroll) {
+  LLVMContext &context = loop->getHeader()->getContext();
+  SmallVector<Metadata *, 4> properties{nullptr};
+  if (MDNode *id = loop->getLoopID())
+    for (const MDOperand &property : drop_begin(id->operands()))
+      if (auto *node = dyn_cast<MDNode>(property.get()); node && node->getNumOperands() > 0)
+        if (auto *name = dyn_cast<MDString>(node->getOperand(0));
+            name && !name->getString().starts_with("llvm.loop.vectorize"))
+          properties.push_back(node);
+  properties.push_back(MDNode::get(context, {MDString::get(context, "llvm.loop.isvectorized"),
+                                             ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(context), 1))}));
+  if (noUnroll) properties.push_back(MDNode::get(context, {MDString::get(context, "llvm.loop.unroll.disable")}));
+  MDNode *id = MDNode::getDistinct(context, properties);
+  id->replaceOperandWith(0, id);
+  loop->setLoopID(id);
+}
+
 namespace {
 
 // Runs `transform(F, loops, dominators, scalar evolution)` on every function
@@ -1138,20 +1157,7 @@ bool spreadLoop(Loop *loop, ArrayRef<SpreadIndex> indices, ScalarEvolution &SE, 
   Loop *copy = versionLoop(loop, useCopy, ".spread", loops, dominators, map);
   widenIndices(copy, map, nullptr, 0);
   // The copy keeps its parallel accesses but not the vectorizer's attention.
-  LLVMContext &context = preheader->getContext();
-  SmallVector<Metadata *, 4> properties{nullptr};
-  if (MDNode *id = copy->getLoopID())
-    for (const MDOperand &property : drop_begin(id->operands()))
-      if (auto *node = dyn_cast<MDNode>(property.get()); node && node->getNumOperands() > 0)
-        if (auto *name = dyn_cast<MDString>(node->getOperand(0));
-            name && !name->getString().starts_with("llvm.loop.vectorize"))
-          properties.push_back(node);
-  properties.push_back(MDNode::get(
-      context, {MDString::get(context, "llvm.loop.isvectorized"), ConstantAsMetadata::get(builder.getInt32(1))}));
-  properties.push_back(MDNode::get(context, {MDString::get(context, "llvm.loop.unroll.disable")}));
-  MDNode *id = MDNode::getDistinct(context, properties);
-  id->replaceOperandWith(0, id);
-  copy->setLoopID(id);
+  keepScalar(copy, /*noUnroll=*/true);
   return true;
 }
 
