@@ -239,6 +239,16 @@ void _cl_kernel::snapshotInto(runtime::ArgumentSnapshot &snapshot) const {
     // specified."
     check(state.set, CL_INVALID_KERNEL_ARGS);
     const compiler::KernelArgument &arg = description_->arguments[i];
+    // Bounds-checked kernels read each buffer's and __local argument's size.
+    if (description_->argumentSizesOffset != 0) {
+      uint64_t bytes = arg.kind == ArgKind::LocalPointer ? state.localSize
+                       : (arg.kind == ArgKind::GlobalPointer || arg.kind == ArgKind::ConstantPointer) &&
+                               state.buffer && runtime::isValid(state.buffer)
+                           ? state.buffer->size()
+                           : 0;
+      std::memcpy(snapshot.block.data() + description_->argumentSizesOffset + i * sizeof(uint64_t), &bytes,
+                  sizeof bytes);
+    }
     bool image = arg.kind == ArgKind::Image;
     if (arg.kind != ArgKind::GlobalPointer && arg.kind != ArgKind::ConstantPointer && !image)
       continue;

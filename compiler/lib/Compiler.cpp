@@ -189,6 +189,7 @@ Result makeExecutable(std::unique_ptr<Module> M, std::unique_ptr<LLVMContext> co
                       const std::string &cacheKey = {}) {
   result.kind = BinaryKind::Executable;
   result.binary = makeBinary(BinaryKind::Executable, *M, optionText);
+  addCheckFlags(*M, options);
   std::vector<KernelDescription> kernels = describeKernels(*M);
   result.kernelNames = kernelNames(kernels);
   size_t globals = globalVariableBytes(*M);
@@ -212,6 +213,7 @@ Result makeExecutable(std::unique_ptr<Module> M, std::unique_ptr<LLVMContext> co
     kernel.maskedLoops = functionAttrNumber(*F, kMaskedLoopsAttr);
     kernel.subGroupSize = functionAttrNumber(*F, kSubGroupSizeAttr);
     kernel.checksBarriers = F->hasFnAttribute(kCheckBarriersAttr);
+    kernel.checksBounds = F->hasFnAttribute(kCheckBoundsAttr);
     kernel.preferredWorkGroupSizeMultiple = kernel.subGroupSize;
   }
   std::optional<MachineCode> machineCode = compileModule(*M, options, result.log);

@@ -93,11 +93,18 @@ std::string absentExtensionsHeader() {
 
 }  // namespace
 
+bool environmentFlag(const char *name) {
+  const char *value = std::getenv(name);
+  return value && *value && std::string_view(value) != "0";
+}
+
 std::optional<FrontendOptions> parseOptions(std::string_view text, bool forLink, std::string &error) {
   FrontendOptions options;
-  const char *check = std::getenv("LOCKSTEP_CHECK_BARRIERS");
-  options.checkBarriers = check && *check && std::string_view(check) != "0";
-  if (options.checkBarriers && !forLink) options.clangArgs.push_back("-debug-info-kind=line-tables-only");
+  options.checkBarriers = environmentFlag("LOCKSTEP_CHECK_BARRIERS");
+  options.checkBounds = environmentFlag("LOCKSTEP_CHECK_BOUNDS");
+  // The checks' reports name source lines.
+  if ((options.checkBarriers || options.checkBounds) && !forLink)
+    options.clangArgs.push_back("-debug-info-kind=line-tables-only");
   std::vector<std::string> words = splitOptions(text);
   for (size_t i = 0; i < words.size(); ++i) {
     const std::string &word = words[i];

@@ -52,6 +52,10 @@ inline constexpr const char *kBarrierCountAttr = "lockstep-barriers";
 // whether barrier checking (LOCKSTEP_CHECK_BARRIERS) was on for the build.
 inline constexpr const char *kSubGroupSizeAttr = "lockstep-sub-group-size";
 inline constexpr const char *kCheckBarriersAttr = "lockstep-check-barriers";
+// Module flag: bounds checking (LOCKSTEP_CHECK_BOUNDS) was on for the build
+// (BoundsCheck.cpp). On work-group functions its value is the argument
+// block offset of the argument sizes (KernelDescription::argumentSizesOffset).
+inline constexpr const char *kCheckBoundsAttr = "lockstep-check-bounds";
 // Work-group functions of kernels without loops, barriers or collectives.
 inline constexpr const char *kStraightLineAttr = "lockstep-straight-line";
 // On a work-group function and the copies it dispatches to: code that runs
@@ -70,9 +74,25 @@ inline constexpr const char *kFixedLocalSizeAttr = "lockstep-fixed-local-size";
 // a region (WorkGroupLoops), for WorkItemLoopSplitPass, which removes it.
 inline constexpr const char *kWorkItemLoopMarker = "lockstep.work_item_loop";
 // Called by checked kernels when work-items disagree about a barrier
-// (BarrierCheck.cpp).
+// (CheckReports.cpp).
 inline constexpr const char *kDivergenceSymbol = "__lockstep_report_divergence";
 void reportBarrierDivergence(const char *what, const GroupInfo *group, uint64_t workItem);
+// Called by bounds-checked kernels when an access falls outside its buffer
+// (CheckReports.cpp): `site` names the kernel, access and buffer; `offset`
+// is the access's byte offset from the buffer's start, `size` the
+// buffer's bytes; gx, gy, gz the work-item's global id.
+inline constexpr const char *kOutOfBoundsSymbol = "__lockstep_report_out_of_bounds";
+void reportOutOfBounds(const char *site, uint64_t offset, uint64_t size, uint64_t gx, uint64_t gy,
+                       uint64_t gz);
+// In a bounds-checked build the wrapper hands each pointer argument to the
+// kernel through a call of this marker (`ptr marker(ptr, i32 index)`), so
+// that BoundsCheckPass knows which argument an access goes through; the
+// pass removes the calls. Metadata of the same name on the call says what
+// a report calls the argument.
+// Metadata on the branch of each bounds check (BoundsCheckVersioningPass
+// finds them by it).
+inline constexpr const char *kBoundsCheckMetadata = "lockstep.bounds_check";
+inline constexpr const char *kBufferMarker = "__lockstep_buffer_argument";
 unsigned hostSubGroupSize();
 // The host's vector registers, in bits: 32 bits a lane of a sub-group.
 inline unsigned hostVectorBits() { return hostSubGroupSize() * 32; }
@@ -140,6 +160,22 @@ bool checkNoRecursion(llvm::Module &M, std::string &log);
 // uses barriers or work-item functions into it.
 struct KernelWrapperPass : llvm::PassInfoMixin<KernelWrapperPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+
+// Bounds checking (LOCKSTEP_CHECK_BOUNDS): every load, store, atomic and
+// memory intrinsic of a work-group function whose address comes from a
+// buffer argument, a __local argument or variable, or a program-scope
+// variable is checked against that object's size; outside it, the access
+// is skipped and the kernel reports (BoundsCheck.cpp).
+struct BoundsCheckPass : llvm::PassInfoMixin<BoundsCheckPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+
+// Copies innermost loops whose bounds checks can be decided before them
+// (affine offsets, computable trip counts) and runs the copy, without the
+// checks, when all hold (BoundsCheckVersioning.cpp).
+struct BoundsCheckVersioningPass : llvm::PassInfoMixin<BoundsCheckVersioningPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
 };
 
 // Replaces work-item functions in work-group functions with reads of the
@@ -287,6 +323,7 @@ struct FrontendOptions {
   bool uniformWorkGroupSize = false;
   bool createLibrary = false;          // link only
   bool checkBarriers = false;          // LOCKSTEP_CHECK_BARRIERS
+  bool checkBounds = false;            // LOCKSTEP_CHECK_BOUNDS
   // Work-groups are all full: OpenCL C 1.x, or -cl-uniform-work-group-size
   // (the rule the runtime applies too, runtime/Program.cpp).
   bool uniformWorkGroups() const { return languageVersion < 200 || uniformWorkGroupSize; }
@@ -304,6 +341,13 @@ std::unique_ptr<llvm::Module> compileSource(llvm::LLVMContext &context, std::str
                                             std::span<const Header> headers, std::string &log);
 
 // ---- back end -------------------------------------------------------------------
+
+// Whether an environment variable is set to something other than "" or "0"
+// (LOCKSTEP_CHECK_BARRIERS, LOCKSTEP_CHECK_BOUNDS).
+bool environmentFlag(const char *name);
+// Records the check modes of `options` as module flags (before
+// describeKernels, which lays out the argument block by them).
+void addCheckFlags(llvm::Module &M, const FrontendOptions &options);
 
 // Links the builtins into `M` and runs the work-group passes: every kernel
 // gets its work-group function.

@@ -201,6 +201,8 @@ JITDylib *createProgramDylib(std::string &log) {
   own[jit.mangleAndIntern(kPrintfSymbol)] = {ExecutorAddr::fromPtr(&formatPrintf), JITSymbolFlags::Exported};
   own[jit.mangleAndIntern(kDivergenceSymbol)] = {ExecutorAddr::fromPtr(&reportBarrierDivergence),
                                                  JITSymbolFlags::Exported};
+  own[jit.mangleAndIntern(kOutOfBoundsSymbol)] = {ExecutorAddr::fromPtr(&reportOutOfBounds),
+                                                  JITSymbolFlags::Exported};
   if (Error error = dylib->define(absoluteSymbols(std::move(own)))) {
     log += "internal error: " + toString(std::move(error)) + "\n";
     return nullptr;

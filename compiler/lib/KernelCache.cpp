@@ -33,7 +33,7 @@ namespace fs = std::filesystem;
 namespace lockstep::compiler {
 namespace {
 
-constexpr char kMagic[8] = {'L', 'S', 'C', 'A', 'C', 'H', 'E', '7'};
+constexpr char kMagic[8] = {'L', 'S', 'C', 'A', 'C', 'H', 'E', '8'};
 
 std::optional<fs::path> cacheDirectory() {
   const char *enabled = std::getenv("LOCKSTEP_CACHE");
@@ -118,6 +118,8 @@ void writeKernel(Writer &out, const KernelDescription &kernel) {
   out.u32(kernel.maskedLoops);
   out.u32(kernel.subGroupSize);
   out.u8(kernel.checksBarriers);
+  out.u8(kernel.checksBounds);
+  out.u32(kernel.argumentSizesOffset);
   out.u8(kernel.streamingStores);
   out.u8(kernel.flushDenormals);
 }
@@ -154,6 +156,8 @@ KernelDescription readKernel(Reader &in) {
   kernel.maskedLoops = in.u32();
   kernel.subGroupSize = in.u32();
   kernel.checksBarriers = in.u8();
+  kernel.checksBounds = in.u8();
+  kernel.argumentSizesOffset = in.u32();
   kernel.streamingStores = in.u8();
   kernel.flushDenormals = in.u8();
   return kernel;
@@ -218,7 +222,6 @@ std::string libraryIdentity() {
 
 std::string cacheKey(std::string_view kind, std::string_view input, std::string_view options) {
   llvm::TargetMachine &machine = hostTargetMachine();
-  const char *check = std::getenv("LOCKSTEP_CHECK_BARRIERS");
   Writer key;
   key.text("lockstep " LOCKSTEP_VERSION " llvm " LLVM_VERSION_STRING);
   key.text(libraryIdentity());
@@ -226,7 +229,8 @@ std::string cacheKey(std::string_view kind, std::string_view input, std::string_
   key.text(machine.getTargetCPU());
   key.text(machine.getTargetFeatureString());
   key.text(vectorMathIdentity());
-  key.text(check && *check && std::string_view(check) != "0" ? "check" : "");
+  key.text(environmentFlag("LOCKSTEP_CHECK_BARRIERS") ? "check" : "");
+  key.text(environmentFlag("LOCKSTEP_CHECK_BOUNDS") ? "bounds" : "");
   key.text(kind);
   key.text(options);
   key.text(input);

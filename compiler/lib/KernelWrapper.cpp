@@ -174,6 +174,13 @@ KernelDescription describe(const Function &F) {
     offset += out.size;
     kernel.arguments.push_back(std::move(out));
   }
+  // Bounds checking: a size per argument after the values (the runtime
+  // writes them, BoundsCheckPass's checks read them).
+  if (F.getParent()->getModuleFlag(kCheckBoundsAttr)) {
+    offset = alignTo(offset, sizeof(uint64_t));
+    kernel.argumentSizesOffset = offset;
+    offset += sizeof(uint64_t) * kernel.arguments.size();
+  }
   kernel.argumentBlockSize = alignTo(offset, 16);
   for (unsigned d = 0; d < 3; ++d) {
     kernel.requiredWorkGroupSize[d] = metadataInt(F, "reqd_work_group_size", d, 0);
@@ -206,6 +213,21 @@ SetVector<Function *> functionsToInline(Module &M) {
         if (auto *global = dyn_cast<GlobalVariable>(operand->stripPointerCasts());
             global && global->getAddressSpace() == kLocalAddressSpace)
           result.insert(&F);
+    }
+  }
+  // Bounds checking follows an address to its buffer within the work-group
+  // function only: functions that take or return pointers to memory other
+  // than private go into it as well.
+  if (M.getModuleFlag(kCheckBoundsAttr)) {
+    auto shared = [](Type *type) {
+      auto *pointer = dyn_cast<PointerType>(type);
+      return pointer && pointer->getAddressSpace() != 0;
+    };
+    for (Function &F : M) {
+      if (F.isDeclaration()) continue;
+      bool pointers = shared(F.getReturnType());
+      for (Argument &arg : F.args()) pointers |= shared(arg.getType());
+      if (pointers) result.insert(&F);
     }
   }
   for (size_t i = 0; i < result.size(); ++i)
@@ -251,6 +273,8 @@ Function *createWrapper(Function &kernel, const KernelDescription &description) 
   }
   wrapper->addFnAttr(kSubGroupSizeAttr, std::to_string(hostSubGroupSize()));
   if (M.getModuleFlag(kCheckBarriersAttr)) wrapper->addFnAttr(kCheckBarriersAttr);
+  if (M.getModuleFlag(kCheckBoundsAttr))
+    wrapper->addFnAttr(kCheckBoundsAttr, std::to_string(description.argumentSizesOffset));
   wrapper->addFnAttr(Attribute::NoUnwind);
   for (unsigned i = 0; i < 4; ++i) {
     wrapper->addParamAttr(i, Attribute::NoAlias);
@@ -287,6 +311,27 @@ Function *createWrapper(Function &kernel, const KernelDescription &description) 
     if (info.kind == ArgKind::LocalPointer) {
       value = builder.CreateGEP(builder.getInt8Ty(), wrapper->getArg(kLocalMemoryParam), load);
       value = builder.CreateAddrSpaceCast(value, arg.getType());
+    }
+    if (description.argumentSizesOffset != 0 && isa<PointerType>(value->getType()) &&
+        (info.kind == ArgKind::GlobalPointer || info.kind == ArgKind::ConstantPointer ||
+         info.kind == ArgKind::LocalPointer)) {
+      // ptr marker(ptr, i32 index), for BoundsCheckPass.
+      FunctionCallee marker = M.getOrInsertFunction(
+          kBufferMarker, FunctionType::get(ptr, {ptr, builder.getInt32Ty()}, false));
+      cast<Function>(marker.getCallee())->setDoesNotThrow();
+      cast<Function>(marker.getCallee())->setWillReturn();
+      cast<Function>(marker.getCallee())->setDoesNotAccessMemory();
+      Value *generic = builder.CreateAddrSpaceCast(value, ptr);
+      CallInst *marked = builder.CreateCall(marker, {generic, builder.getInt32(arg.getArgNo())});
+      // What a report calls it: "argument 2 'out' (__global float*)".
+      const char *space = info.kind == ArgKind::GlobalPointer     ? "__global"
+                          : info.kind == ArgKind::ConstantPointer ? "__constant"
+                                                                  : "__local";
+      std::string what = "argument " + std::to_string(arg.getArgNo()) +
+                         (info.name.empty() ? std::string() : " '" + info.name + "'") + " (" + space + " " +
+                         info.typeName + ")";
+      marked->setMetadata(kBufferMarker, MDNode::get(context, MDString::get(context, what)));
+      value = builder.CreateAddrSpaceCast(marked, value->getType());
     }
     values.push_back(value);
   }

@@ -28,6 +28,7 @@
 #include <llvm/Transforms/IPO/GlobalDCE.h>
 #include <llvm/Transforms/IPO/Internalize.h>
 #include <llvm/Transforms/InstCombine/InstCombine.h>
+#include <llvm/Transforms/Scalar/SimplifyCFG.h>
 #include <llvm/Transforms/Scalar/EarlyCSE.h>
 #include <llvm/Transforms/Scalar/SROA.h>
 #include <llvm/Transforms/Scalar/Scalarizer.h>
@@ -334,8 +335,10 @@ void optimizeModule(Module &M, const FrontendOptions &options) {
   PassInstrumentationCallbacks instrumentation;
   StandardInstrumentations standard(M.getContext(), /*DebugLogging=*/false);
   PassBuilder builder(&machine, tuning, std::nullopt, &instrumentation);
+  bool checkedBounds = M.getModuleFlag(kCheckBoundsAttr) != nullptr;
   builder.registerVectorizerStartEPCallback(
-      [](FunctionPassManager &passes, OptimizationLevel) {
+      [checkedBounds](FunctionPassManager &passes, OptimizationLevel) {
+
         // The loop vectorizer widens only scalar instructions: a work-item
         // loop over float4 or int3 values (n-body's positions) stayed one
         // work-item a trip, in 128-bit halves of a register. Split into
@@ -346,6 +349,12 @@ void optimizeModule(Module &M, const FrontendOptions &options) {
         passes.addPass(ScalarizeWorkGroupCodePass());
         passes.addPass(InstCombinePass());
         passes.addPass(InteriorVersioningPass());
+        // Bounds checking: loops whose checks hold throughout run a copy
+        // without them (the settled branches fold away here).
+        if (checkedBounds) {
+          passes.addPass(BoundsCheckVersioningPass());
+          passes.addPass(SimplifyCFGPass());
+        }
         passes.addPass(UniformDivisionPass());
         passes.addPass(SpreadLoopsPass());
       });
@@ -553,6 +562,13 @@ std::vector<Part> splitIntoParts(const Module &M, unsigned threads) {
 
 }  // namespace
 
+void addCheckFlags(Module &M, const FrontendOptions &options) {
+  if (options.checkBarriers && !M.getModuleFlag(kCheckBarriersAttr))
+    M.addModuleFlag(Module::Warning, kCheckBarriersAttr, 1);
+  if (options.checkBounds && !M.getModuleFlag(kCheckBoundsAttr))
+    M.addModuleFlag(Module::Warning, kCheckBoundsAttr, 1);
+}
+
 bool prepareModule(Module &M, const FrontendOptions &options, std::string &log) {
   loadMathLibrary();
   if (!checkNoRecursion(M, log) || !linkBuiltins(M, log) || !checkUndefined(M, log)) return false;
@@ -562,7 +578,7 @@ bool prepareModule(Module &M, const FrontendOptions &options, std::string &log) 
   for (Function &F : M) F.removeFnAttr("no-builtins");
   releaseMathCalls(M);
   TargetMachine &machine = hostTargetMachine();
-  if (options.checkBarriers) M.addModuleFlag(Module::Warning, kCheckBarriersAttr, 1);
+  addCheckFlags(M, options);
   PassBuilder builder(&machine);
   registerLockstepPasses(builder);
   Analyses analyses(builder);
@@ -584,6 +600,9 @@ bool prepareModule(Module &M, const FrontendOptions &options, std::string &log) 
   // before the work-group loops would keep them in memory per work-item.
   simplify.addPass(PrivateArrayLoopsPass());
   passes.addPass(createModuleToFunctionPassAdaptor(std::move(simplify)));
+  // Before the work-item functions become GroupInfo reads: its reports ask
+  // for the global id.
+  if (options.checkBounds) passes.addPass(BoundsCheckPass());
   passes.addPass(FlattenDivRemIndicesPass());
   // After the simplification, so that nothing sinks the uniform values
   // these passes compute in the prologue back into the body.
@@ -681,6 +700,7 @@ void registerLockstepPasses(PassBuilder &builder) {
         else if (name == "lockstep-work-group-loops-fold-narrow-rows")
           passes.addPass(WorkGroupLoopsPass(true));
         else if (name == "lockstep-printf") passes.addPass(PrintfLoweringPass());
+        else if (name == "lockstep-bounds-check") passes.addPass(BoundsCheckPass());
         else if (name == "lockstep-safe-division") passes.addPass(SafeIntegerDivisionPass());
         else if (name == "lockstep-flatten-div-rem-indices") passes.addPass(FlattenDivRemIndicesPass());
         else if (name == "lockstep-work-item-loop-split") passes.addPass(WorkItemLoopSplitPass());
@@ -698,6 +718,7 @@ void registerLockstepPasses(PassBuilder &builder) {
         else if (name == "lockstep-private-array-loops") passes.addPass(PrivateArrayLoopsPass());
         else if (name == "lockstep-uniform-division") passes.addPass(UniformDivisionPass());
         else if (name == "lockstep-interior-versioning") passes.addPass(InteriorVersioningPass());
+        else if (name == "lockstep-bounds-check-versioning") passes.addPass(BoundsCheckVersioningPass());
         else return false;
         return true;
       });

@@ -802,14 +802,17 @@ void WorkGroupLoops::findUniformVariables() {
 }
 
 // A call a loop with a cut may make: an intrinsic, or a function of the
-// program or the builtins that calls only such (within `depth` levels). Not
-// printf's formatter, nor any function outside, nor a barrier or collective
+// program or the builtins that calls only such (within `depth` levels), or
+// a bounds check's report. Not printf's formatter, nor any function outside, nor a barrier or collective
 // (declarations all). Clang marks every OpenCL call convergent, since any
 // function might hold a barrier; looking inside answers that.
 bool mayCallInLoopCut(const CallBase &call, unsigned depth) {
   const Function *callee = call.getCalledFunction();
   if (!callee) return false;
   if (callee->isIntrinsic()) return !call.isConvergent();
+  // A bounds check's report (BoundsCheck.cpp) keeps the first failure of
+  // the group, whichever order the work-items run in.
+  if (callee->getName() == kOutOfBoundsSymbol) return true;
   if (callee->isDeclaration() || depth == 0) return false;
   for (const BasicBlock &BB : *callee)
     for (const Instruction &I : BB)

@@ -4,79 +4,11 @@
 // event) and prints a message naming the kernel, the barrier's place
 // (program.cl:LINE:COL) and the work-items that disagree. The same kernels
 // written correctly run silently and give the right results.
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <algorithm>
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
-
+#include "Capture.h"
 #include "SyncTest.h"
 
 namespace lockstep::test::sync {
 namespace {
-
-// Sets an environment variable for the lifetime of the object.
-class ScopedEnv {
- public:
-  ScopedEnv(const char *name, const char *value) : name_(name) {
-    if (const char *old = std::getenv(name)) old_ = old;
-    setenv(name, value, 1);
-  }
-  ~ScopedEnv() {
-    if (old_.empty())
-      unsetenv(name_);
-    else
-      setenv(name_, old_.c_str(), 1);
-  }
-
- private:
-  const char *name_;
-  std::string old_;
-};
-
-// Sends stderr (fd 2, which worker threads write too) to a file until taken.
-class StderrCapture {
- public:
-  StderrCapture() {
-    std::fflush(stderr);
-    char pattern[] = "/tmp/lockstep-sync-stderr-XXXXXX";
-    fd_ = mkstemp(pattern);
-    path_ = pattern;
-    saved_ = dup(2);
-    dup2(fd_, 2);
-  }
-  std::string take() {
-    if (saved_ < 0) return text_;
-    std::fflush(stderr);
-    dup2(saved_, 2);
-    close(saved_);
-    close(fd_);
-    saved_ = -1;
-    std::ifstream in(path_);
-    std::stringstream all;
-    all << in.rdbuf();
-    unlink(path_.c_str());
-    return text_ = all.str();
-  }
-  ~StderrCapture() { take(); }
-
- private:
-  int fd_ = -1, saved_ = -1;
-  std::string path_, text_;
-};
-
-// "program.cl:LINE:COL" of the first occurrence of `needle` in `source`, as
-// the compiler names it (the sources here start right after the preamble's
-// #line 1, so line 1 is the source's first line).
-std::string placeOf(const std::string &source, const std::string &needle) {
-  size_t at = source.find(needle);
-  size_t lineStart = source.rfind('\n', at);
-  lineStart = lineStart == std::string::npos ? 0 : lineStart + 1;
-  size_t line = 1 + std::count(source.begin(), source.begin() + at, '\n');
-  return "program.cl:" + std::to_string(line) + ":" + std::to_string(at - lineStart + 1);
-}
 
 class BarrierCheck : public SyncTest {
  protected:

@@ -223,7 +223,7 @@ Command makeNDRangeCommand(cl_kernel kernel, cl_device_id device, const NDRange 
   launch.contextBytesPerWorkItem = description.contextBytesPerWorkItem;
   launch.frameBytes = frameBytes;
   launch.stackMarginBytes = _cl_device_id::kStackMarginBytes;
-  launch.checksBarriers = description.checksBarriers;
+  launch.checksFailures = description.checksBarriers || description.checksBounds;
   launch.fenceStores = description.streamingStores;
   launch.flushDenormals = description.flushDenormals;
   launch.streamingStoreMiB = device->streamingStoreMiB();

@@ -189,7 +189,7 @@ void runGroupRange(const WorkGroupLaunch &launch, uint64_t begin, uint64_t end) 
       info.localSize[d] =
           std::min(range.localSize[d], range.globalSize[d] - info.groupId[d] * range.localSize[d]);
     launch.function(launch.arguments, &info, localMemory, contextMemory);
-    if (launch.checksBarriers && !compiler::takeKernelFailure().empty()) {
+    if (launch.checksFailures && !compiler::takeKernelFailure().empty()) {
       launch.failed = true;
       return;
     }

@@ -31,9 +31,9 @@ struct WorkGroupLaunch {
   uint64_t frameBytes = 0;
   size_t stackMarginBytes = 0;
   uint32_t streamingStoreMiB = 0;        // GroupInfo::streamingStoreMiB
-  // Built with LOCKSTEP_CHECK_BARRIERS: a group may stop on a barrier
-  // divergence (compiler::takeKernelFailure), which fails the launch.
-  bool checksBarriers = false;
+  // Built with LOCKSTEP_CHECK_BARRIERS or LOCKSTEP_CHECK_BOUNDS: a group may
+  // fail a check (compiler::takeKernelFailure), which fails the launch.
+  bool checksFailures = false;
   // The kernel may store with non-temporal stores: each run of groups ends
   // with a store fence (KernelDescription::streamingStores).
   bool fenceStores = false;

@@ -60,6 +60,11 @@ struct KernelDescription {
   uint32_t maskedLoops = 0;
   uint32_t subGroupSize = 1;  // fixed per kernel, from the SIMD width
   bool checksBarriers = false;  // built with LOCKSTEP_CHECK_BARRIERS: see takeKernelFailure
+  bool checksBounds = false;    // built with LOCKSTEP_CHECK_BOUNDS: see takeKernelFailure
+  // Bounds-checked kernels: where in the argument block the runtime writes
+  // each argument's size in bytes (a uint64_t per argument, in order: a
+  // buffer's size, a __local argument's size; 0 for a NULL buffer). 0: none.
+  uint32_t argumentSizesOffset = 0;
   // May store with non-temporal stores, which the launcher must fence
   // (sfence) before it reports the launch done.
   bool streamingStores = false;
@@ -131,8 +136,9 @@ struct LanguageSupport {
 };
 
 // After a work-group function returns on this thread: the reason it stopped
-// early (a barrier divergence found by LOCKSTEP_CHECK_BARRIERS), or "" if it
-// ran to completion. Clears it.
+// early (a barrier divergence found by LOCKSTEP_CHECK_BARRIERS, an access
+// outside its buffer found by LOCKSTEP_CHECK_BOUNDS), or "" if it ran to
+// completion. Clears it.
 std::string takeKernelFailure();
 
 class Compiler {

@@ -1,0 +1,57 @@
+// What checked kernels call when a check fails: work-items that disagree
+// about reaching a barrier (LOCKSTEP_CHECK_BARRIERS), an access outside its
+// buffer (LOCKSTEP_CHECK_BOUNDS). Each prints a message on stderr naming the
+// kernel, the source lines and the work-items, and leaves a failure the
+// runtime picks up (takeKernelFailure) to end the launch with an error
+// instead of garbage, a hang or a corrupted heap.
+#include <cstdio>
+#include <string>
+
+#include "Internal.h"
+
+namespace lockstep::compiler {
+namespace {
+thread_local std::string pendingFailure;
+}
+
+void reportBarrierDivergence(const char *what, const GroupInfo *group, uint64_t workItem) {
+  uint64_t x = workItem % group->localSize[0];
+  uint64_t y = workItem / group->localSize[0] % group->localSize[1];
+  uint64_t z = workItem / (group->localSize[0] * group->localSize[1]);
+  char ids[160];
+  std::snprintf(ids, sizeof ids,
+                ": local work-items (0,0,0) and (%llu,%llu,%llu) of work-group (%llu,%llu,%llu) disagree",
+                (unsigned long long)x, (unsigned long long)y, (unsigned long long)z,
+                (unsigned long long)group->groupId[0], (unsigned long long)group->groupId[1],
+                (unsigned long long)group->groupId[2]);
+  std::string message = std::string("Lockstep barrier check: ") + what + ids +
+                        " (all work-items of a group must reach the same barriers)";
+  std::fprintf(stderr, "%s\n", message.c_str());
+  if (pendingFailure.empty()) pendingFailure = std::move(message);
+}
+
+void reportOutOfBounds(const char *site, uint64_t offset, uint64_t size, uint64_t gx, uint64_t gy,
+                       uint64_t gz) {
+  // The first failure on a thread is reported; the launch stops after the
+  // group (one bad index in every work-item is one line, not millions).
+  if (!pendingFailure.empty()) return;
+  // Offsets below the start wrapped around: show them as negative.
+  char where[64];
+  if (int64_t(offset) < 0) std::snprintf(where, sizeof where, "%lld", (long long)int64_t(offset));
+  else std::snprintf(where, sizeof where, "%llu", (unsigned long long)offset);
+  char tail[256];
+  std::snprintf(tail, sizeof tail, " is at byte offset %s of %llu bytes, outside it; work-item (%llu,%llu,%llu)",
+                where, (unsigned long long)size, (unsigned long long)gx, (unsigned long long)gy,
+                (unsigned long long)gz);
+  std::string message = std::string("Lockstep bounds check: ") + site + tail;
+  std::fprintf(stderr, "%s\n", message.c_str());
+  pendingFailure = std::move(message);
+}
+
+std::string takeKernelFailure() {
+  std::string failure;
+  failure.swap(pendingFailure);
+  return failure;
+}
+
+}  // namespace lockstep::compiler
