@@ -46,8 +46,10 @@ install_dependencies() {
 }
 
 # Configures (once) and builds everything, Release, with Ninja, into build/.
+# Extra arguments go to the configure step (scripts/test --sanitize passes
+# -DLOCKSTEP_SANITIZE=...).
 build_lockstep() {
   echo "== building into ${LOCKSTEP_BUILD}"
-  cmake -G Ninja -S "${LOCKSTEP_ROOT}" -B "${LOCKSTEP_BUILD}" -DCMAKE_BUILD_TYPE=Release
+  cmake -G Ninja -S "${LOCKSTEP_ROOT}" -B "${LOCKSTEP_BUILD}" -DCMAKE_BUILD_TYPE=Release "$@"
   cmake --build "${LOCKSTEP_BUILD}" --parallel "$(nproc)"
 }
