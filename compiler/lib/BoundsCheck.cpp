@@ -23,12 +23,15 @@
 //   %ok  = icmp ult i64 %off, usub.sat(%size, bytes - 1)
 //   br %ok, label %access, label %report      (weights: in bounds is likely)
 //
-// Outside, the access is skipped (a load gives zero) and the kernel calls
+// Outside, the access is not made: the kernel calls
 // __lockstep_report_out_of_bounds with a text naming the kernel, the source
 // line (the build has line tables in this mode), the access and the
 // argument, and with the offset, the size and the work-item's global id;
-// the runtime prints it and ends the launch with CL_OUT_OF_RESOURCES
-// (CheckReports.cpp, takeKernelFailure).
+// the runtime prints it, leaves the work-group there and ends the launch
+// with CL_OUT_OF_RESOURCES (CheckReports.cpp: runCheckedGroup,
+// takeKernelFailure). To the compiler the report returns and a load outside
+// gives zero: the work-group passes and LLVM's loop passes see an ordinary
+// diamond in a loop with one exit.
 //
 // The branch is marked (kBoundsCheckMetadata): BoundsCheckVersioningPass
 // takes such checks out of the work-item loops once those exist, so that
@@ -88,6 +91,10 @@ class Instrumenter {
     Type *ptr = PointerType::get(F.getContext(), 0);
     report = M.getOrInsertFunction(kOutOfBoundsSymbol,
                                    FunctionType::get(Type::getVoidTy(F.getContext()), {ptr, i64, i64, i64, i64, i64}, false));
+    if (auto *callee = dyn_cast<Function>(report.getCallee())) {
+      callee->setDoesNotThrow();
+      callee->addFnAttr(Attribute::Cold);
+    }
     globalId = M.getOrInsertFunction("_Z13get_global_idj", FunctionType::get(i64, {Type::getInt32Ty(F.getContext())}, false));
   }
 

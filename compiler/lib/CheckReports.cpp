@@ -4,14 +4,19 @@
 // kernel, the source lines and the work-items, and leaves a failure the
 // runtime picks up (takeKernelFailure) to end the launch with an error
 // instead of garbage, a hang or a corrupted heap.
+#include <csetjmp>
 #include <cstdio>
 #include <string>
+
+#include <cstdlib>
 
 #include "Internal.h"
 
 namespace lockstep::compiler {
 namespace {
 thread_local std::string pendingFailure;
+// Where a failed bounds check leaves the group (runCheckedGroup).
+thread_local std::jmp_buf *groupExit = nullptr;
 }
 
 void reportBarrierDivergence(const char *what, const GroupInfo *group, uint64_t workItem) {
@@ -32,9 +37,6 @@ void reportBarrierDivergence(const char *what, const GroupInfo *group, uint64_t 
 
 void reportOutOfBounds(const char *site, uint64_t offset, uint64_t size, uint64_t gx, uint64_t gy,
                        uint64_t gz) {
-  // The first failure on a thread is reported; the launch stops after the
-  // group (one bad index in every work-item is one line, not millions).
-  if (!pendingFailure.empty()) return;
   // Offsets below the start wrapped around: show them as negative.
   char where[64];
   if (int64_t(offset) < 0) std::snprintf(where, sizeof where, "%lld", (long long)int64_t(offset));
@@ -46,6 +48,24 @@ void reportOutOfBounds(const char *site, uint64_t offset, uint64_t size, uint64_
   std::string message = std::string("Lockstep bounds check: ") + site + tail;
   std::fprintf(stderr, "%s\n", message.c_str());
   pendingFailure = std::move(message);
+  // The kernel's code between runCheckedGroup and here keeps no state of
+  // its own that needs undoing (no locks, no destructors: OpenCL C).
+  if (groupExit) std::longjmp(*groupExit, 1);
+  std::abort();  // a checked kernel always runs through runCheckedGroup
+}
+
+bool runCheckedGroup(WorkGroupFunction function, const void *args, const GroupInfo *group, void *localMemory,
+                     void *workItemContext) {
+  std::jmp_buf exit;
+  std::jmp_buf *outer = groupExit;
+  groupExit = &exit;
+  if (setjmp(exit) != 0) {
+    groupExit = outer;
+    return false;
+  }
+  function(args, group, localMemory, workItemContext);
+  groupExit = outer;
+  return true;
 }
 
 std::string takeKernelFailure() {

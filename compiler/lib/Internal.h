@@ -80,10 +80,11 @@ void reportBarrierDivergence(const char *what, const GroupInfo *group, uint64_t 
 // Called by bounds-checked kernels when an access falls outside its buffer
 // (CheckReports.cpp): `site` names the kernel, access and buffer; `offset`
 // is the access's byte offset from the buffer's start, `size` the
-// buffer's bytes; gx, gy, gz the work-item's global id.
+// buffer's bytes; gx, gy, gz the work-item's global id. Does not return: it
+// leaves the group (runCheckedGroup).
 inline constexpr const char *kOutOfBoundsSymbol = "__lockstep_report_out_of_bounds";
-void reportOutOfBounds(const char *site, uint64_t offset, uint64_t size, uint64_t gx, uint64_t gy,
-                       uint64_t gz);
+[[noreturn]] void reportOutOfBounds(const char *site, uint64_t offset, uint64_t size, uint64_t gx, uint64_t gy,
+                                    uint64_t gz);
 // In a bounds-checked build the wrapper hands each pointer argument to the
 // kernel through a call of this marker (`ptr marker(ptr, i32 index)`), so
 // that BoundsCheckPass knows which argument an access goes through; the
@@ -171,9 +172,9 @@ struct BoundsCheckPass : llvm::PassInfoMixin<BoundsCheckPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 
-// Copies innermost loops whose bounds checks can be decided before them
-// (affine offsets, computable trip counts) and runs the copy, without the
-// checks, when all hold (BoundsCheckVersioning.cpp).
+// Copies loop nests whose bounds checks can be decided before them (offsets
+// linear in the trip numbers) and runs the copy, without the checks, when
+// all hold (BoundsCheckVersioning.cpp).
 struct BoundsCheckVersioningPass : llvm::PassInfoMixin<BoundsCheckVersioningPass> {
   llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
 };

@@ -29,6 +29,8 @@
 #include <llvm/Transforms/IPO/Internalize.h>
 #include <llvm/Transforms/InstCombine/InstCombine.h>
 #include <llvm/Transforms/Scalar/SimplifyCFG.h>
+#include <llvm/Transforms/Utils/LCSSA.h>
+#include <llvm/Transforms/Utils/LoopSimplify.h>
 #include <llvm/Transforms/Scalar/EarlyCSE.h>
 #include <llvm/Transforms/Scalar/SROA.h>
 #include <llvm/Transforms/Scalar/Scalarizer.h>
@@ -364,7 +366,16 @@ void optimizeModule(Module &M, const FrontendOptions &options) {
   Analyses analyses(builder, &library);
   standard.registerCallbacks(instrumentation, &analyses.modules);
   OptimizationLevel level = options.optDisable ? OptimizationLevel::O1 : OptimizationLevel::O3;
-  ModulePassManager passes = builder.buildPerModuleDefaultPipeline(level);
+  ModulePassManager passes;
+  if (checkedBounds) {
+    FunctionPassManager versioning;
+    versioning.addPass(LoopSimplifyPass());
+    versioning.addPass(LCSSAPass());
+    versioning.addPass(BoundsCheckVersioningPass());
+    versioning.addPass(SimplifyCFGPass());
+    passes.addPass(createModuleToFunctionPassAdaptor(std::move(versioning)));
+  }
+  passes.addPass(builder.buildPerModuleDefaultPipeline(level));
   passes.addPass(MaskedMemoryGuardsPass());
   passes.addPass(SpacedAccessesPass());
   passes.addPass(StridedRunPrefetchPass());

@@ -188,10 +188,16 @@ void runGroupRange(const WorkGroupLaunch &launch, uint64_t begin, uint64_t end) 
     for (int d = 0; d < 3; ++d)
       info.localSize[d] =
           std::min(range.localSize[d], range.globalSize[d] - info.groupId[d] * range.localSize[d]);
-    launch.function(launch.arguments, &info, localMemory, contextMemory);
-    if (launch.checksFailures && !compiler::takeKernelFailure().empty()) {
-      launch.failed = true;
-      return;
+    if (!launch.checksFailures) {
+      launch.function(launch.arguments, &info, localMemory, contextMemory);
+    } else {
+      bool finished = compiler::runCheckedGroup(launch.function, launch.arguments, &info, localMemory, contextMemory);
+      // Taken either way: a failure must not stay behind for the thread's
+      // next launch.
+      if (!compiler::takeKernelFailure().empty() || !finished) {
+        launch.failed = true;
+        return;
+      }
     }
     if (++info.groupId[0] == range.numGroups[0]) {
       info.groupId[0] = 0;

@@ -140,6 +140,11 @@ struct LanguageSupport {
 // outside its buffer found by LOCKSTEP_CHECK_BOUNDS), or "" if it ran to
 // completion. Clears it.
 std::string takeKernelFailure();
+// Runs one work-group of a checked kernel. A bounds check that fails
+// abandons the group at once (the failing access is not made, nor anything
+// after it): the call returns false, and takeKernelFailure says why.
+bool runCheckedGroup(WorkGroupFunction function, const void *args, const GroupInfo *group,
+                     void *localMemory, void *workItemContext);
 
 class Compiler {
  public:
