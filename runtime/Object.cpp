@@ -8,6 +8,18 @@
 
 #include <sys/mman.h>
 
+// LeakSanitizer comes with AddressSanitizer (GCC and Clang) or alone.
+#if defined(__SANITIZE_ADDRESS__)
+#define LOCKSTEP_HAS_LSAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(leak_sanitizer)
+#define LOCKSTEP_HAS_LSAN 1
+#endif
+#endif
+#ifdef LOCKSTEP_HAS_LSAN
+#include <sanitizer/lsan_interface.h>
+#endif
+
 #include <atomic>
 #include <cstdint>
 #include <map>
@@ -91,5 +103,14 @@ Arena &theArena() {
 void *allocate(size_t bytes) { return theArena().allocate(bytes); }
 void release(void *object, size_t bytes) noexcept { theArena().release(object, bytes); }
 bool contains(const void *object) noexcept { return theArena().contains(object); }
+
+void keepForever(const void *object, size_t bytes) noexcept {
+#ifdef LOCKSTEP_HAS_LSAN
+  __lsan_register_root_region(object, bytes);
+#else
+  (void)object;
+  (void)bytes;
+#endif
+}
 
 }  // namespace lockstep::runtime::arena

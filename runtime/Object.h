@@ -59,6 +59,13 @@ namespace arena {
 void *allocate(size_t bytes);
 void release(void *object, size_t bytes) noexcept;
 bool contains(const void *object) noexcept;
+// For an object that lives as long as the process (the platform, its
+// device): LeakSanitizer does not scan the arena, so without this what such
+// an object owns (its strings, its vectors) looks leaked. Objects the
+// application creates are not registered: one it released completely that
+// still holds memory is a leak LeakSanitizer should see. Nothing without
+// LeakSanitizer.
+void keepForever(const void *object, size_t bytes) noexcept;
 }  // namespace arena
 
 // Two counts: `external_` is what the application holds (CL_*_REFERENCE_COUNT

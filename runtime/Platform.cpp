@@ -15,12 +15,17 @@ _cl_platform_id::_cl_platform_id()
   if (clock_getres(CLOCK_MONOTONIC, &resolution) == 0)
     hostTimerResolution_ = cl_ulong(resolution.tv_sec) * 1000000000u + resolution.tv_nsec;
   device_ = new _cl_device_id(this);
+  lockstep::runtime::arena::keepForever(device_, sizeof *device_);
 }
 
 _cl_platform_id &_cl_platform_id::instance() {
   // Never destroyed: the application may call into the library from its
   // own static destructors, after ours would have run.
-  static _cl_platform_id *platform = new _cl_platform_id();
+  static _cl_platform_id *platform = [] {
+    auto *created = new _cl_platform_id();
+    lockstep::runtime::arena::keepForever(created, sizeof *created);
+    return created;
+  }();
   return *platform;
 }
 
