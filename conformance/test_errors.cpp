@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <vector>
 
 #include "ClTest.h"
 
@@ -249,6 +250,34 @@ TEST_F(Errors, ProgramCreationAndBuild) {
   EXPECT_EQ(clCreateProgramWithBinary(context_, 0, &device_, &length, bytes, &status, &err),
             nullptr);
   EXPECT_CL_ERROR(CL_INVALID_VALUE, err);
+}
+
+// A program binary with one byte changed or cut short (found by
+// fuzz/host_api_fuzzer.cpp): "CL_INVALID_BINARY if an invalid program binary
+// was encountered", at creation, before any of it reaches the compiler.
+TEST_F(Errors, DamagedProgramBinary) {
+  size_t size = 0;
+  ASSERT_CL(clGetProgramInfo(program_, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr));
+  ASSERT_GT(size, 64u);
+  std::vector<unsigned char> binary(size);
+  unsigned char *target = binary.data();
+  ASSERT_CL(clGetProgramInfo(program_, CL_PROGRAM_BINARIES, sizeof target, &target, nullptr));
+  auto refused = [&](std::vector<unsigned char> damaged) {
+    const unsigned char *bytes = damaged.data();
+    size_t length = damaged.size();
+    cl_int status = CL_SUCCESS, err = CL_SUCCESS;
+    cl_program program =
+        clCreateProgramWithBinary(context_, 1, &device_, &length, &bytes, &status, &err);
+    if (program) clReleaseProgram(program);
+    return program == nullptr && err == CL_INVALID_BINARY && status == CL_INVALID_BINARY;
+  };
+  for (size_t at : {size / 3, size / 2, size - 1}) {
+    std::vector<unsigned char> flipped = binary;
+    flipped[at] ^= 0x10;
+    EXPECT_TRUE(refused(flipped)) << "a bit flipped at byte " << at;
+    EXPECT_TRUE(refused(std::vector<unsigned char>(binary.begin(), binary.begin() + at)))
+        << "cut at byte " << at;
+  }
 }
 
 TEST_F(Errors, KernelArguments) {

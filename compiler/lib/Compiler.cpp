@@ -14,6 +14,7 @@
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
+#include <llvm/Support/xxhash.h>
 
 #include <algorithm>
 #include <atomic>
@@ -30,8 +31,17 @@ using namespace llvm;
 namespace lockstep::compiler {
 namespace {
 
-constexpr char kMagic[8] = {'L', 'S', 'T', 'P', 'B', 'I', 'N', '1'};
-constexpr size_t kHeaderSize = sizeof(kMagic) + 8;  // magic, kind, 3 reserved, u32 options size
+// A program binary: magic, kind, 3 reserved bytes, u32 options size, u64
+// xxh3 of what follows the header (the options, then the bitcode). The
+// checksum keeps a damaged binary from reaching LLVM's bitcode reader, which
+// is not made for malformed input (on some it leaks, fuzz/regressions);
+// clCreateProgramWithBinary refuses it with CL_INVALID_BINARY instead.
+constexpr char kMagic[8] = {'L', 'S', 'T', 'P', 'B', 'I', 'N', '2'};
+constexpr size_t kHeaderSize = sizeof(kMagic) + 16;
+
+uint64_t payloadChecksum(std::span<const uint8_t> binary) {
+  return xxh3_64bits(ArrayRef<uint8_t>(binary.data() + kHeaderSize, binary.size() - kHeaderSize));
+}
 
 std::vector<uint8_t> makeBinary(BinaryKind kind, const Module &M, std::string_view options) {
   SmallVector<char, 0> bitcode;
@@ -44,6 +54,8 @@ std::vector<uint8_t> makeBinary(BinaryKind kind, const Module &M, std::string_vi
   std::memcpy(binary.data() + 12, &optionsSize, 4);
   std::memcpy(binary.data() + kHeaderSize, options.data(), options.size());
   std::memcpy(binary.data() + kHeaderSize + options.size(), bitcode.data(), bitcode.size());
+  uint64_t checksum = payloadChecksum(binary);
+  std::memcpy(binary.data() + 16, &checksum, 8);
   return binary;
 }
 
@@ -59,6 +71,9 @@ ParsedBinary parseBinary(std::span<const uint8_t> binary) {
   uint32_t optionsSize;
   std::memcpy(&optionsSize, binary.data() + 12, 4);
   if (binary[8] < 1 || binary[8] > 3 || binary.size() < kHeaderSize + optionsSize + 4) return parsed;
+  uint64_t checksum;
+  std::memcpy(&checksum, binary.data() + 16, 8);
+  if (checksum != payloadChecksum(binary)) return parsed;
   parsed.options.assign(reinterpret_cast<const char *>(binary.data()) + kHeaderSize, optionsSize);
   parsed.bitcode = StringRef(reinterpret_cast<const char *>(binary.data()) + kHeaderSize + optionsSize,
                              binary.size() - kHeaderSize - optionsSize);
@@ -184,9 +199,15 @@ std::optional<Result> fromCache(const std::string &key) {
 // The back end: work-group passes, -O3 and machine code, JIT; fills in what
 // the passes found and, with a cache key, stores the result in the kernel
 // cache.
-Result makeExecutable(std::unique_ptr<Module> M, std::unique_ptr<LLVMContext> context,
+Result makeExecutable(std::unique_ptr<Module> module, std::unique_ptr<LLVMContext> moduleContext,
                       const FrontendOptions &options, std::string_view optionText, Result result,
                       const std::string &cacheKey = {}) {
+  // The module must go before its context on every return. The caller
+  // destroys the parameters in an order the compiler chooses (Clang: the
+  // context first, so a failed build's module was freed into a dead context);
+  // locals go in reverse order of declaration.
+  std::unique_ptr<LLVMContext> context = std::move(moduleContext);
+  std::unique_ptr<Module> M = std::move(module);
   result.kind = BinaryKind::Executable;
   result.binary = makeBinary(BinaryKind::Executable, *M, optionText);
   addCheckFlags(*M, options);
