@@ -10,10 +10,12 @@ LOCKSTEP_BUILD="${LOCKSTEP_BUILD_DIR:-${LOCKSTEP_ROOT}/build}"
 # second platform to compare with), GoogleTest. LLVM 19's CMake package
 # (LLVMConfig.cmake / LLVMExports.cmake) links LLVMSupport against ZLIB::ZLIB
 # and zstd::libzstd_shared and looks for libffi, libedit, libxml2 and libcurl:
-# without their -dev packages its targets do not resolve.
+# without their -dev packages its targets do not resolve. libomp-19-dev:
+# clang-19's OpenMP, which bench/ needs when the fuzzing build (scripts/fuzz)
+# configures the tree with clang-19 (libFuzzer itself comes with clang-19).
 LOCKSTEP_PACKAGES=(
   cmake ninja-build ccache g++ python3
-  llvm-19-dev libclang-19-dev clang-19 llvm-19-tools
+  llvm-19-dev libclang-19-dev clang-19 llvm-19-tools libomp-19-dev
   libtbb-dev opencl-headers ocl-icd-opencl-dev clinfo pocl-opencl-icd libgtest-dev
   zlib1g-dev libzstd-dev libedit-dev libffi-dev libxml2-dev libcurl4-openssl-dev
 )

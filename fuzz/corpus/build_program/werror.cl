@@ -1,0 +1,2 @@
+-Werror
+kernel void k(global int *a) { int unused; a[0] = 1 }
