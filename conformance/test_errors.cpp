@@ -280,6 +280,58 @@ TEST_F(Errors, DamagedProgramBinary) {
   }
 }
 
+// A handle the application released completely is invalid to retain too,
+// even while a pending command keeps the object alive inside (found by
+// fuzz/host_api_fuzzer.cpp): retaining it brought the object back, and a
+// kernel brought back left its program twice when released again, after
+// which the program could never be rebuilt.
+TEST_F(Errors, RetainAfterLastRelease) {
+  cl_int err;
+  cl_event gate = clCreateUserEvent(context_, &err);
+  ASSERT_CL(err);
+  // Made and released here, not by the fixture (which would release them
+  // again at the end).
+  cl_mem pending = clCreateBuffer(context_, CL_MEM_READ_WRITE, 64, nullptr, &err);
+  ASSERT_CL(err);
+  int host[16] = {};
+  ASSERT_CL(clEnqueueWriteBuffer(queue_, pending, CL_FALSE, 0, sizeof host, host, 1, &gate, nullptr));
+  cl_kernel kernel = clCreateKernel(program_, "k", &err);
+  ASSERT_CL(err);
+  ASSERT_TRUE(setArgs(kernel, mem_, 7, LocalBytes{8 * sizeof(int)}));
+  size_t global = 8, local = 8;
+  ASSERT_CL(clEnqueueNDRangeKernel(queue_, kernel, 1, nullptr, &global, &local, 1, &gate, nullptr));
+  // Both still in use by the commands waiting on `gate`.
+  ASSERT_CL(clReleaseMemObject(pending));
+  ASSERT_CL(clReleaseKernel(kernel));
+  EXPECT_CL_ERROR(CL_INVALID_MEM_OBJECT, clRetainMemObject(pending));
+  EXPECT_CL_ERROR(CL_INVALID_KERNEL, clRetainKernel(kernel));
+  EXPECT_CL_ERROR(CL_INVALID_MEM_OBJECT, clReleaseMemObject(pending));
+  EXPECT_CL_ERROR(CL_INVALID_KERNEL, clReleaseKernel(kernel));
+  ASSERT_CL(clSetUserEventStatus(gate, CL_COMPLETE));
+  ASSERT_CL(clFinish(queue_));
+  ASSERT_CL(clReleaseEvent(gate));
+}
+
+// Host pitches whose rows run past the end of the address space are no
+// valid image_desc (found by fuzz/host_api_fuzzer.cpp: CL_MEM_COPY_HOST_PTR
+// copied from wrapped-around addresses before host_ptr).
+TEST_F(Errors, ImageHostPitchPastAddressSpace) {
+  unsigned char host[256] = {};
+  cl_image_format format{CL_RGBA, CL_UNORM_INT8};
+  cl_image_desc desc{};
+  desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+  desc.image_width = 4;
+  desc.image_height = 4;
+  desc.image_row_pitch = SIZE_MAX / 2 / 4 * 4;  // whole texels; 4 rows overflow
+  for (cl_mem_flags flags : {CL_MEM_COPY_HOST_PTR, CL_MEM_USE_HOST_PTR}) {
+    cl_int err = CL_SUCCESS;
+    cl_mem image = clCreateImage(context_, flags, &format, &desc, host, &err);
+    if (image) clReleaseMemObject(image);
+    EXPECT_EQ(image, nullptr) << flags;
+    EXPECT_CL_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, err);
+  }
+}
+
 TEST_F(Errors, KernelArguments) {
   int value = 1;
   EXPECT_CL_ERROR(CL_INVALID_ARG_INDEX, clSetKernelArg(kernel_, 3, sizeof value, &value));

@@ -89,9 +89,16 @@ class Object {
   bool valid() const { return tag_.load(std::memory_order_relaxed) == kTag; }
   cl_uint referenceCount() const { return external_.load(std::memory_order_relaxed); }
 
-  // clRetain*/clRelease*: the application's references.
+  // clRetain*/clRelease*: the application's references. Like a release, a
+  // retain of a handle the application already released completely is
+  // invalid, even while a pending command keeps the object alive: it would
+  // bring the object back to the application, and its last-release hook
+  // (a kernel leaving its program) would run twice.
   void retain() {
-    external_.fetch_add(1, std::memory_order_relaxed);
+    cl_uint count = external_.load(std::memory_order_relaxed);
+    do {
+      if (count == 0) fail(kInvalid);
+    } while (!external_.compare_exchange_weak(count, count + 1, std::memory_order_relaxed));
     retainInternal();
   }
   void release() {

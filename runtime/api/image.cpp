@@ -241,6 +241,15 @@ size_t spannedBytes(const ImageLayout &layout) {
   return mulOrMax(layout.rowPitch, layout.extent(1));
 }
 
+// The bytes of the application's memory that the host pitches of an image
+// span (SIZE_MAX if more than memory holds). A 1D array's layers are its
+// rows (HostPitches).
+size_t hostSpannedBytes(const ImageLayout &layout, const HostPitches &host) {
+  if (host.slice && layout.type != CL_MEM_OBJECT_IMAGE1D_ARRAY)
+    return mulOrMax(host.slice, layout.extent(2));
+  return mulOrMax(host.row, layout.extent(1));
+}
+
 struct ImageRequest {
   cl_context context;
   const cl_mem_properties *properties;
@@ -295,6 +304,16 @@ cl_mem createImage(const ImageRequest &r) {
   checkLimits(r.context, desc);
 
   HostPitches host = layOutStorage(layout, desc, source, r.flags, r.hostPtr);
+  // "CL_INVALID_IMAGE_DESCRIPTOR if values specified in image_desc are not
+  // valid": pitches whose rows or slices run past the end of the address
+  // space name memory no application has (CL_MEM_COPY_HOST_PTR's copy
+  // wrapped around to the bytes before host_ptr; found by
+  // fuzz/host_api_fuzzer.cpp).
+  if (r.hostPtr && !source) {
+    size_t span = hostSpannedBytes(layout, host);
+    check(span != SIZE_MAX && span <= UINTPTR_MAX - reinterpret_cast<uintptr_t>(r.hostPtr),
+          CL_INVALID_IMAGE_DESCRIPTOR);
+  }
   // Bounded by memory, as a buffer is (the dimension limits allow more).
   cl_ulong maxAlloc = 0;
   for (cl_device_id device : r.context->devices())
