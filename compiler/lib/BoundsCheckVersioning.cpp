@@ -237,6 +237,10 @@ Loop *versionNest(Loop *nest, LoopInfo &loops, DominatorTree &dominators, Scalar
   all->setName("bounds.hold");
   ValueToValueMapTy map;
   Loop *copy = versionLoop(nest, all, ".in.bounds", loops, dominators, map);
+  // Each with an exit of its own, as later passes that copy loops
+  // (InteriorVersioningPass) want them.
+  formDedicatedExitBlocks(copy, &dominators, &loops, nullptr, true);
+  formDedicatedExitBlocks(nest, &dominators, &loops, nullptr, true);
   LLVMContext &context = nest->getHeader()->getContext();
   for (const Check &check : checks) {
     cast<BranchInst>(map[check.branch])->setCondition(ConstantInt::getTrue(context));

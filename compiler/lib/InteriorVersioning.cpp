@@ -218,7 +218,18 @@ class InteriorVersioning {
     for (Loop *loop : LI.getLoopsInPreorder())
       if (isWorkItemLoop(loop)) candidates.push_back(loop);
     bool changed = false;
-    for (Loop *loop : candidates) changed |= split(loop);
+    for (Loop *loop : candidates) {
+      // LoopSimplify's form (a preheader, exits of its own): SimplifyCFG
+      // merges the empty blocks that make it, where a loop was copied.
+      bool reshaped = false;
+      if (!loop->getLoopPreheader()) reshaped |= InsertPreheaderForLoop(loop, &DT, &LI, nullptr, false) != nullptr;
+      if (!loop->hasDedicatedExits()) reshaped |= formDedicatedExitBlocks(loop, &DT, &LI, nullptr, false);
+      if (reshaped) {
+        SE.forgetLoop(loop);
+        changed = true;
+      }
+      changed |= split(loop);
+    }
     return changed;
   }
 
