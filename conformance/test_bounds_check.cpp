@@ -64,7 +64,7 @@ class BoundsCheck : public ClTest {
     cl_int err = CL_SUCCESS;
     cl_mem sub = clCreateSubBuffer(parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
     EXPECT_CL(err);
-    return sub;
+    return sub ? track(sub) : nullptr;
   }
 };
 

@@ -96,6 +96,11 @@ class ClTest : public ::testing::Test {
     events_.push_back(event);
     return event;
   }
+  // A memory object made another way (a sub-buffer), released with the rest.
+  cl_mem track(cl_mem mem) {
+    mems_.push_back(mem);
+    return mem;
+  }
 
   template <typename... Args>
   ::testing::AssertionResult setArgs(cl_kernel kernel, const Args &...args) {
