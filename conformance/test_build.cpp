@@ -1,8 +1,12 @@
 // Building programs: diagnostics in the build log, build options, program
 // binaries that round-trip, and separate compilation and linking.
+#include <sys/resource.h>
+
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <regex>
 
 #include "ClTest.h"
@@ -390,6 +394,65 @@ TEST_F(Build, RecursionFailsTheBuild) {
 // in parts at once: every kernel still runs its own code, the helper and
 // __constant table they share work in each, and a program-scope variable
 // written by one kernel is the one another kernel reads.
+// A straight-line kernel of `lines` statements in the shape of unrolled hash
+// rounds and filters (hashcat, image kernels): rotates, adds, xors and fmas
+// over eight words and two floats. `nonce` keeps it out of the kernel cache.
+std::string straightLineKernel(int lines, uint64_t nonce) {
+  const char *words = "abcdefgh";
+  std::string text = "// " + std::to_string(nonce) + "\n" +
+                     "kernel void k(global uint *data, global float *fl) {\n  size_t i = get_global_id(0);\n";
+  for (int w = 0; w < 8; ++w)
+    text += std::string("  uint ") + words[w] + " = data[i * 8 + " + std::to_string(w) + "];\n";
+  text += "  float x = fl[i], y = fl[i + 1];\n";
+  for (int k = 0; k < lines; ++k) {
+    char v = words[k % 8], w = words[(k + 3) % 8], u = words[(k + 5) % 8];
+    if (k % 4 == 3)
+      text += std::string("  x = fma(x, (float)") + v + " * 1e-9f, y * " + std::to_string(1 + k % 13) +
+              ".5f); y = y * 0.999f + x;\n";
+    else
+      text += std::string("  ") + v + " = rotate(" + v + " + (" + w + " ^ " + u + ") + " +
+              std::to_string((uint64_t(k) * 2654435761u) % 4294967296u) + "u, " + std::to_string(1 + k % 31) + "u);\n";
+  }
+  for (int w = 0; w < 8; ++w) text += std::string("  data[i * 8 + ") + std::to_string(w) + "] = " + words[w] + ";\n";
+  return text + "  fl[i] = x + y;\n}\n";
+}
+
+// Seconds of processor time this process (all its threads: the build runs
+// on several) spent building a straight-line kernel of `lines` lines that
+// `make` turned into a program, the least of two builds.
+double buildSeconds(const std::function<cl_program(const std::string &)> &make, int lines) {
+  double best = 1e9;
+  for (int round = 0; round < 2; ++round) {
+    uint64_t nonce = std::chrono::steady_clock::now().time_since_epoch().count();
+    cl_program program = make(straightLineKernel(lines, nonce));
+    if (!program) return -1;
+    auto cpu = [] {
+      rusage usage{};
+      getrusage(RUSAGE_SELF, &usage);
+      return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec + 1e-6 * (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
+    };
+    double before = cpu();
+    cl_int err = clBuildProgram(program, 0, nullptr, "", nullptr, nullptr);
+    double spent = cpu() - before;
+    EXPECT_CL(err);
+    best = std::min(best, spent);
+  }
+  return best;
+}
+
+// Build time grows in proportion to kernel size: four times the lines take
+// at most twice four times as long (the compiler once spent 20 s on 2,000
+// lines and over a minute on 4,000). Processor time, not wall time, so that
+// other processes on the machine do not count; the margin covers caches
+// and the fixed cost of a build.
+TEST_F(Build, BuildTimeGrowsLinearlyWithKernelSize) {
+  auto make = [this](const std::string &text) { return source(text); };
+  double small = buildSeconds(make, 300);
+  double large = buildSeconds(make, 1200);
+  ASSERT_GT(small, 0.0);
+  EXPECT_LT(large / small, 8.0) << "300 lines: " << small << " s, 1200 lines: " << large << " s of processor time";
+}
+
 TEST_F(Build, LargeProgramBuiltInPartsRunsEveryKernel) {
   bool globals = hasFeature("__opencl_c_program_scope_global_variables");
   cl_program program = build(largeProgramSource(globals), globals ? "-cl-std=CL3.0" : "");
