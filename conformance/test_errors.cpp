@@ -332,6 +332,29 @@ TEST_F(Errors, ImageHostPitchPastAddressSpace) {
   }
 }
 
+// Rectangular transfers whose origin plus region runs past SIZE_MAX are out
+// of bounds (found by fuzz/host_api_fuzzer.cpp: the sum wrapped around to a
+// small end, and the copy wrote the byte before the buffer).
+TEST_F(Errors, RectOriginPastAddressSpace) {
+  unsigned char host[64] = {};
+  const size_t region[3] = {1, 1, 1}, zero[3] = {0, 0, 0};
+  for (int axis = 0; axis < 3; ++axis) {
+    SCOPED_TRACE(axis);
+    size_t origin[3] = {0, 0, 0};
+    origin[axis] = SIZE_MAX;
+    // The buffer's origin, the host's, a copy's source.
+    EXPECT_CL_ERROR(CL_INVALID_VALUE, clEnqueueWriteBufferRect(queue_, mem_, CL_TRUE, origin, zero,
+                                                               region, 0, 0, 0, 0, host, 0,
+                                                               nullptr, nullptr));
+    EXPECT_CL_ERROR(CL_INVALID_VALUE, clEnqueueReadBufferRect(queue_, mem_, CL_TRUE, zero, origin,
+                                                              region, 0, 0, 0, 0, host, 0,
+                                                              nullptr, nullptr));
+    EXPECT_CL_ERROR(CL_INVALID_VALUE, clEnqueueCopyBufferRect(queue_, mem_, mem_, origin, zero,
+                                                              region, 0, 0, 0, 0, 0, nullptr,
+                                                              nullptr));
+  }
+}
+
 TEST_F(Errors, KernelArguments) {
   int value = 1;
   EXPECT_CL_ERROR(CL_INVALID_ARG_INDEX, clSetKernelArg(kernel_, 3, sizeof value, &value));

@@ -45,12 +45,16 @@ Layout layoutOf(const size_t *origin, const Triple &region, size_t rowPitch, siz
   if (layout.slicePitch == 0) layout.slicePitch = minSlice;
   check(layout.slicePitch >= minSlice && layout.slicePitch % layout.rowPitch == 0,
         CL_INVALID_VALUE);
-  // The furthest byte must be representable.
-  size_t a, b, c;
-  check(!__builtin_mul_overflow(layout.origin[2] + region[2], layout.slicePitch, &a) &&
-            !__builtin_mul_overflow(layout.origin[1] + region[1], layout.rowPitch, &b) &&
-            !__builtin_add_overflow(a, b, &c) &&
-            !__builtin_add_overflow(c, layout.origin[0] + region[0], &c),
+  // The furthest byte must be representable, the sums of origin and region
+  // included (an origin near SIZE_MAX wrapped them around to a small end
+  // that passed the bounds check; found by fuzz/host_api_fuzzer.cpp).
+  size_t x, y, z, a, b, c;
+  check(!__builtin_add_overflow(layout.origin[0], region[0], &x) &&
+            !__builtin_add_overflow(layout.origin[1], region[1], &y) &&
+            !__builtin_add_overflow(layout.origin[2], region[2], &z) &&
+            !__builtin_mul_overflow(z, layout.slicePitch, &a) &&
+            !__builtin_mul_overflow(y, layout.rowPitch, &b) &&
+            !__builtin_add_overflow(a, b, &c) && !__builtin_add_overflow(c, x, &c),
         CL_INVALID_VALUE);
   return layout;
 }
