@@ -1,4 +1,5 @@
-// What checked kernels call when a check fails: work-items that disagree
+// What checked kernels call when a check fails, and where a polling loop
+// leaves a launch the watchdog stopped (stopGroup): work-items that disagree
 // about reaching a barrier (LOCKSTEP_CHECK_BARRIERS), an access outside its
 // buffer (LOCKSTEP_CHECK_BOUNDS). Each prints a message on stderr naming the
 // kernel, the source lines and the work-items, and leaves a failure the
@@ -52,6 +53,12 @@ void reportOutOfBounds(const char *site, uint64_t offset, uint64_t size, uint64_
   // its own that needs undoing (no locks, no destructors: OpenCL C).
   if (groupExit) std::longjmp(*groupExit, 1);
   std::abort();  // a checked kernel always runs through runCheckedGroup
+}
+
+void stopGroup() {
+  if (groupExit) std::longjmp(*groupExit, 1);
+  // Not run through runCheckedGroup: the loop polls again (never the case;
+  // the launcher runs every polling kernel through it).
 }
 
 bool runCheckedGroup(WorkGroupFunction function, const void *args, const GroupInfo *group, void *localMemory,

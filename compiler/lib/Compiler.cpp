@@ -235,6 +235,7 @@ Result makeExecutable(std::unique_ptr<Module> module, std::unique_ptr<LLVMContex
     kernel.subGroupSize = functionAttrNumber(*F, kSubGroupSizeAttr);
     kernel.checksBarriers = F->hasFnAttribute(kCheckBarriersAttr);
     kernel.checksBounds = F->hasFnAttribute(kCheckBoundsAttr);
+    kernel.pollsStop = F->hasFnAttribute(kStopPollsAttr);
     kernel.preferredWorkGroupSizeMultiple = kernel.subGroupSize;
   }
   std::optional<MachineCode> machineCode = compileModule(*M, options, result.log);

@@ -90,6 +90,13 @@ inline constexpr const char *kOutOfBoundsSymbol = "__lockstep_report_out_of_boun
 // that BoundsCheckPass knows which argument an access goes through; the
 // pass removes the calls. Metadata of the same name on the call says what
 // a report calls the argument.
+// Called by a loop that polls GroupInfo::stop when it is set
+// (StopPollPass): leaves the group (CheckReports.cpp).
+inline constexpr const char *kStopGroupSymbol = "__lockstep_stop_group";
+void stopGroup();
+// On work-group functions with such loops: the launcher runs their groups
+// through runCheckedGroup.
+inline constexpr const char *kStopPollsAttr = "lockstep-stop-polls";
 // Metadata on the branch of each bounds check (BoundsCheckVersioningPass
 // finds them by it).
 inline constexpr const char *kBoundsCheckMetadata = "lockstep.bounds_check";
@@ -169,6 +176,13 @@ struct KernelWrapperPass : llvm::PassInfoMixin<KernelWrapperPass> {
 // variable is checked against that object's size; outside it, the access
 // is skipped and the kernel reports (BoundsCheck.cpp).
 struct BoundsCheckPass : llvm::PassInfoMixin<BoundsCheckPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+
+// Loops whose trip count scalar evolution cannot compute poll
+// GroupInfo::stop and leave the group when the runtime sets it
+// (StopPoll.cpp).
+struct StopPollPass : llvm::PassInfoMixin<StopPollPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 

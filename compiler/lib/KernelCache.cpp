@@ -33,7 +33,7 @@ namespace fs = std::filesystem;
 namespace lockstep::compiler {
 namespace {
 
-constexpr char kMagic[8] = {'L', 'S', 'C', 'A', 'C', 'H', 'E', '8'};
+constexpr char kMagic[8] = {'L', 'S', 'C', 'A', 'C', 'H', 'E', '9'};
 
 std::optional<fs::path> cacheDirectory() {
   const char *enabled = std::getenv("LOCKSTEP_CACHE");
@@ -119,6 +119,7 @@ void writeKernel(Writer &out, const KernelDescription &kernel) {
   out.u32(kernel.subGroupSize);
   out.u8(kernel.checksBarriers);
   out.u8(kernel.checksBounds);
+  out.u8(kernel.pollsStop);
   out.u32(kernel.argumentSizesOffset);
   out.u8(kernel.streamingStores);
   out.u8(kernel.flushDenormals);
@@ -157,6 +158,7 @@ KernelDescription readKernel(Reader &in) {
   kernel.subGroupSize = in.u32();
   kernel.checksBarriers = in.u8();
   kernel.checksBounds = in.u8();
+  kernel.pollsStop = in.u8();
   kernel.argumentSizesOffset = in.u32();
   kernel.streamingStores = in.u8();
   kernel.flushDenormals = in.u8();

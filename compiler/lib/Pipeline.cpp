@@ -622,6 +622,7 @@ bool prepareModule(Module &M, const FrontendOptions &options, std::string &log) 
   passes.addPass(WorkGroupLoopsPass(hasAvx512(machine), hostVectorBits()));
   passes.addPass(WorkItemLoopSplitPass());
   passes.addPass(SafeIntegerDivisionPass());
+  passes.addPass(StopPollPass());
   passes.run(M, analyses.modules);
   // LOCKSTEP_DUMP_IR=wg prints the module after the work-group passes,
   // LOCKSTEP_DUMP_IR=final each part after -O3 (debugging aid, documented in
@@ -712,6 +713,7 @@ void registerLockstepPasses(PassBuilder &builder) {
           passes.addPass(WorkGroupLoopsPass(true));
         else if (name == "lockstep-printf") passes.addPass(PrintfLoweringPass());
         else if (name == "lockstep-bounds-check") passes.addPass(BoundsCheckPass());
+        else if (name == "lockstep-stop-poll") passes.addPass(StopPollPass());
         else if (name == "lockstep-safe-division") passes.addPass(SafeIntegerDivisionPass());
         else if (name == "lockstep-flatten-div-rem-indices") passes.addPass(FlattenDivRemIndicesPass());
         else if (name == "lockstep-work-item-loop-split") passes.addPass(WorkItemLoopSplitPass());

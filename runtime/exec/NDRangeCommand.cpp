@@ -7,6 +7,7 @@
 
 #include "Device.h"
 #include "Recycler.h"
+#include "exec/Watchdog.h"
 #include "exec/WorkGroupLauncher.h"
 #include "lockstep/compiler/ImageAbi.h"
 
@@ -228,11 +229,16 @@ Command makeNDRangeCommand(cl_kernel kernel, cl_device_id device, const NDRange 
   launch.flushDenormals = description.flushDenormals;
   launch.streamingStoreMiB = device->streamingStoreMiB();
   launch.workCost = &kernel->workCost();
+  launch.pollsStop = description.pollsStop;
   launch.failed = false;
+  launch.stop = 0;
   // The root device lives as long as the platform, so its arena outlives
   // every command.
   tbb::task_arena *arena = &device->arena();
-  return [pending = std::move(pending), arena]() -> cl_int { return runWorkGroups(pending->launch, *arena); };
+  return [pending = std::move(pending), arena]() -> cl_int {
+    Watched watched(pending->launch, pending->kernel->description().name);
+    return runWorkGroups(pending->launch, *arena);
+  };
 }
 
 }  // namespace lockstep::runtime

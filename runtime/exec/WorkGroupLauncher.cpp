@@ -169,6 +169,7 @@ void runGroupRange(const WorkGroupLaunch &launch, uint64_t begin, uint64_t end) 
   info.contextMemorySize = contextBytes;
   info.stackLow = scratch.stackLow;
   info.stackHigh = scratch.stackHigh;
+  info.stop = &launch.stop;
   for (int d = 0; d < 3; ++d) {
     info.enqueuedLocalSize[d] = range.localSize[d];
     info.numGroups[d] = range.numGroups[d];
@@ -188,7 +189,11 @@ void runGroupRange(const WorkGroupLaunch &launch, uint64_t begin, uint64_t end) 
     for (int d = 0; d < 3; ++d)
       info.localSize[d] =
           std::min(range.localSize[d], range.globalSize[d] - info.groupId[d] * range.localSize[d]);
-    if (!launch.checksFailures) {
+    if (launch.stop.load(std::memory_order_relaxed) != 0) {  // the watchdog stopped the launch
+      launch.failed = true;
+      return;
+    }
+    if (!launch.checksFailures && !launch.pollsStop) {
       launch.function(launch.arguments, &info, localMemory, contextMemory);
     } else {
       bool finished = compiler::runCheckedGroup(launch.function, launch.arguments, &info, localMemory, contextMemory);

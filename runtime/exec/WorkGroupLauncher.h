@@ -34,6 +34,9 @@ struct WorkGroupLaunch {
   // Built with LOCKSTEP_CHECK_BARRIERS or LOCKSTEP_CHECK_BOUNDS: a group may
   // fail a check (compiler::takeKernelFailure), which fails the launch.
   bool checksFailures = false;
+  // The kernel has loops that poll `stop` (KernelDescription::pollsStop):
+  // its groups run through runCheckedGroup so that they can leave.
+  bool pollsStop = false;
   // The kernel may store with non-temporal stores: each run of groups ends
   // with a store fence (KernelDescription::streamingStores).
   bool fenceStores = false;
@@ -44,6 +47,9 @@ struct WorkGroupLaunch {
   // measures it again. Null: always spread the groups.
   std::atomic<uint64_t> *workCost = nullptr;
   mutable std::atomic<bool> failed{false};
+  // Set by the watchdog (Watchdog.h) when the launch ran too long:
+  // GroupInfo::stop points here; no group starts once it is set.
+  mutable std::atomic<uint32_t> stop{0};
 };
 
 // Runs the launch to completion on `arena` (the calling thread joins in). A

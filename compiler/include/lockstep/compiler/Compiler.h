@@ -61,6 +61,9 @@ struct KernelDescription {
   uint32_t subGroupSize = 1;  // fixed per kernel, from the SIMD width
   bool checksBarriers = false;  // built with LOCKSTEP_CHECK_BARRIERS: see takeKernelFailure
   bool checksBounds = false;    // built with LOCKSTEP_CHECK_BOUNDS: see takeKernelFailure
+  // Has loops that poll GroupInfo::stop (StopPollPass): its groups run
+  // through runCheckedGroup, so that a stopped launch leaves them.
+  bool pollsStop = false;
   // Bounds-checked kernels: where in the argument block the runtime writes
   // each argument's size in bytes (a uint64_t per argument, in order: a
   // buffer's size, a __local argument's size; 0 for a NULL buffer). 0: none.
@@ -140,9 +143,10 @@ struct LanguageSupport {
 // outside its buffer found by LOCKSTEP_CHECK_BOUNDS), or "" if it ran to
 // completion. Clears it.
 std::string takeKernelFailure();
-// Runs one work-group of a checked kernel. A bounds check that fails
-// abandons the group at once (the failing access is not made, nor anything
-// after it): the call returns false, and takeKernelFailure says why.
+// Runs one work-group of a checked or polling kernel. A bounds check that
+// fails, or a poll that finds GroupInfo::stop set, abandons the group at
+// once (the failing access is not made, nor anything after it): the call
+// returns false (takeKernelFailure says why a check failed).
 bool runCheckedGroup(WorkGroupFunction function, const void *args, const GroupInfo *group,
                      void *localMemory, void *workItemContext);
 

@@ -36,6 +36,10 @@ struct GroupInfo {
   const void *stackHigh;
   const void *contextMemory;
   uint64_t contextMemorySize;
+  // A uint32_t the runtime sets to nonzero when the launch must stop (it ran
+  // past LOCKSTEP_KERNEL_TIMEOUT): loops whose trip count the compiler could
+  // not bound poll it (StopPollPass) and leave the group.
+  const void *stop;
 };
 
 enum GroupInfoField : unsigned {
@@ -53,6 +57,7 @@ enum GroupInfoField : unsigned {
   kStackHigh = 11,
   kContextMemory = 12,
   kContextMemorySize = 13,
+  kStop = 14,
 };
 
 // void wg(const void *args, const GroupInfo *group, void *localMemory,

@@ -1,0 +1,44 @@
+; Loops of a work-group function whose trip count scalar evolution cannot
+; compute poll GroupInfo::stop (field 14) at the top of their header and call
+; the runtime to leave the group when it is set; counted loops do not.
+; RUN: %opt -passes=lockstep-stop-poll -S %s | FileCheck %s
+
+%lockstep.GroupInfo = type { [3 x i64], [3 x i64], [3 x i64], [3 x i64], [3 x i64], [3 x i64], i32, i32, ptr, i64, ptr, ptr, ptr, i64, ptr }
+
+define void @__lockstep_wg_k(ptr %args, ptr %group, ptr %local, ptr %context) #0 {
+entry:
+  %flag = load ptr, ptr %args, align 8
+  br label %counted
+
+counted:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %counted ]
+  %i.next = add nuw nsw i64 %i, 1
+  %done = icmp eq i64 %i.next, 16
+  br i1 %done, label %wait, label %counted
+
+wait:
+  %v = load volatile i32, ptr %flag, align 4
+  %zero = icmp eq i32 %v, 0
+  br i1 %zero, label %wait, label %exit
+
+exit:
+  ret void
+}
+
+attributes #0 = { "lockstep-kernel"="k" }
+
+; CHECK-LABEL: define void @__lockstep_wg_k(
+; CHECK: entry:
+; CHECK: %[[FIELD:.*]] = getelementptr inbounds %lockstep.GroupInfo, ptr %group, i32 0, i32 14
+; CHECK: %stop.word = load ptr, ptr %[[FIELD]], align 8, !invariant.load
+; CHECK: counted:
+; CHECK-NOT: load atomic
+; CHECK: wait:
+; CHECK-NEXT: %stop = load atomic i32, ptr %stop.word monotonic, align 4
+; CHECK-NEXT: %[[SET:.*]] = icmp ne i32 %stop, 0
+; CHECK-NEXT: br i1 %[[SET]], label %stop.group, label %{{.*}}, !prof
+; CHECK: stop.group:
+; CHECK-NEXT: call void @__lockstep_stop_group()
+; CHECK: declare void @__lockstep_stop_group() #[[ATTRS:[0-9]+]]
+; CHECK: attributes #0 = { "lockstep-kernel"="k" "lockstep-stop-polls" }
+; CHECK: attributes #[[ATTRS]] = { cold nounwind memory(inaccessiblemem: readwrite) }
