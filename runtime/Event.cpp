@@ -8,6 +8,7 @@
 #include "Platform.h"
 #include "Queue.h"
 #include "Recycler.h"
+#include "exec/HandOff.h"
 
 using namespace lockstep::runtime;
 
@@ -173,7 +174,9 @@ void _cl_event::submit(bool runHere) {
 }
 
 void _cl_event::enqueueTask(cl_device_id device, bool claimed) {
+  lockstep::runtime::handOff(this);
   device->arena().enqueue([this, claimed] {
+    lockstep::runtime::takeOver(this);
     if (claimed || claim()) runClaimed(nullptr);
     releaseInternal();
   });

@@ -15,6 +15,7 @@
 #include <new>
 
 #include "lockstep/compiler/Compiler.h"
+#include "exec/HandOff.h"
 
 namespace lockstep::runtime {
 
@@ -309,10 +310,11 @@ cl_int runWorkGroups(const WorkGroupLaunch &launch, tbb::task_arena &arena) {
   // (bench/results/scaling-xeon-16c.md).
   std::atomic<uint64_t> next{begin}, busyNs{0};
   auto takeChunks = [&] {
+    takeOver(&launch);
     uint64_t first = next.load(std::memory_order_relaxed), count;
     for (;;) {
       do {
-        if (first >= groups) return;
+        if (first >= groups) return handOff(&launch);
         uint64_t left = groups - first;
         count = std::min(left, std::max(minChunk, left / (kGuidedDivisor * concurrency)));
       } while (!next.compare_exchange_weak(first, first + count, std::memory_order_relaxed));
@@ -325,11 +327,13 @@ cl_int runWorkGroups(const WorkGroupLaunch &launch, tbb::task_arena &arena) {
   // One task per thread that could help; a task that starts after the
   // counter ran out returns at once.
   uint64_t tasks = std::min<uint64_t>(concurrency, (groups - begin + minChunk - 1) / minChunk);
+  handOff(&launch);
   arena.execute([&] {
     tbb::parallel_for(
         tbb::blocked_range<uint64_t>(0, tasks, 1), [&](const tbb::blocked_range<uint64_t> &) { takeChunks(); },
         tbb::simple_partitioner());
   });
+  takeOver(&launch);
   if (begin == 0) remember(busyNs.load(std::memory_order_relaxed), groups);
   return launchStatus(launch);
 }
