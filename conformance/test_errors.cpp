@@ -312,6 +312,38 @@ TEST_F(Errors, RetainAfterLastRelease) {
   ASSERT_CL(clReleaseEvent(gate));
 }
 
+// Nor may any other call use it: a command made from a released handle took
+// a reference to an object that its pending commands were about to destroy,
+// and destroyed it twice (found by fuzz/host_api_fuzzer.cpp: an unmap of a
+// released buffer racing with the end of its map).
+TEST_F(Errors, UseAfterLastRelease) {
+  cl_int err;
+  cl_event gate = clCreateUserEvent(context_, &err);
+  ASSERT_CL(err);
+  cl_mem pending = clCreateBuffer(context_, CL_MEM_READ_WRITE, 64, nullptr, &err);
+  ASSERT_CL(err);
+  cl_event mapped = nullptr;
+  void *pointer = clEnqueueMapBuffer(queue_, pending, CL_FALSE, CL_MAP_WRITE, 0, 64, 1, &gate,
+                                     &mapped, &err);
+  ASSERT_CL(err);
+  ASSERT_CL(clReleaseMemObject(pending));
+  ASSERT_CL(clReleaseEvent(mapped));
+  // The map still waits on `gate`, holding both.
+  EXPECT_CL_ERROR(CL_INVALID_MEM_OBJECT,
+                  clEnqueueUnmapMemObject(queue_, pending, pointer, 0, nullptr, nullptr));
+  int host[16] = {};
+  EXPECT_CL_ERROR(CL_INVALID_MEM_OBJECT, clEnqueueWriteBuffer(queue_, pending, CL_FALSE, 0,
+                                                              sizeof host, host, 0, nullptr,
+                                                              nullptr));
+  size_t size = 0;
+  EXPECT_CL_ERROR(CL_INVALID_MEM_OBJECT,
+                  clGetMemObjectInfo(pending, CL_MEM_SIZE, sizeof size, &size, nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_EVENT_WAIT_LIST, clEnqueueMarkerWithWaitList(queue_, 1, &mapped, nullptr));
+  ASSERT_CL(clSetUserEventStatus(gate, CL_COMPLETE));
+  ASSERT_CL(clFinish(queue_));
+  ASSERT_CL(clReleaseEvent(gate));
+}
+
 // Host pitches whose rows run past the end of the address space are no
 // valid image_desc (found by fuzz/host_api_fuzzer.cpp: CL_MEM_COPY_HOST_PTR
 // copied from wrapped-around addresses before host_ptr).

@@ -897,7 +897,9 @@ void Harness::rect() {
   Wide end = add(add(mul(hostOrigin[2], slice), mul(hostOrigin[1], row)), hostOrigin[0]);
   if (region[0] && region[1] && region[2])
     end = add(end, add(add(mul(region[2] - 1, slice), mul(region[1] - 1, row)), region[0]));
-  if (end > kHostBytes) return;
+  // Past the end of the address space no host memory can be valid for it:
+  // that the call must refuse, so it is made.
+  if (end > kHostBytes && end <= Wide(UINT64_MAX)) return;
   cl_mem mem = pickAs<cl_mem>(kMem);
   cl_bool block = blocking();
   if (which == 0)
@@ -988,7 +990,10 @@ void Harness::imageCommand() {
   // larger of the pitch given and the tight one.
   Wide row = std::max<Wide>(mul(region[0], 16), rowPitch);
   Wide slice = std::max<Wide>(mul(row, region[1]), slicePitch);
-  bool hostFits = mul(slice, region[2]) <= kHostBytes;
+  // Past the end of the address space no host memory can be valid for it:
+  // that the call must refuse, so it is made.
+  Wide hostExtent = mul(slice, region[2]);
+  bool hostFits = hostExtent <= kHostBytes || hostExtent > Wide(UINT64_MAX);
   switch (in_.u8() % 6) {
     case 0:
       if (!hostFits) return;

@@ -133,11 +133,19 @@ class Object {
   std::atomic<cl_uint> total_{1};
 };
 
-// Validates a handle of the application: CL_INVALID_<OBJECT> if null, freed
-// or of another type.
+// Validates a handle of the application: CL_INVALID_<OBJECT> if null, freed,
+// of another type, or released by the application completely. The last
+// matters while a pending command still keeps the object alive: the handle
+// is no longer the application's, and the object may be destroyed on a
+// worker at any moment, so a command made from it (an unmap of a buffer
+// whose map was its last user, a wait on a released event) took a reference
+// to an object being destroyed, and destroyed it a second time (found by
+// fuzz/host_api_fuzzer.cpp). While the application holds a reference, the
+// object cannot go.
 template <class T>
 bool isValid(T *handle) {
-  return handle != nullptr && arena::contains(handle) && handle->valid();
+  return handle != nullptr && arena::contains(handle) && handle->valid() &&
+         handle->referenceCount() != 0;
 }
 template <class T>
 T *checked(T *handle) {
