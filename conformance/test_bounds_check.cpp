@@ -5,6 +5,7 @@
 // the kernel, the source place (program.cl:LINE:COL), the argument, the byte
 // offset and the work-item. Memory next to the buffer stays as it was, and
 // correct kernels run silently with right results.
+#include <algorithm>
 #include <cstring>
 
 #include "Capture.h"
@@ -230,6 +231,32 @@ kernel void constants(constant int *table, global int *out, int stride) {
   ASSERT_TRUE(setArgs(constants, table, out, cl_int(1)));
   ASSERT_TRUE(run(constants, {32}));
   for (int v : read<int>(out, 32)) EXPECT_EQ(v, 3);
+}
+
+// A clamp with a bound one too far (clamp to n instead of n - 1): the loop's
+// checks cannot be decided before it, and the one access past the end is
+// still found; clamped to n - 1 the same kernel runs silently.
+TEST_F(BoundsCheck, ClampOneTooFarIsFound) {
+  const char *source = R"CLC(kernel void clamped(global const float *in, global float *out, int last) {
+  int i = get_global_id(0);
+  out[i] = in[clamp(i + 1, 0, last)] + in[clamp(i / 3 - 1, 0, last)];
+}
+)CLC";
+  cl_kernel k = checkedKernel(source, "clamped");
+  ASSERT_NE(k, nullptr);
+  const int n = 1000;
+  std::vector<float> data = randomValues<float>(n, -1.0f, 1.0f);
+  cl_mem in = bufferFrom(data);
+  cl_mem out = buffer(CL_MEM_READ_WRITE, n * sizeof(float));
+  ASSERT_TRUE(setArgs(k, in, out, cl_int(n)));
+  expectReported(k, {size_t(n)}, {}, {"argument 0 'in'", "byte offset 4000 of 4000 bytes", "(999,0,0)"});
+  ASSERT_TRUE(setArgs(k, in, out, cl_int(n - 1)));
+  std::string log;
+  EXPECT_EQ(launchStatus(k, {size_t(n)}, {}, log), CL_COMPLETE) << log;
+  EXPECT_EQ(log, "");
+  std::vector<float> got = read<float>(out, n);
+  for (int i = 0; i < n; ++i)
+    ASSERT_EQ(got[i], data[std::clamp(i + 1, 0, n - 1)] + data[std::clamp(i / 3 - 1, 0, n - 1)]) << i;
 }
 
 // Kernels in the shapes of real programs, all in bounds: no report, and the
