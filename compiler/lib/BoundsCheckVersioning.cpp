@@ -29,8 +29,6 @@
 // after InteriorVersioningPass has taken the clamps out of the interior of
 // a stencil's loops. The loop a check decided before is never versioned
 // again (its checks lose their mark).
-#include <optional>
-
 #include <llvm/ADT/Statistic.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
@@ -65,16 +63,9 @@ struct Check {
 // step_L * i_L over the nest's loops L, in 128 bits, equal to the
 // expression modulo 2^bits on every trip when the conditions (computed
 // before the nest) hold.
-//
-// A term it cannot follow exactly (a clamp: smin/smax of linear
-// expressions, or of anything and bounds; a quotient by a constant) enters
-// as a range of its own,
-// [low, high], computed from its operands' extremes; so does the product of
-// such a term with an invariant.
 struct Linear {
   Value *base = nullptr;
   SmallVector<std::pair<Loop *, APInt>, 4> steps;
-  SmallVector<std::pair<Value *, Value *>, 2> ranges;  // [low, high] terms
 };
 
 // Reads SCEV expressions inside a loop nest as Linear ones: invariants of
@@ -101,127 +92,51 @@ class LinearReader {
     }
     if (auto *sum = dyn_cast<SCEVAddExpr>(expression))
       return all_of(sum->operands(), [&](const SCEV *op) { return readable(op); });
-    if (auto *product = dyn_cast<SCEVMulExpr>(expression)) {
-      if (product->getNumOperands() != 2) return false;
-      const SCEV *first = product->getOperand(0), *second = product->getOperand(1);
-      if (isa<SCEVConstant>(first)) return readable(second);
-      // A clamp times an invariant (a clamped row times the row length).
-      if (evolution.isLoopInvariant(first, nest)) std::swap(first, second);
-      return evolution.isLoopInvariant(second, nest) && expander.isSafeToExpand(second) && readable(first);
-    }
+    if (auto *product = dyn_cast<SCEVMulExpr>(expression))
+      return product->getNumOperands() == 2 && isa<SCEVConstant>(product->getOperand(0)) &&
+             readable(product->getOperand(1));
     if (isa<SCEVZeroExtendExpr>(expression) || isa<SCEVSignExtendExpr>(expression))
       return readable(cast<SCEVIntegralCastExpr>(expression)->getOperand());
-    if (auto *clamp = dyn_cast<SCEVMinMaxExpr>(expression))  // operands it cannot read count as any value
-      return any_of(clamp->operands(), [&](const SCEV *op) { return readable(op); });
-    if (auto *quotient = dyn_cast<SCEVUDivExpr>(expression))  // a row index, i / width
-      return isa<SCEVConstant>(quotient->getRHS()) && !cast<SCEVConstant>(quotient->getRHS())->isZero() &&
-             readable(quotient->getLHS());
     return false;
   }
 
   // Emits `expression` as a Linear one; adds the conditions of its
-  // extensions and clamps to `conditions`. Nothing when it turns out not to
-  // be readable (what it emitted is left for dead-code elimination).
-  std::optional<Linear> read(const SCEV *expression, SmallVectorImpl<Value *> &conditions) {
+  // extensions to `conditions`.
+  Linear read(const SCEV *expression, SmallVectorImpl<Value *> &conditions) {
     if (evolution.isLoopInvariant(expression, nest)) {
       Value *value = expander.expandCodeFor(expression, nullptr, &*builder.GetInsertPoint());
-      return Linear{builder.CreateSExt(value, builder.getInt128Ty()), {}, {}};
+      return {builder.CreateSExt(value, builder.getInt128Ty()), {}};
     }
     if (auto *recurrence = dyn_cast<SCEVAddRecExpr>(expression)) {
-      std::optional<Linear> linear = read(recurrence->getStart(), conditions);
-      if (!linear) return std::nullopt;
+      Linear linear = read(recurrence->getStart(), conditions);
       const APInt &step = cast<SCEVConstant>(recurrence->getStepRecurrence(evolution))->getAPInt();
-      addStep(*linear, const_cast<Loop *>(recurrence->getLoop()), step.sext(128));
+      addStep(linear, const_cast<Loop *>(recurrence->getLoop()), step.sext(128));
       return linear;
     }
     if (auto *sum = dyn_cast<SCEVAddExpr>(expression)) {
       Linear total;
       for (const SCEV *op : sum->operands()) {
-        std::optional<Linear> term = read(op, conditions);
-        if (!term) return std::nullopt;
-        total.base = total.base ? builder.CreateAdd(total.base, term->base) : term->base;
-        for (auto &[loop, step] : term->steps) addStep(total, loop, step);
-        total.ranges.append(term->ranges.begin(), term->ranges.end());
+        Linear term = read(op, conditions);
+        total.base = total.base ? builder.CreateAdd(total.base, term.base) : term.base;
+        for (auto &[loop, step] : term.steps) addStep(total, loop, step);
       }
       return total;
     }
     if (auto *product = dyn_cast<SCEVMulExpr>(expression)) {
-      const SCEV *first = product->getOperand(0), *second = product->getOperand(1);
-      if (!isa<SCEVConstant>(first)) {
-        // (a term without steps) x (an invariant): the range of the products
-        // of its extremes.
-        if (evolution.isLoopInvariant(first, nest)) std::swap(first, second);
-        std::optional<Linear> term = read(first, conditions);
-        if (!term || !term->steps.empty()) return std::nullopt;
-        Value *factor = builder.CreateSExt(expander.expandCodeFor(second, nullptr, &*builder.GetInsertPoint()),
-                                           builder.getInt128Ty());
-        Value *a = builder.CreateMul(extreme(*term, false), factor);
-        Value *b = builder.CreateMul(extreme(*term, true), factor);
-        return rangeOf(builder.CreateSelect(builder.CreateICmpSLT(a, b), a, b),
-                       builder.CreateSelect(builder.CreateICmpSLT(a, b), b, a));
-      }
-      APInt factor = cast<SCEVConstant>(first)->getAPInt().sext(128);
-      std::optional<Linear> term = read(second, conditions);
-      if (!term) return std::nullopt;
-      term->base = builder.CreateMul(term->base, builder.getInt(factor));
-      for (auto &[loop, step] : term->steps) step *= factor;
-      for (auto &[low, high] : term->ranges) {
-        low = builder.CreateMul(low, builder.getInt(factor));
-        high = builder.CreateMul(high, builder.getInt(factor));
-        if (factor.isNegative()) std::swap(low, high);
-      }
+      APInt factor = cast<SCEVConstant>(product->getOperand(0))->getAPInt().sext(128);
+      Linear term = read(product->getOperand(1), conditions);
+      term.base = builder.CreateMul(term.base, builder.getInt(factor));
+      for (auto &[loop, step] : term.steps) step *= factor;
       return term;
     }
-    if (auto *clamp = dyn_cast<SCEVMinMaxExpr>(expression)) {
-      // Each operand's value must be what the N-bit compare sees: within
-      // the signed (smin, smax) or unsigned (umin, umax) range of N bits.
-      unsigned bits = clamp->getType()->getIntegerBitWidth();
-      bool isSigned = isa<SCEVSMaxExpr>(clamp) || isa<SCEVSMinExpr>(clamp);
-      bool isMax = isa<SCEVSMaxExpr>(clamp) || isa<SCEVUMaxExpr>(clamp);
-      APInt low = isSigned ? APInt::getSignedMinValue(bits).sext(128) : APInt(128, 0);
-      APInt high = isSigned ? APInt::getSignedMaxValue(bits).sext(128) : APInt::getLowBitsSet(128, bits);
-      Value *lowest = nullptr, *highest = nullptr;
-      for (const SCEV *op : clamp->operands()) {
-        // An operand it cannot read (an index through a signed division):
-        // any N-bit value, which the clamp's other bounds then limit.
-        Value *from = builder.getInt(low), *to = builder.getInt(high);
-        if (readable(op)) {
-          std::optional<Linear> term = read(op, conditions);
-          if (!term) return std::nullopt;
-          from = extreme(*term, false);
-          to = extreme(*term, true);
-          conditions.push_back(builder.CreateAnd(builder.CreateICmpSGE(from, builder.getInt(low)),
-                                                 builder.CreateICmpSLE(to, builder.getInt(high))));
-        }
-        // max: the range of the operands' maxima; min: of their minima.
-        auto pick = [&](Value *x, Value *y) {
-          return builder.CreateSelect(isMax ? builder.CreateICmpSGT(x, y) : builder.CreateICmpSLT(x, y), x, y);
-        };
-        lowest = lowest ? pick(lowest, from) : from;
-        highest = highest ? pick(highest, to) : to;
-      }
-      return rangeOf(lowest, highest);
-    }
-    if (auto *quotient = dyn_cast<SCEVUDivExpr>(expression)) {
-      // Unsigned: the dividend's values must be in N bits' unsigned range.
-      std::optional<Linear> dividend = read(quotient->getLHS(), conditions);
-      if (!dividend) return std::nullopt;
-      unsigned bits = quotient->getType()->getIntegerBitWidth();
-      Value *from = extreme(*dividend, false), *to = extreme(*dividend, true);
-      conditions.push_back(builder.CreateAnd(builder.CreateICmpSGE(from, builder.getInt(APInt(128, 0))),
-                                             builder.CreateICmpSLE(to, builder.getInt(APInt::getLowBitsSet(128, bits)))));
-      Value *divisor = builder.getInt(cast<SCEVConstant>(quotient->getRHS())->getAPInt().zext(128));
-      return rangeOf(builder.CreateUDiv(from, divisor), builder.CreateUDiv(to, divisor));
-    }
     auto *extension = cast<SCEVIntegralCastExpr>(expression);
-    std::optional<Linear> inner = read(extension->getOperand(), conditions);
-    if (!inner) return std::nullopt;
+    Linear inner = read(extension->getOperand(), conditions);
     unsigned bits = extension->getOperand()->getType()->getIntegerBitWidth();
     bool zero = isa<SCEVZeroExtendExpr>(extension);
     APInt low = zero ? APInt(128, 0) : APInt::getSignedMinValue(bits).sext(128);
     APInt high = zero ? APInt::getLowBitsSet(128, bits) : APInt::getSignedMaxValue(bits).sext(128);
-    conditions.push_back(builder.CreateAnd(builder.CreateICmpSGE(extreme(*inner, false), builder.getInt(low)),
-                                           builder.CreateICmpSLE(extreme(*inner, true), builder.getInt(high))));
+    conditions.push_back(builder.CreateAnd(builder.CreateICmpSGE(extreme(inner, false), builder.getInt(low)),
+                                           builder.CreateICmpSLE(extreme(inner, true), builder.getInt(high))));
     return inner;
   }
 
@@ -237,19 +152,10 @@ class LinearReader {
     for (const auto &[loop, step] : linear.steps)
       if (!step.isZero() && step.isNegative() != largest)
         value = builder.CreateAdd(value, builder.CreateMul(lastTrip(loop), builder.getInt(step)));
-    for (const auto &[low, high] : linear.ranges) value = builder.CreateAdd(value, largest ? high : low);
     return value;
   }
 
  private:
-  // A Linear that is only a range.
-  Linear rangeOf(Value *low, Value *high) {
-    Linear linear;
-    linear.base = builder.getInt(APInt(128, 0));
-    linear.ranges.push_back({low, high});
-    return linear;
-  }
-
   static void addStep(Linear &linear, Loop *loop, const APInt &step) {
     for (auto &[known, total] : linear.steps)
       if (known == loop) {
@@ -318,26 +224,24 @@ Loop *versionNest(Loop *nest, LoopInfo &loops, DominatorTree &dominators, Scalar
   LinearReader reader(nest, evolution, expander, builder);
   SmallVector<Check, 8> checks = decidableChecks(nest, evolution, reader, expander);
   SmallVector<Value *, 16> conditions;
-  SmallVector<Check, 8> decided;
   for (const Check &check : checks) {
     Value *limit = builder.CreateZExt(expander.expandCodeFor(check.limit, nullptr, preheader->getTerminator()),
                                       builder.getInt128Ty());
     reader.setSite(check.branch->getParent());
-    SmallVector<Value *, 4> own;
-    std::optional<Linear> offset = reader.read(check.offset, own);
-    if (!offset) continue;
+    Linear offset = reader.read(check.offset, conditions);
     // The whole range in [0, limit): signed compares of exact values.
-    own.push_back(builder.CreateAnd(builder.CreateICmpSGE(reader.extreme(*offset, false), builder.getInt(APInt(128, 0))),
-                                    builder.CreateICmpSLT(reader.extreme(*offset, true), limit)));
-    conditions.append(own.begin(), own.end());
-    decided.push_back(check);
+    conditions.push_back(builder.CreateAnd(builder.CreateICmpSGE(reader.extreme(offset, false), builder.getInt(APInt(128, 0))),
+                                           builder.CreateICmpSLT(reader.extreme(offset, true), limit)));
   }
-  if (decided.empty()) return nullptr;  // the code emitted is dead
-  checks = std::move(decided);
   Value *all = builder.CreateAnd(conditions);
   all->setName("bounds.hold");
   ValueToValueMapTy map;
   Loop *copy = versionLoop(nest, all, ".in.bounds", loops, dominators, map);
+  // Loop ids are distinct per loop: the copy's inner loops get their own
+  // (sharing one, a loop the vectorizer widened would mark its twin done).
+  for (Loop *inner : copy->getLoopsInPreorder())
+    if (inner != copy)
+      if (MDNode *id = inner->getLoopID()) inner->setLoopID(copyLoopId(id));
   // Each with an exit of its own, as later passes that copy loops
   // (InteriorVersioningPass) want them.
   formDedicatedExitBlocks(copy, &dominators, &loops, nullptr, true);
