@@ -367,5 +367,36 @@ TEST_F(Events, EventInfoNamesItsQueueAndContext) {
   ASSERT_CL(clSetUserEventStatus(user, CL_COMPLETE));
 }
 
+// The usual pattern: set a callback, release the event at once; the callback
+// queries the event it is given, which stays a valid handle while it runs.
+TEST_F(Events, CallbackMayQueryAnEventTheApplicationReleased) {
+  cl_int err = CL_SUCCESS;
+  cl_event user = clCreateUserEvent(context_, &err);
+  ASSERT_CL(err);
+  struct Seen {
+    std::atomic<int> calls{0};
+    std::atomic<cl_int> queryError{CL_SUCCESS}, status{-1};
+  } seen;
+  auto callback = [](cl_event event, cl_int, void *data) {
+    auto *seen = static_cast<Seen *>(data);
+    cl_int status = -1;
+    seen->queryError = clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr);
+    seen->status = status;
+    seen->calls++;
+  };
+  cl_event marker = nullptr;
+  ASSERT_CL(clEnqueueMarkerWithWaitList(queue_, 1, &user, &marker));
+  ASSERT_CL(clSetEventCallback(marker, CL_COMPLETE, callback, &seen));
+  ASSERT_CL(clReleaseEvent(marker));
+  ASSERT_CL(clSetUserEventStatus(user, CL_COMPLETE));
+  ASSERT_CL(clFinish(queue_));
+  for (int i = 0; i < 1000 && seen.calls == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_EQ(seen.calls, 1);
+  EXPECT_EQ(seen.queryError, CL_SUCCESS) << errorName(seen.queryError);
+  EXPECT_EQ(seen.status, CL_COMPLETE);
+  // Once the callback is over, the released handle is invalid again.
+  EXPECT_CL(clReleaseEvent(user));
+}
+
 }  // namespace
 }  // namespace lockstep::test

@@ -14,6 +14,19 @@ using namespace lockstep::runtime;
 
 namespace {
 
+// An event is a valid handle inside its own callbacks (Object::lendHandle).
+class CallbackLoan {
+ public:
+  explicit CallbackLoan(_cl_event *event) : event_(event) { event_->lendHandle(); }
+  ~CallbackLoan() { event_->endLoan(); }
+  CallbackLoan(const CallbackLoan &) = delete;
+  CallbackLoan &operator=(const CallbackLoan &) = delete;
+
+ private:
+  _cl_event *event_;
+};
+
+
 // A thread that runs commands (an arena worker, or a waiter that took over
 // its command) continues with a command that becomes ready when one of its
 // commands completes, instead of handing it to another thread: in order,
@@ -93,6 +106,7 @@ void _cl_event::addCallback(cl_int callbackType, CallbackFn fn, void *userData) 
       return;
     }
   }
+  CallbackLoan loan(this);
   fn(this, now < 0 ? now : callbackType, userData);
 }
 
@@ -133,6 +147,8 @@ void _cl_event::setStatus(cl_int status) {
       }
     }
   }
+  if (due.empty()) return;
+  CallbackLoan loan(this);
   for (const Callback &callback : due) callback.fn(this, status, callback.userData);
 }
 
@@ -237,8 +253,11 @@ void _cl_event::finish(cl_int status) {
   // Callbacks of states this event skipped (a user event never runs; a
   // failed command never completes) are called too: with the error if it
   // failed, else as the state they asked for.
-  for (const Callback &callback : callbacks)
-    callback.fn(this, status < 0 ? status : callback.type, callback.userData);
+  if (!callbacks.empty()) {
+    CallbackLoan loan(this);
+    for (const Callback &callback : callbacks)
+      callback.fn(this, status < 0 ? status : callback.type, callback.userData);
+  }
   if (queue_) {
     queue_->commandDone(this);
     // Before anything can observe that this command is done (a later command

@@ -110,6 +110,19 @@ class Object {
     if (count == 1) static_cast<Derived *>(this)->onLastExternalRelease();
     releaseInternal();
   }
+  // A reference lent to code the implementation calls with this handle (an
+  // event's callbacks, which the specification hands the event): the handle
+  // is valid while that code runs, even if the application had released it
+  // (the usual clSetEventCallback, then clReleaseEvent). No last-release
+  // hook runs when the loan ends.
+  void lendHandle() {
+    external_.fetch_add(1, std::memory_order_relaxed);
+    retainInternal();
+  }
+  void endLoan() {
+    external_.fetch_sub(1, std::memory_order_relaxed);
+    releaseInternal();
+  }
   // The implementation's references (see Ref<> below).
   void retainInternal() { total_.fetch_add(1, std::memory_order_relaxed); }
   void releaseInternal() {
