@@ -31,6 +31,8 @@
 #include <string_view>
 #include <vector>
 
+#include "LockstepDevice.h"
+
 namespace {
 
 cl_platform_id gPlatform = nullptr;
@@ -350,21 +352,7 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
   setenv("LOCKSTEP_CACHE", "0", 1);
   const char *verbose = std::getenv("LOCKSTEP_FUZZ_VERBOSE");
   gVerbose = verbose && *verbose == '1';
-  // The loader opens the driver here, so its code is loaded (and its
-  // coverage counters registered) before the first input.
-  cl_uint count = 0;
-  cl_int err = clGetPlatformIDs(0, nullptr, &count);
-  if (err != CL_SUCCESS || count == 0) die("clGetPlatformIDs (is OCL_ICD_VENDORS set?)", err);
-  std::vector<cl_platform_id> platforms(count);
-  clGetPlatformIDs(count, platforms.data(), nullptr);
-  for (cl_platform_id platform : platforms) {
-    char name[256] = {};
-    clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof name - 1, name, nullptr);
-    if (std::strstr(name, "Lockstep")) gPlatform = platform;
-  }
-  if (!gPlatform) die("finding the Lockstep platform", CL_INVALID_PLATFORM);
-  err = clGetDeviceIDs(gPlatform, CL_DEVICE_TYPE_ALL, 1, &gDevice, nullptr);
-  if (err != CL_SUCCESS) die("clGetDeviceIDs", err);
+  lockstep::fuzz::findLockstepDevice(gPlatform, gDevice, die);
   return 0;
 }
 

@@ -37,6 +37,8 @@
 #include <string>
 #include <vector>
 
+#include "LockstepDevice.h"
+
 namespace {
 
 // The kernels the pool's programs hold. Each writes at most one byte of its
@@ -1245,21 +1247,9 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
     setenv("LOCKSTEP_CACHE_DIR", dir.c_str(), 1);
   }
   setenv("LOCKSTEP_CACHE_MAX_MB", "64", 0);
-  // The loader opens the driver here, before the first input.
-  cl_uint count = 0;
-  cl_int err = clGetPlatformIDs(0, nullptr, &count);
-  if (err != CL_SUCCESS || count == 0) die("clGetPlatformIDs (is OCL_ICD_VENDORS set?)", err);
-  std::vector<cl_platform_id> platforms(count);
-  clGetPlatformIDs(count, platforms.data(), nullptr);
-  for (cl_platform_id platform : platforms) {
-    char name[256] = {};
-    clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof name - 1, name, nullptr);
-    if (std::strstr(name, "Lockstep")) gPlatform = platform;
-  }
-  if (!gPlatform) die("no Lockstep platform", CL_INVALID_PLATFORM);
-  err = clGetDeviceIDs(gPlatform, CL_DEVICE_TYPE_ALL, 1, &gDevice, nullptr);
-  if (err != CL_SUCCESS) die("clGetDeviceIDs", err);
+  lockstep::fuzz::findLockstepDevice(gPlatform, gDevice, die);
   // The tiny kernels, built once; inputs load the binary.
+  cl_int err = CL_SUCCESS;
   cl_context context = clCreateContext(nullptr, 1, &gDevice, nullptr, nullptr, &err);
   if (!context) die("clCreateContext", err);
   const char *source = kTinySource;
