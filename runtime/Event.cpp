@@ -26,7 +26,6 @@ class CallbackLoan {
   _cl_event *event_;
 };
 
-
 // A thread that runs commands (an arena worker, or a waiter that took over
 // its command) continues with a command that becomes ready when one of its
 // commands completes, instead of handing it to another thread: in order,

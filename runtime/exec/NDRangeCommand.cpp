@@ -236,7 +236,11 @@ Command makeNDRangeCommand(cl_kernel kernel, cl_device_id device, const NDRange 
   // every command.
   tbb::task_arena *arena = &device->arena();
   return [pending = std::move(pending), arena]() -> cl_int {
-    Watched watched(pending->launch, pending->kernel->description().name);
+    // A launch of one group whose loops all end cannot be stopped part-way:
+    // it is not watched (no lock on the path of the smallest launches).
+    const WorkGroupLaunch &launch = pending->launch;
+    Watched watched(launch, pending->kernel->description().name,
+                    launch.pollsStop || launch.range.groupCount() > 1);
     return runWorkGroups(pending->launch, *arena);
   };
 }

@@ -15,11 +15,12 @@ namespace lockstep::runtime {
 
 struct WorkGroupLaunch;
 
-// While it lives, `launch` is watched: past the timeout its `stop` word is
-// set and it is marked failed. Costs a lock and an unlock at each end.
+// While it lives, `launch` is watched (if `stoppable`): past the timeout
+// its `stop` word is set and it is marked failed. Costs a lock and an
+// unlock at each end.
 class Watched {
  public:
-  Watched(const WorkGroupLaunch &launch, const std::string &kernelName);
+  Watched(const WorkGroupLaunch &launch, const std::string &kernelName, bool stoppable);
   ~Watched();
   Watched(const Watched &) = delete;
   Watched &operator=(const Watched &) = delete;
