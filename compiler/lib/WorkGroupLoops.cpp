@@ -23,6 +23,7 @@
 // live there for good. Values computed in the prologue (arguments, group
 // geometry) are uniform and stay in registers.
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/MapVector.h>
 #include <llvm/ADT/PostOrderIterator.h>
 #include <llvm/ADT/SetVector.h>
 #include <llvm/ADT/SmallPtrSet.h>
@@ -188,7 +189,7 @@ class WorkGroupLoops {
   // Cuts: barrier blocks map to their barrier call; blocks of collectives
   // (a barrier that also exchanges data) map to nullptr and are in
   // collectiveAt.
-  DenseMap<BasicBlock *, CallInst *> barrierBlocks;
+  MapVector<BasicBlock *, CallInst *> barrierBlocks;
   SmallVector<Collective, 4> collectives;
   // Variables kept in the context and accessed there in every region, even
   // though they could be promoted: a masked loop's `active` flag, which
