@@ -2140,8 +2140,18 @@ void WorkGroupLoops::buildRegion(BasicBlock *entry, BasicBlock *pre) {
   }
   SmallVector<BasicBlock *, 32> blocks;
   ExitSet exits = startsAtCut ? ExitSet{{Exit::Barrier, entry}} : exitsFrom(entry, &blocks);
+  // The ends in the order of their blocks in the function (an ExitSet is
+  // ordered by address), so that the code comes out alike on every compile.
+  SmallVector<Exit, 4> ends(exits.begin(), exits.end());
+  if (ends.size() > 1) {
+    DenseMap<const BasicBlock *, unsigned> position;
+    for (BasicBlock &block : F) position[&block] = position.size();
+    llvm::sort(ends, [&](const Exit &a, const Exit &b) {
+      return std::pair(a.kind, position.lookup(a.block)) < std::pair(b.kind, position.lookup(b.block));
+    });
+  }
   std::optional<Exit> exit;
-  if (!exits.empty()) exit = *exits.begin();
+  if (!ends.empty()) exit = ends.front();
 
   BasicBlock *after = BasicBlock::Create(context, "region.done", &F);
   if (laneMode) loadLaneCount(builder);
@@ -2199,7 +2209,7 @@ void WorkGroupLoops::buildRegion(BasicBlock *entry, BasicBlock *pre) {
   // is live after it (in lane mode one per end, which also records where
   // the work-item stopped; otherwise the region has one end).
   DenseMap<BasicBlock *, BasicBlock *> stores;
-  for (const Exit &end : exits) {
+  for (const Exit &end : ends) {
     if (!laneMode && !(end == *exit)) continue;
     BasicBlock *store = BasicBlock::Create(context, "region.exit", &F);
     IRBuilder<> at(store);
