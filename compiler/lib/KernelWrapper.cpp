@@ -17,6 +17,7 @@
 #include <llvm/Support/MathExtras.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 
+#include "Analysis/OpenCLNames.h"
 #include "Internal.h"
 #include "lockstep/compiler/ImageAbi.h"
 
@@ -196,18 +197,11 @@ KernelDescription describe(const Function &F) {
 // functions or barriers, or use __local variables, directly or not.
 SetVector<Function *> functionsToInline(Module &M) {
   SetVector<Function *> result;
-  auto special = [](StringRef name) {
-    return name.starts_with("_Z12get_") || name.starts_with("_Z13get_") || name.starts_with("_Z14get_") ||
-           name.starts_with("_Z15get_") || name.starts_with("_Z17get_") || name.starts_with("_Z19get_") ||
-           name.starts_with("_Z20get_") || name.starts_with("_Z23get_") || name.contains("barrier") ||
-           name.starts_with("__lockstep_is_") || name == kLocalIdPlaceholder ||
-           name.contains("work_group_") || name.contains("sub_group");
-  };
   for (Function &F : M) {
     if (F.isDeclaration()) continue;
     for (Instruction &I : instructions(F)) {
       if (auto *call = dyn_cast<CallBase>(&I))
-        if (Function *callee = call->getCalledFunction(); callee && callee->isDeclaration() && special(callee->getName()))
+        if (Function *callee = call->getCalledFunction(); callee && callee->isDeclaration() && isWorkGroupFunctionName(callee->getName()))
           result.insert(&F);
       for (Value *operand : I.operands())
         if (auto *global = dyn_cast<GlobalVariable>(operand->stripPointerCasts());

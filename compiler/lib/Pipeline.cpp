@@ -44,6 +44,7 @@
 #include <mutex>
 #include <numeric>
 
+#include "Analysis/WorkItemDivergence.h"
 #include "Internal.h"
 
 extern "C" const char lockstep_builtin_chunks[];
@@ -732,9 +733,13 @@ void registerLockstepPasses(PassBuilder &builder) {
         else if (name == "lockstep-uniform-division") passes.addPass(UniformDivisionPass());
         else if (name == "lockstep-interior-versioning") passes.addPass(InteriorVersioningPass());
         else if (name == "lockstep-bounds-check-versioning") passes.addPass(BoundsCheckVersioningPass());
+        else if (name == "print<lockstep-divergence>") passes.addPass(WorkItemDivergencePrinterPass(errs()));
         else return false;
         return true;
       });
+  builder.registerAnalysisRegistrationCallback([](FunctionAnalysisManager &analyses) {
+    analyses.registerPass([] { return WorkItemDivergenceAnalysis(); });
+  });
 }
 
 }  // namespace lockstep::compiler

@@ -1,0 +1,35 @@
+// The names of OpenCL C's synchronization functions as Clang mangles them:
+// barriers and the work-group and sub-group collective functions, where the
+// work-group passes cut the code. (parseCollective, declared in Internal.h
+// beside CollectiveOp, reads the collective functions' names.)
+#pragma once
+
+#include <llvm/ADT/StringRef.h>
+
+#include "Internal.h"
+
+namespace llvm {
+class Instruction;
+}
+
+namespace lockstep::compiler {
+
+// sub_group_barrier, with or without a memory scope.
+bool isSubGroupBarrier(llvm::StringRef name);
+
+// A call of barrier, work_group_barrier or sub_group_barrier.
+bool isBarrierCall(const llvm::Instruction &I);
+
+// A function that the work-group passes define rather than the builtins:
+// the work-item and group queries (get_local_id, get_group_id, ...), the
+// barriers, the work-group and sub-group functions, Lockstep's address-space
+// tests (__lockstep_is_*) and the local-id placeholder. A function that calls
+// one is inlined into its kernel (KernelWrapperPass); a declaration of one is
+// not an undefined function.
+bool isWorkGroupFunctionName(llvm::StringRef name);
+
+// The call standing for get_local_id until the work-item loops give each
+// work-item its ids (kLocalIdPlaceholder).
+bool isLocalIdPlaceholder(const llvm::Instruction &I);
+
+}  // namespace lockstep::compiler

@@ -1,0 +1,170 @@
+// Loop cuts: a barrier the kernel could have written itself, at the top of a
+// uniform kernel loop, so that the work-item loop moves inside the kernel
+// loop and widens. The choice of loops is LoopCutCost's; loops whose trip
+// count differs between work-items are peeled (FewRounds.cpp) or masked
+// (MaskedLoops.cpp) first. The cuts are marked kLoopCutMarker.
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/ADT/Statistic.h>
+#include <llvm/Analysis/AssumptionCache.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/PostDominators.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/IR/BasicBlock.h>
+#include <llvm/IR/CFG.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/CommandLine.h>
+#include <llvm/Support/Debug.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/Local.h>
+
+#include "Analysis/LoopCutCost.h"
+#include "Analysis/WorkItemDivergence.h"
+#include "WorkGroup/WorkGroupLoops.h"
+
+using namespace llvm;
+
+#define DEBUG_TYPE "lockstep-work-group-loops"
+STATISTIC(NumLoopCuts, "Kernel loops cut at the top of their body");
+
+namespace lockstep::compiler {
+
+// Work-item loops inside kernel loops. A loop with no barrier runs whole
+// within each work-item's iteration of its region's work-item loop, and the
+// vectorizer, which widens only innermost loops, leaves such a region
+// scalar. When every work-item runs the loop the same number of times
+// (reached in uniform control flow, exits on uniform conditions) a cut at the
+// top of its body is a barrier the kernel could have written itself: the
+// work-item loop moves inside, one region per iteration of the kernel loop
+// (which widens), the exit test becomes a decision, and the counter, being
+// uniform, is kept once. A loop reached alike by all work-items whose trip
+// count differs between them is masked first (maskLoop) and then has a cut of
+// its own. Only innermost loops, not in kernels with sub-group cuts (which run
+// lane by lane or sub-group by sub-group), not when barriers are checked
+// (those cuts are the user's), and not loops the optimizer will unroll anyway
+// (a small constant trip count) or that call printf (whose order within a
+// work-item the cut would interleave) or anything outside the program and
+// the builtins.
+void WorkGroupLoops::addLoopCuts() {
+  if (checking || !cutLoops) return;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      if (auto *call = dyn_cast<CallInst>(&I); call && call->getCalledFunction()) {
+        if (isBarrierCall(I) && isSubGroupBarrier(call->getCalledFunction()->getName())) return;
+        std::optional<CollectiveOp> op = parseCollective(call->getCalledFunction()->getName());
+        if (op && (op->subGroup || op->nonUniform)) return;
+      }
+
+  DominatorTree dominators(F);
+  LoopInfo loops(dominators);
+  if (loops.empty()) return;
+  bool keepsVectorsWhole = summarizeFunction(F, vectorBits).fullWidthVectors;
+
+  // Which values and blocks differ between work-items, on the SSA form.
+  WorkItemDivergence divergence(F, prologue);
+  const PostDominatorTree &postDominators = divergence.postDominatorTree();
+
+  // Loops that no differing branch outside them controls.
+  SmallVector<std::pair<BasicBlock *, SmallPtrSet<const BasicBlock *, 32>>, 8> branchReach;
+  for (BasicBlock &BB : F) {
+    if (!divergence.isBranching(&BB)) continue;
+    branchReach.emplace_back();
+    branchReach.back().first = &BB;
+    addControlledBlocks(BB, postDominators, branchReach.back().second);
+  }
+  auto reachedAlike = [&](Loop *loop) {
+    return none_of(branchReach, [&](const auto &entry) {
+      return !loop->contains(entry.first) && entry.second.count(loop->getHeader());
+    });
+  };
+  SmallVector<Loop *, 4> uniformLoops, differingLoops;
+  // Scalar evolution of the kernel as it is, for choosing the loops and
+  // then for cutting them (the cuts change no trip count).
+  TargetLibraryInfoImpl cutLibraryInfo(Triple(F.getParent()->getTargetTriple()));
+  TargetLibraryInfo cutLibrary(cutLibraryInfo);
+  AssumptionCache cutAssumptions(F);
+  ScalarEvolution cutEvolution(F, cutLibrary, cutAssumptions, dominators, loops);
+  for (Loop *loop : loops.getLoopsInPreorder()) {
+    if (!loop->isInnermost() || !reachedAlike(loop)) continue;
+    if (favoursWorkItemOrder(loop, cutEvolution, divergence.differingValues())) continue;
+    // A kernel with vectors as wide as a register keeps all its vectors
+    // whole (ScalarizeWorkGroupCodePass leaves it alone), and the vectorizer
+    // widens no vector instruction, so a loop with vector values would not
+    // widen across work-items cut either: the cut would only add context
+    // slots, where a work-item's vector value is a gather (clpeak's double16
+    // kernel ran at a quarter of its rate with its loop cut).
+    if (keepsVectorsWhole && summarizeLoop(*loop, vectorBits).vectors) continue;
+    // Calls and exits a cut can handle. Atomics and memory-writing calls
+    // may be masked too: each work-item still runs them as often and in its
+    // own order; only how work-items interleave changes, which OpenCL leaves
+    // open (and a grid-strided loop of local atomics, a histogram, then
+    // walks its data in order instead of one work-item's stride at a time).
+    bool eligible = true;
+    for (BasicBlock *block : loop->blocks())
+      for (Instruction &I : *block)
+        if (auto *call = dyn_cast<CallBase>(&I); call && !isLocalIdPlaceholder(I) && !mayCallInLoopCut(*call, 3))
+          eligible = false;
+    SmallVector<BasicBlock *, 4> exiting;
+    loop->getExitingBlocks(exiting);
+    bool uniformExits = !divergence.isControlled(loop->getHeader());
+    for (BasicBlock *block : exiting) {
+      if (!branchCondition(block->getTerminator())) eligible = false;
+      if (divergence.isBranching(block) || divergence.isControlled(block)) uniformExits = false;
+    }
+    if (!eligible) continue;
+    LLVM_DEBUG(dbgs() << "loop at " << loop->getHeader()->getName() << " in " << F.getName()
+                      << (uniformExits ? ": uniform exits" : ": trip count differs") << "\n");
+    if (uniformExits) uniformLoops.push_back(loop);
+    else if (loop->getLoopPreheader() && loop->getUniqueExitBlock()) differingLoops.push_back(loop);
+  }
+  if (!uniformLoops.empty()) cutUniformLoops(uniformLoops, dominators, loops, cutEvolution);
+  if (differingLoops.empty()) return;
+  // Loops of a few rounds are unrolled, the rest masked. Unrolling keeps the
+  // dominator tree and loop info up to date; masking does not, so it comes
+  // last, and the unrolled loops' dead remains go after it.
+  TargetLibraryInfoImpl libraryInfo(Triple(F.getParent()->getTargetTriple()));
+  TargetLibraryInfo library(libraryInfo);
+  AssumptionCache assumptions(F);
+  ScalarEvolution evolution(F, library, assumptions, dominators, loops);
+  SmallVector<Loop *, 4> masked;
+  bool unrolled = false;
+  for (Loop *loop : differingLoops) {
+    if (unrollFewRounds(loop, dominators, loops, evolution, assumptions))
+      unrolled = true;
+    else
+      masked.push_back(loop);
+  }
+  for (Loop *loop : masked) maskLoop(loop);
+  if (unrolled) removeUnreachableBlocks(F);
+}
+
+void WorkGroupLoops::cutUniformLoops(ArrayRef<Loop *> uniformLoops, DominatorTree &dominators, LoopInfo &loops,
+                                     ScalarEvolution &evolution) {
+  Module &M = *F.getParent();
+  FunctionCallee barrier = M.getOrInsertFunction("_Z7barrierj", Type::getVoidTy(context), Type::getInt32Ty(context));
+  for (Loop *loop : uniformLoops) {
+    // Loops of a known count of rounds: see keepsWhole. (The count is of
+    // the header's runs, one more than the body's.)
+    unsigned trips = evolution.getSmallConstantTripCount(loop);
+    if (trips != 0 && keepsWhole(loop, trips, vectorBits)) continue;
+    // The top of the body: after the exit test when the header makes it.
+    BasicBlock *header = loop->getHeader(), *top = header;
+    if (loop->isLoopExiting(header))
+      for (BasicBlock *successor : successors(header))
+        if (successor != header && loop->contains(successor)) {
+          top = successor->getSinglePredecessor() ? successor : SplitEdge(header, successor, &dominators, &loops);
+          break;
+        }
+    CallInst *cut = CallInst::Create(barrier, {ConstantInt::get(Type::getInt32Ty(context), 0)}, "",
+                                     top->getFirstInsertionPt());
+    cut->setMetadata(kLoopCutMarker, MDNode::get(context, {}));
+    ++NumLoopCuts;
+  }
+}
+
+}  // namespace lockstep::compiler

@@ -1,0 +1,118 @@
+// The loops over the work-items of a region (z, y, x, or one loop over a
+// sub-group's linear ids), and the metadata that marks the innermost one
+// parallel for the vectorizer.
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/BasicBlock.h>
+#include <llvm/IR/CFG.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Module.h>
+
+#include "WorkGroup/WorkGroupLoops.h"
+
+using namespace llvm;
+
+namespace lockstep::compiler {
+
+// The loops over the work-items of a region: z, y, x over the whole group
+// (do-while: every group has a work-item), or, in sub-group mode, one loop
+// over the linear ids of the current sub-group. `body` is left without a
+// terminator; `latch` is where an iteration ends.
+WorkGroupLoops::LoopNest WorkGroupLoops::makeLoopNest(BasicBlock *pre, BasicBlock *after) {
+  LoopNest nest;
+  IRBuilder<> builder(pre);
+  Type *i64 = builder.getInt64Ty();
+  if (subGroupMode) {
+    BasicBlock *header = BasicBlock::Create(context, "sg.lane", &F);
+    nest.latch = BasicBlock::Create(context, "sg.lane.next", &F);
+    builder.CreateBr(header);
+    builder.SetInsertPoint(header);
+    PHINode *lane = builder.CreatePHI(i64, 2, "wi");
+    lane->addIncoming(subGroupFirst, pre);
+    Value *rest = builder.CreateUDiv(lane, localSize[0]);
+    nest.ids[0] = builder.CreateURem(lane, localSize[0], "lid0");
+    nest.ids[1] = builder.CreateURem(rest, localSize[1], "lid1");
+    nest.ids[2] = builder.CreateUDiv(rest, localSize[1], "lid2");
+    nest.workItem = lane;
+    nest.body = header;
+    builder.SetInsertPoint(nest.latch);
+    Value *next = builder.CreateAdd(lane, builder.getInt64(1), "", true, true);
+    lane->addIncoming(next, nest.latch);
+    nest.innerLatch = builder.CreateCondBr(builder.CreateICmpULT(next, subGroupEnd), header, after);
+    return nest;
+  }
+  BasicBlock *headers[3], *latches[3];
+  PHINode *ids[3];
+  for (int d = 2; d >= 0; --d) {
+    headers[d] = BasicBlock::Create(context, "wi.loop" + Twine(d), &F);
+    latches[d] = BasicBlock::Create(context, "wi.next" + Twine(d), &F);
+  }
+  builder.CreateBr(headers[2]);
+  for (int d = 2; d >= 0; --d) {
+    builder.SetInsertPoint(headers[d]);
+    ids[d] = builder.CreatePHI(i64, 2, "lid" + Twine(d));
+    ids[d]->addIncoming(builder.getInt64(0), d == 2 ? pre : headers[d + 1]);
+    nest.ids[d] = ids[d];
+    if (d > 0) builder.CreateBr(headers[d - 1]);
+  }
+  builder.SetInsertPoint(headers[0]);
+  nest.workItem = builder.CreateAdd(
+      builder.CreateMul(builder.CreateAdd(builder.CreateMul(ids[2], localSize[1]), ids[1]), localSize[0]),
+      ids[0], "wi");
+  nest.body = headers[0];
+  for (int d = 0; d < 3; ++d) {
+    builder.SetInsertPoint(latches[d]);
+    Value *next = builder.CreateAdd(ids[d], builder.getInt64(1), "", true, true);
+    ids[d]->addIncoming(next, latches[d]);
+    BasicBlock *outer = d == 2 ? after : latches[d + 1];
+    auto *branch = builder.CreateCondBr(builder.CreateICmpULT(next, localSize[d]), headers[d], outer);
+    if (d == 0) {
+      nest.innerLatch = branch;
+      branch->setMetadata(kWorkItemLoopMarker, MDNode::get(context, {}));
+    }
+  }
+  nest.latch = latches[0];
+  return nest;
+}
+
+// Work-items of one region never depend on each other (that would need a
+// barrier), so the innermost loop's iterations are independent, except for
+// accesses to private memory that all work-items share.
+void WorkGroupLoops::markParallel(ArrayRef<BasicBlock *> body, BranchInst *latch) {
+  MDNode *group = MDNode::getDistinct(context, {});
+  auto touchesShared = [&](const Value *pointer) {
+    auto *alloca = dyn_cast<AllocaInst>(getUnderlyingObject(pointer));
+    return alloca && allocaIndex.count(alloca) && shared[allocaIndex.lookup(alloca)];
+  };
+  for (BasicBlock *block : body)
+    for (Instruction &I : *block) {
+      if (!I.mayReadOrWriteMemory()) continue;
+      bool isShared = false;
+      if (auto *load = dyn_cast<LoadInst>(&I)) isShared = touchesShared(load->getPointerOperand());
+      else if (auto *store = dyn_cast<StoreInst>(&I))
+        isShared = touchesShared(store->getPointerOperand());
+      else if (auto *call = dyn_cast<CallBase>(&I))
+        isShared = any_of(call->args(), [&](const Use &arg) {
+          return arg->getType()->isPointerTy() && touchesShared(arg.get());
+        });
+      if (!isShared) I.setMetadata(LLVMContext::MD_access_group, group);
+    }
+  MDNode *parallel = MDNode::get(
+      context, {MDString::get(context, "llvm.loop.parallel_accesses"), group});
+  SmallVector<Metadata *, 3> properties{nullptr, parallel};
+  if (foldTails) {
+    properties.push_back(MDNode::get(context, {MDString::get(context, "llvm.loop.vectorize.predicate.enable"),
+                                               ConstantAsMetadata::get(ConstantInt::getTrue(context))}));
+    properties.push_back(
+        MDNode::get(context, {MDString::get(context, "llvm.loop.interleave.count"),
+                              ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(context), 1))}));
+  }
+  MDNode *loop = MDNode::getDistinct(context, properties);
+  loop->replaceOperandWith(0, loop);
+  latch->setMetadata(LLVMContext::MD_loop, loop);
+}
+
+}  // namespace lockstep::compiler
