@@ -46,6 +46,10 @@
 // dropped clamp are split, and only the work-item loops WorkGroupLoops made
 // (innermost, marked parallel), whose counter runs from 0 by 1, with nothing
 // leaving the loop but control.
+//
+// One pass in one file, longer than most (a sixth of it this comment): the
+// bounds that dropping the clamps relies on, the check built from them and
+// the rewrite of the copy share one rewriter's state.
 #include <llvm/ADT/Statistic.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/PostDominators.h>
