@@ -48,12 +48,11 @@ uint64_t alignUp(uint64_t value, uint64_t alignment) {
 
 }  // namespace
 
-_cl_kernel::_cl_kernel(cl_program program, const _cl_program::ExecutableInfo &executable,
+_cl_kernel::_cl_kernel(cl_program program, std::shared_ptr<const compiler::Executable> executable,
                        const compiler::KernelDescription &description)
     : program_(program),
-      executable_(executable.executable),
+      executable_(std::move(executable)),
       description_(&description),
-      uniformWorkGroups_(executable.uniformWorkGroups),
       arguments_(description.argumentBlockSize),
       states_(description.arguments.size()) {
   program_->attachKernel();
@@ -63,7 +62,6 @@ _cl_kernel::_cl_kernel(Clone, const _cl_kernel &source)
     : program_(source.program_),
       executable_(source.executable_),
       description_(source.description_),
-      uniformWorkGroups_(source.uniformWorkGroups_),
       arguments_([&] {
         std::lock_guard lock(source.mutex_);
         return runtime::ArgumentBlock(source.arguments_);

@@ -57,7 +57,7 @@ struct ArgumentSnapshot {
 
 struct _cl_kernel
     : lockstep::runtime::Object<_cl_kernel, lockstep::runtime::Tag::Kernel, CL_INVALID_KERNEL> {
-  _cl_kernel(cl_program program, const _cl_program::ExecutableInfo &executable,
+  _cl_kernel(cl_program program, std::shared_ptr<const lockstep::compiler::Executable> executable,
              const lockstep::compiler::KernelDescription &description);
   // clCloneKernel: the same kernel with a copy of the arguments set so far.
   struct Clone {};
@@ -73,8 +73,6 @@ struct _cl_kernel
   cl_context context() const { return program_->context(); }
   const lockstep::compiler::KernelDescription &description() const { return *description_; }
   const lockstep::compiler::KernelArgument &argument(cl_uint index) const;
-  // Whether the program was built for uniform work-groups only.
-  bool uniformWorkGroups() const { return uniformWorkGroups_; }
 
   // clSetKernelArg, validated against the argument's kind.
   void setArgument(cl_uint index, size_t size, const void *value);
@@ -121,7 +119,6 @@ struct _cl_kernel
   lockstep::runtime::Ref<_cl_program> program_;
   std::shared_ptr<const lockstep::compiler::Executable> executable_;
   const lockstep::compiler::KernelDescription *description_;
-  bool uniformWorkGroups_ = true;
   mutable std::mutex mutex_;  // clSetKernelArg vs. a concurrent enqueue
   lockstep::runtime::ArgumentBlock arguments_;
   std::vector<ArgumentState> states_;

@@ -467,8 +467,12 @@ Result Compiler::buildFromBinary(std::span<const uint8_t> binary, std::string_vi
     result.status = Status::InvalidBinary;
     return result;
   }
-  // The runtime allows remainder groups by the options given now.
-  if (!now->uniformWorkGroups()) markUniformWorkGroups(*M, false);
+  // Each kernel keeps the work-group rule it was compiled with
+  // (KernelDescription::uniformWorkGroups), unless the options given now
+  // promise full groups (-cl-uniform-work-group-size) or allow remainder
+  // groups (-cl-std=CL3.0 without that promise).
+  if (now->uniformWorkGroupSize) markUniformWorkGroups(*M, true);
+  else if (!now->uniformWorkGroups()) markUniformWorkGroups(*M, false);
   return makeExecutable(std::move(M), std::move(context), *options, parsed.options, std::move(result), key);
 }
 

@@ -20,10 +20,10 @@ namespace {
 
 // The program executable kernels come from: "CL_INVALID_PROGRAM_EXECUTABLE
 // if there is no successfully built executable for program."
-_cl_program::ExecutableInfo executableOf(_cl_program *program) {
-  _cl_program::ExecutableInfo info = program->anyExecutable();
-  check(info.executable != nullptr, CL_INVALID_PROGRAM_EXECUTABLE);
-  return info;
+std::shared_ptr<const compiler::Executable> executableOf(_cl_program *program) {
+  std::shared_ptr<const compiler::Executable> executable = program->anyExecutable();
+  check(executable != nullptr, CL_INVALID_PROGRAM_EXECUTABLE);
+  return executable;
 }
 
 // A device argument of a kernel query: "CL_INVALID_DEVICE if device is not
@@ -70,11 +70,11 @@ cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char *kernel_name
                                      cl_int *errcode_ret) {
   return guardedCreate(errcode_ret, [&]() -> cl_kernel {
     _cl_program *p = checked(program);
-    _cl_program::ExecutableInfo executable = executableOf(p);
+    std::shared_ptr<const compiler::Executable> executable = executableOf(p);
     // "CL_INVALID_VALUE if kernel_name is NULL."
     check(kernel_name != nullptr, CL_INVALID_VALUE);
     // "CL_INVALID_KERNEL_NAME if kernel_name is not found in program."
-    const compiler::KernelDescription *description = executable.executable->find(kernel_name);
+    const compiler::KernelDescription *description = executable->find(kernel_name);
     check(description != nullptr, CL_INVALID_KERNEL_NAME);
     return new _cl_kernel(p, executable, *description);
   });
@@ -84,8 +84,8 @@ cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kern
                                             cl_kernel *kernels, cl_uint *num_kernels_ret) {
   return guarded([&] {
     _cl_program *p = checked(program);
-    _cl_program::ExecutableInfo executable = executableOf(p);
-    const std::vector<compiler::KernelDescription> &all = executable.executable->kernels();
+    std::shared_ptr<const compiler::Executable> executable = executableOf(p);
+    const std::vector<compiler::KernelDescription> &all = executable->kernels();
     // "CL_INVALID_VALUE if kernels is not NULL and num_kernels is less than
     // the number of kernels in program."
     check(kernels == nullptr || num_kernels >= all.size(), CL_INVALID_VALUE);

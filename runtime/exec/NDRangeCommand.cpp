@@ -41,7 +41,7 @@ Dims checkLocalSize(const _cl_kernel &kernel, cl_uint workDim, const Dims &globa
   }
   // "... if the work-group size must be uniform and ... the global_work_size
   // is not evenly divisible by the local_work_size."
-  if (kernel.uniformWorkGroups()) {
+  if (kernel.description().uniformWorkGroups) {
     for (cl_uint d = 0; d < workDim; ++d)
       check(global[d] % local[d] == 0, CL_INVALID_WORK_GROUP_SIZE);
   }
@@ -67,7 +67,7 @@ Dims localSizeForNull(const _cl_kernel &kernel, cl_device_id device, cl_uint wor
     limits.maxWorkItemSizes = {_cl_device_id::kMaxWorkGroupSize, _cl_device_id::kMaxWorkGroupSize,
                                _cl_device_id::kMaxWorkGroupSize};
     limits.computeUnits = device->computeUnits;
-    limits.uniformRequired = kernel.uniformWorkGroups();
+    limits.uniformRequired = kernel.description().uniformWorkGroups;
     // A masked loop goes round until the last work-item of the group is
     // done (mandelbrot: the slowest pixel of a 1024-pixel row set the pace
     // of all of them); smaller groups waste fewer of those trips.
@@ -78,7 +78,7 @@ Dims localSizeForNull(const _cl_kernel &kernel, cl_device_id device, cl_uint wor
   // 1 in the NDRange, so the requirement must be 1 there too.
   Dims local{required[0], required[1], required[2]};
   for (cl_uint d = workDim; d < 3; ++d) check(local[d] == 1, CL_INVALID_WORK_GROUP_SIZE);
-  if (kernel.uniformWorkGroups()) {
+  if (kernel.description().uniformWorkGroups) {
     for (cl_uint d = 0; d < workDim; ++d)
       check(global[d] % local[d] == 0, CL_INVALID_WORK_GROUP_SIZE);
   }
