@@ -21,7 +21,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
-#include <sstream>
 
 #include "Internal.h"
 #include "lockstep/compiler/Compiler.h"
@@ -82,13 +81,6 @@ ParsedBinary parseBinary(std::span<const uint8_t> binary) {
     return parsed;
   parsed.kind = static_cast<BinaryKind>(binary[8]);
   return parsed;
-}
-
-std::vector<std::string> splitWords(std::string_view text) {
-  std::vector<std::string> words;
-  std::istringstream stream{std::string(text)};
-  for (std::string word; stream >> word;) words.push_back(word);
-  return words;
 }
 
 std::unique_ptr<JitProgram> compileSpecialized(std::span<const uint8_t> binary, const KernelDescription &kernel,
@@ -325,8 +317,8 @@ struct Compiler::Impl {
 };
 
 Compiler::Compiler() : impl_(std::make_unique<Impl>()) {
-  impl_->support.extensions = splitWords(LOCKSTEP_OPENCL_C_EXTENSIONS);
-  impl_->support.features = splitWords(LOCKSTEP_OPENCL_C_FEATURES);
+  impl_->support.extensions = splitOptions(LOCKSTEP_OPENCL_C_EXTENSIONS);
+  impl_->support.features = splitOptions(LOCKSTEP_OPENCL_C_FEATURES);
   for (const std::string &name : impl_->support.extensions)
     if (name == "cl_khr_fp64") impl_->support.fp64 = true;
   for (const std::string &name : impl_->support.features) {

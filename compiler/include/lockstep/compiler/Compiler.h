@@ -143,6 +143,11 @@ struct LanguageSupport {
   uint32_t subGroupSize = 0;  // 0: no sub-groups
 };
 
+// Build options as the compiler reads them: words split at blanks outside
+// quotes; a run in double or single quotes belongs to its word, without the
+// quotes (-I "dir with space", -D NAME='a b'). The one tokenizer of options.
+std::vector<std::string> splitOptions(std::string_view options);
+
 // After a work-group function returns on this thread: the reason it stopped
 // early (a barrier divergence found by LOCKSTEP_CHECK_BARRIERS, an access
 // outside its buffer found by LOCKSTEP_CHECK_BOUNDS), or "" if it ran to
