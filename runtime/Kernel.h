@@ -72,9 +72,15 @@ struct _cl_kernel
   cl_program program() const { return program_.get(); }
   cl_context context() const { return program_->context(); }
   const lockstep::compiler::KernelDescription &description() const { return *description_; }
-  const lockstep::compiler::KernelArgument &argument(cl_uint index) const;
+  cl_uint argumentCount() const { return static_cast<cl_uint>(description_->arguments.size()); }
+  // Argument `index` (below argumentCount()).
+  const lockstep::compiler::KernelArgument &argument(cl_uint index) const {
+    return description_->arguments[index];
+  }
 
-  // clSetKernelArg, validated against the argument's kind.
+  // clSetKernelArg, once api/kernel_arguments.cpp has checked the value
+  // against the argument's kind: a buffer or image handle (or, for a
+  // buffer, none), a sampler, a __local size, or a value's bytes.
   void setArgument(cl_uint index, size_t size, const void *value);
   bool allArgumentsSet() const;
   // CL_KERNEL_WORK_GROUP_SIZE: the required size if the kernel has one, else
@@ -83,9 +89,9 @@ struct _cl_kernel
   // CL_KERNEL_LOCAL_MEM_SIZE: static __local and the __local arguments set.
   uint64_t localMemorySize() const;
   // A launch's copy of the arguments, into `snapshot` (reusing its memory: a
-  // recycled launch's): CL_INVALID_KERNEL_ARGS if one was never set or a
-  // buffer set has been released since.
-  void snapshotInto(lockstep::runtime::ArgumentSnapshot &snapshot) const;
+  // recycled launch's). False, with the snapshot incomplete, if an argument
+  // was never set or a buffer or image set has been released since.
+  bool snapshotInto(lockstep::runtime::ArgumentSnapshot &snapshot) const;
 
   // What a work-item of this kernel cost on its last launch, in picoseconds
   // of a thread's time (0: never launched), whichever cl_kernel of the same
@@ -107,11 +113,6 @@ struct _cl_kernel
     uint64_t localSize = 0;  // LocalPointer
   };
 
-  void setBuffer(cl_uint index, size_t size, const void *value);
-  void setImage(cl_uint index, size_t size, const void *value);
-  void setSampler(cl_uint index, size_t size, const void *value);
-  void setLocal(cl_uint index, size_t size, const void *value);
-  void setValue(cl_uint index, size_t size, const void *value);
   // Lays the __local arguments out after the static __local variables, each
   // 128-byte aligned; writes their offsets into `block` if given.
   uint64_t layOutLocalMemory(std::byte *block) const;

@@ -3,6 +3,7 @@
 
 #include "Context.h"
 #include "Queue.h"
+#include "api/enqueue.h"
 #include "api/entry_points.h"
 
 using namespace lockstep::runtime;
@@ -113,8 +114,8 @@ cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue command_queue,
   // With an empty wait list a marker waits for every earlier command
   // (_cl_command_queue::enqueue).
   return guarded([&] {
-    checked(command_queue)
-        ->enqueue(CL_COMMAND_MARKER, num_events_in_wait_list, event_wait_list, event, {});
+    enqueueCommand(checked(command_queue), CL_COMMAND_MARKER, num_events_in_wait_list,
+                   event_wait_list, event, {});
   });
 }
 
@@ -123,8 +124,8 @@ cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue command_queue,
                                                 const cl_event *event_wait_list, cl_event *event) {
   // Later commands wait for it (_cl_command_queue::enqueue).
   return guarded([&] {
-    checked(command_queue)
-        ->enqueue(CL_COMMAND_BARRIER, num_events_in_wait_list, event_wait_list, event, {});
+    enqueueCommand(checked(command_queue), CL_COMMAND_BARRIER, num_events_in_wait_list,
+                   event_wait_list, event, {});
   });
 }
 
@@ -132,13 +133,13 @@ cl_int CL_API_CALL clEnqueueMarker(cl_command_queue command_queue, cl_event *eve
   return guarded([&] {
     checked(command_queue);
     check(event != nullptr, CL_INVALID_VALUE);
-    command_queue->enqueue(CL_COMMAND_MARKER, 0, nullptr, event, {});
+    enqueueCommand(command_queue, CL_COMMAND_MARKER, 0, nullptr, event, {});
   });
 }
 
 cl_int CL_API_CALL clEnqueueBarrier(cl_command_queue command_queue) {
   return guarded(
-      [&] { checked(command_queue)->enqueue(CL_COMMAND_BARRIER, 0, nullptr, nullptr, {}); });
+      [&] { enqueueCommand(checked(command_queue), CL_COMMAND_BARRIER, 0, nullptr, nullptr, {}); });
 }
 
 cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue command_queue, cl_uint num_events,
@@ -150,7 +151,7 @@ cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue command_queue, cl_uin
       checked(event_list[i]);
       check(event_list[i]->context() == command_queue->context(), CL_INVALID_CONTEXT);
     }
-    command_queue->enqueue(CL_COMMAND_BARRIER, num_events, event_list, nullptr, {});
+    enqueueCommand(command_queue, CL_COMMAND_BARRIER, num_events, event_list, nullptr, {});
   });
 }
 

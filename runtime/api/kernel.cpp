@@ -1,4 +1,5 @@
-// Kernel entry points: creation, arguments, queries and launches. Each
+// Kernel entry points: creation and queries (arguments are set in
+// api/kernel_arguments.cpp, launches made in api/ndrange.cpp). Each
 // validates its arguments in the order the OpenCL 3.0 API specification
 // lists its errors; the spec's clause is quoted above the check.
 #include "Kernel.h"
@@ -8,9 +9,7 @@
 #include "Context.h"
 #include "Device.h"
 #include "Program.h"
-#include "Queue.h"
 #include "api/entry_points.h"
-#include "exec/NDRangeCommand.h"
 
 namespace lockstep::api {
 
@@ -35,33 +34,6 @@ void checkKernelDevice(const _cl_kernel &kernel, cl_device_id device) {
     check(devices.size() == 1, CL_INVALID_DEVICE);
   else
     check(kernel.program()->hasDevice(device), CL_INVALID_DEVICE);
-}
-
-cl_int enqueueKernel(cl_command_type type, cl_command_queue command_queue, cl_kernel kernel,
-                     cl_uint work_dim, const size_t *global_work_offset,
-                     const size_t *global_work_size, const size_t *local_work_size,
-                     cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-                     cl_event *event) {
-  return guarded([&] {
-    _cl_command_queue *queue = checked(command_queue);
-    _cl_kernel *k = checked(kernel);
-    // "CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built
-    // program executable available for device associated with
-    // command_queue."
-    check(k->program()->hasDevice(queue->device()), CL_INVALID_PROGRAM_EXECUTABLE);
-    // "CL_INVALID_CONTEXT if context associated with command_queue and
-    // kernel are not the same".
-    check(queue->context() == k->context(), CL_INVALID_CONTEXT);
-    // "CL_INVALID_KERNEL_ARGS if the kernel argument values have not been
-    // specified."
-    check(k->allArgumentsSet(), CL_INVALID_KERNEL_ARGS);
-    NDRange range = resolveNDRange(*k, queue->device(), work_dim, global_work_offset,
-                                   global_work_size, local_work_size);
-    // The snapshot is taken now: clSetKernelArg after this call does not
-    // change what the command runs.
-    Command command = makeNDRangeCommand(k, queue->device(), range);
-    queue->enqueue(type, num_events_in_wait_list, event_wait_list, event, std::move(command));
-  });
 }
 
 }  // namespace
@@ -112,11 +84,6 @@ cl_int CL_API_CALL clRetainKernel(cl_kernel kernel) {
 
 cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
   return guarded([&] { checked(kernel)->release(); });
-}
-
-cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
-                                  const void *arg_value) {
-  return guarded([&] { checked(kernel)->setArgument(arg_index, arg_size, arg_value); });
 }
 
 cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index,
@@ -178,7 +145,9 @@ cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_index,
                                       void *param_value, size_t *param_value_size_ret) {
   return guarded([&] {
     _cl_kernel *k = checked(kernel);
-    const compiler::KernelArgument &arg = k->argument(arg_index);  // CL_INVALID_ARG_INDEX
+    // "CL_INVALID_ARG_INDEX if arg_index is not a valid argument index."
+    check(arg_index < k->argumentCount(), CL_INVALID_ARG_INDEX);
+    const compiler::KernelArgument &arg = k->argument(arg_index);
     InfoWriter out(param_value_size, param_value, param_value_size_ret);
     auto available = [&] {
       // "CL_KERNEL_ARG_INFO_NOT_AVAILABLE if the argument information is not
@@ -308,28 +277,6 @@ cl_int CL_API_CALL clGetKernelSubGroupInfoKHR(cl_kernel kernel, cl_device_id dev
                                               void *param_value, size_t *param_value_size_ret) {
   return api::clGetKernelSubGroupInfo(kernel, device, param_name, input_value_size, input_value, param_value_size,
                                  param_value, param_value_size_ret);
-}
-
-cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel,
-                                          cl_uint work_dim, const size_t *global_work_offset,
-                                          const size_t *global_work_size,
-                                          const size_t *local_work_size,
-                                          cl_uint num_events_in_wait_list,
-                                          const cl_event *event_wait_list, cl_event *event) {
-  return enqueueKernel(CL_COMMAND_NDRANGE_KERNEL, command_queue, kernel, work_dim,
-                       global_work_offset, global_work_size, local_work_size,
-                       num_events_in_wait_list, event_wait_list, event);
-}
-
-cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
-                                 cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-                                 cl_event *event) {
-  // "equivalent to calling clEnqueueNDRangeKernel with work_dim set to 1,
-  // global_work_offset set to NULL, global_work_size[0] set to 1, and
-  // local_work_size[0] set to 1."
-  const size_t one = 1;
-  return enqueueKernel(CL_COMMAND_TASK, command_queue, kernel, 1, nullptr, &one, &one,
-                       num_events_in_wait_list, event_wait_list, event);
 }
 
 }  // namespace lockstep::api
