@@ -54,10 +54,10 @@ cl_int _cl_command_queue::enqueue(cl_command_type type, cl_uint numEvents, const
   // and the scheduler's (dropped by finish()).
   auto *event = new _cl_event(context_, this, type);
   if (profiling()) event->timeQueued = nowNs();
-  event->prepare(std::move(work));
+  Scheduler::prepare(event, std::move(work));
   event->retainInternal();
 
-  for (cl_uint i = 0; i < numEvents; ++i) waitList[i]->addDependent(event, true);
+  for (cl_uint i = 0; i < numEvents; ++i) Scheduler::addDependent(waitList[i], event, true);
   // "If event_wait_list is NULL, then this particular command waits until
   // all previous enqueued commands to command_queue have completed."
   bool waitsForAll = numEvents == 0 && (type == CL_COMMAND_MARKER || type == CL_COMMAND_BARRIER);
@@ -66,17 +66,17 @@ cl_int _cl_command_queue::enqueue(cl_command_type type, cl_uint numEvents, const
   orderAfterEarlier(event, waitsForAll, &previous, earlier);
   // Queue order, not a wait list: an earlier failure does not fail this.
   if (previous) {
-    previous->addDependent(event, false);
+    Scheduler::addDependent(previous, event, false);
     previous->releaseInternal();
   }
   for (_cl_event *e : earlier) {
-    e->addDependent(event, false);
+    Scheduler::addDependent(e, event, false);
     e->releaseInternal();
   }
   // The enqueuer's guard: may start it now. A blocking caller whose command
   // is ready runs it itself (it would only wait); never used for kernels,
   // which must run in the device's arena.
-  event->dependencyDone(false, blocking && runHereIfBlocking);
+  Scheduler::dependencyDone(event, false, blocking && runHereIfBlocking);
 
   if (blocking) {
     cl_int status = event->wait();

@@ -104,7 +104,9 @@ cl_int CL_API_CALL clSetUserEventStatus(cl_event event, cl_int execution_status)
   return guarded([&] {
     check(isValid(event) && event->queue() == nullptr, CL_INVALID_EVENT);
     check(execution_status == CL_COMPLETE || execution_status < 0, CL_INVALID_VALUE);
-    event->setUserStatus(execution_status);
+    // "CL_INVALID_OPERATION if the execution_status for event has already
+    // been changed by a previous call to clSetUserEventStatus."
+    check(event->setUserStatus(execution_status), CL_INVALID_OPERATION);
   });
 }
 
