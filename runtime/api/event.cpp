@@ -157,17 +157,4 @@ cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue command_queue, cl_uin
   });
 }
 
-cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue command_queue,
-                                         void(CL_CALLBACK *user_func)(void *), void *args,
-                                         size_t cb_args, cl_uint num_mem_objects,
-                                         const cl_mem *mem_list, const void **args_mem_loc,
-                                         cl_uint num_events_in_wait_list,
-                                         const cl_event *event_wait_list, cl_event *event) {
-  return guarded([&] {
-    checked(command_queue);
-    // CL_DEVICE_EXECUTION_CAPABILITIES has no CL_EXEC_NATIVE_KERNEL.
-    fail(CL_INVALID_OPERATION);
-  });
-}
-
 }  // namespace lockstep::api

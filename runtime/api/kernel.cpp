@@ -86,34 +86,6 @@ cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
   return guarded([&] { checked(kernel)->release(); });
 }
 
-cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index,
-                                            const void *arg_value) {
-  return guarded([&] {
-    checked(kernel);
-    // "CL_INVALID_OPERATION if no devices in the context associated with
-    // kernel support SVM": CL_DEVICE_SVM_CAPABILITIES is 0.
-    fail(CL_INVALID_OPERATION);
-  });
-}
-
-cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,
-                                       size_t param_value_size, const void *param_value) {
-  return guarded([&] {
-    checked(kernel);
-    switch (param_name) {
-      case CL_KERNEL_EXEC_INFO_SVM_PTRS:
-      case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
-        // "CL_INVALID_OPERATION if no devices in the context associated with
-        // kernel support SVM": whatever param_value is, as the CTS's API
-        // consistency test expects of a device without SVM.
-        fail(CL_INVALID_OPERATION);
-      default:
-        // "CL_INVALID_VALUE if param_name is not valid".
-        fail(CL_INVALID_VALUE);
-    }
-  });
-}
-
 cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name,
                                    size_t param_value_size, void *param_value,
                                    size_t *param_value_size_ret) {

@@ -143,27 +143,6 @@ cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue command_queue,
   });
 }
 
-cl_int CL_API_CALL clSetCommandQueueProperty(cl_command_queue command_queue,
-                                             cl_command_queue_properties properties, cl_bool enable,
-                                             cl_command_queue_properties *old_properties) {
-  // Removed from OpenCL 1.1 on: the properties of a queue are fixed when it
-  // is created.
-  return guarded([&] {
-    checked(command_queue);
-    fail(CL_INVALID_OPERATION);
-  });
-}
-
-cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device,
-                                                  cl_command_queue command_queue) {
-  return guarded([&] {
-    checkContextDevice(context, device);
-    // "CL_INVALID_OPERATION if device does not support a replaceable default
-    // on-device queue."
-    fail(CL_INVALID_OPERATION);
-  });
-}
-
 cl_int CL_API_CALL clFlush(cl_command_queue command_queue) {
   return guarded([&] { checked(command_queue)->flush(); });
 }
