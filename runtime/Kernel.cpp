@@ -8,8 +8,6 @@
 
 using namespace lockstep;
 using compiler::ArgKind;
-using runtime::check;
-using runtime::fail;
 
 namespace lockstep::runtime {
 
@@ -48,12 +46,11 @@ uint64_t alignUp(uint64_t value, uint64_t alignment) {
 
 }  // namespace
 
-_cl_kernel::_cl_kernel(cl_program program, const _cl_program::ExecutableInfo &executable,
+_cl_kernel::_cl_kernel(cl_program program, std::shared_ptr<const compiler::Executable> executable,
                        const compiler::KernelDescription &description)
     : program_(program),
-      executable_(executable.executable),
+      executable_(std::move(executable)),
       description_(&description),
-      uniformWorkGroups_(executable.uniformWorkGroups),
       arguments_(description.argumentBlockSize),
       states_(description.arguments.size()) {
   program_->attachKernel();
@@ -63,7 +60,6 @@ _cl_kernel::_cl_kernel(Clone, const _cl_kernel &source)
     : program_(source.program_),
       executable_(source.executable_),
       description_(source.description_),
-      uniformWorkGroups_(source.uniformWorkGroups_),
       arguments_([&] {
         std::lock_guard lock(source.mutex_);
         return runtime::ArgumentBlock(source.arguments_);
@@ -82,119 +78,34 @@ _cl_kernel::~_cl_kernel() {
   if (referenceCount() != 0) program_->detachKernel();
 }
 
-const compiler::KernelArgument &_cl_kernel::argument(cl_uint index) const {
-  // "CL_INVALID_ARG_INDEX if arg_index is not a valid argument index."
-  check(index < description_->arguments.size(), CL_INVALID_ARG_INDEX);
-  return description_->arguments[index];
-}
-
 void _cl_kernel::setArgument(cl_uint index, size_t size, const void *value) {
-  switch (argument(index).kind) {
+  const compiler::KernelArgument &arg = description_->arguments[index];
+  std::lock_guard lock(mutex_);
+  ArgumentState &state = states_[index];
+  switch (arg.kind) {
     case ArgKind::GlobalPointer:
     case ArgKind::ConstantPointer:
-      return setBuffer(index, size, value);
-    case ArgKind::LocalPointer:
-      return setLocal(index, size, value);
+      // A NULL arg_value, or one that points at NULL, is a NULL pointer.
+      state.buffer = value ? *static_cast<const cl_mem *>(value) : nullptr;
+      break;
     case ArgKind::Image:
-      return setImage(index, size, value);
-    case ArgKind::Sampler:
-      return setSampler(index, size, value);
+      state.buffer = *static_cast<const cl_mem *>(value);
+      break;
+    case ArgKind::Sampler: {
+      // The kernel reads the sampler's bits (ImageAbi.h), which never
+      // change: the object itself need not live on.
+      uint32_t bits = (*static_cast<const cl_sampler *>(value))->bits();
+      std::memcpy(arguments_.data() + arg.offset, &bits, sizeof bits);
+      break;
+    }
+    case ArgKind::LocalPointer:
+      state.localSize = size;
+      break;
     case ArgKind::Value:
-      return setValue(index, size, value);
+      std::memcpy(arguments_.data() + arg.offset, value, size);
+      break;
   }
-  fail(CL_INVALID_ARG_INDEX);
-}
-
-void _cl_kernel::setBuffer(cl_uint index, size_t size, const void *value) {
-  // "CL_INVALID_ARG_SIZE if ... the argument is a memory object and arg_size
-  // != sizeof(cl_mem)". Checked first: arg_value points at arg_size bytes.
-  check(size == sizeof(cl_mem), CL_INVALID_ARG_SIZE);
-  // "the arg_value pointer can be NULL or point to a NULL value in which case
-  // a NULL value will be used as the value for the argument declared as a
-  // pointer to global or constant memory in the kernel."
-  cl_mem mem = value ? *static_cast<const cl_mem *>(value) : nullptr;
-  if (mem) {
-    // "CL_INVALID_MEM_OBJECT for an argument declared to be a memory object
-    // when the specified arg_value is not a valid memory object": a pointer
-    // argument takes a buffer, not an image's storage.
-    check(
-        runtime::isValid(mem) && mem->context() == context() && mem->type() == CL_MEM_OBJECT_BUFFER,
-        CL_INVALID_MEM_OBJECT);
-  }
-  std::lock_guard lock(mutex_);
-  states_[index].buffer = mem;
-  states_[index].set = true;
-}
-
-void _cl_kernel::setImage(cl_uint index, size_t size, const void *value) {
-  const compiler::KernelArgument &arg = description_->arguments[index];
-  // "CL_INVALID_ARG_SIZE if ... the argument is a memory object and arg_size
-  // != sizeof(cl_mem)"; an image argument has no NULL value.
-  check(size == sizeof(cl_mem), CL_INVALID_ARG_SIZE);
-  check(value != nullptr, CL_INVALID_ARG_VALUE);
-  cl_mem mem = *static_cast<const cl_mem *>(value);
-  // "CL_INVALID_MEM_OBJECT for an argument declared to be a memory object
-  // when the specified arg_value is not a valid memory object" (an image).
-  check(runtime::isValid(mem) && mem->image() && mem->context() == context(),
-        CL_INVALID_MEM_OBJECT);
-  // An image of another type than declared (image2d_depth_t is declared
-  // as CL_MEM_OBJECT_IMAGE2D) is no valid value.
-  check(mem->type() == arg.imageType, CL_INVALID_ARG_VALUE);
-  // "CL_INVALID_ARG_VALUE if the argument is an image declared with the
-  // read_only qualifier and arg_value refers to an image object created
-  // with cl_mem_flags of CL_MEM_WRITE_ONLY or if the image argument is
-  // declared with the write_only qualifier and arg_value refers to an image
-  // object created with cl_mem_flags of CL_MEM_READ_ONLY."
-  if (arg.accessQualifier == CL_KERNEL_ARG_ACCESS_READ_ONLY)
-    check(!(mem->flags() & CL_MEM_WRITE_ONLY), CL_INVALID_ARG_VALUE);
-  if (arg.accessQualifier == CL_KERNEL_ARG_ACCESS_WRITE_ONLY)
-    check(!(mem->flags() & CL_MEM_READ_ONLY), CL_INVALID_ARG_VALUE);
-  std::lock_guard lock(mutex_);
-  states_[index].buffer = mem;
-  states_[index].set = true;
-}
-
-void _cl_kernel::setSampler(cl_uint index, size_t size, const void *value) {
-  // "CL_INVALID_ARG_SIZE if ... the argument is a sampler and arg_size
-  // != sizeof(cl_sampler)": before the value is read as one.
-  check(size == sizeof(cl_sampler), CL_INVALID_ARG_SIZE);
-  // "CL_INVALID_SAMPLER for an argument declared to be of type sampler_t
-  // when the specified arg_value is not a valid sampler object" (a NULL
-  // arg_value too, as the Khronos CTS expects).
-  check(value != nullptr, CL_INVALID_SAMPLER);
-  cl_sampler sampler = *static_cast<const cl_sampler *>(value);
-  check(runtime::isValid(sampler), CL_INVALID_SAMPLER);
-  // The kernel reads the sampler's bits (ImageAbi.h), which never change:
-  // the object itself need not live on.
-  uint32_t bits = sampler->bits();
-  std::lock_guard lock(mutex_);
-  std::memcpy(arguments_.data() + description_->arguments[index].offset, &bits, sizeof bits);
-  states_[index].set = true;
-}
-
-void _cl_kernel::setLocal(cl_uint index, size_t size, const void *value) {
-  // "CL_INVALID_ARG_VALUE if ... arg_value is not NULL for an argument
-  // declared with the __local qualifier."
-  check(value == nullptr, CL_INVALID_ARG_VALUE);
-  // "CL_INVALID_ARG_SIZE if arg_size is zero and the argument is declared
-  // with the local qualifier."
-  check(size != 0, CL_INVALID_ARG_SIZE);
-  std::lock_guard lock(mutex_);
-  states_[index].localSize = size;
-  states_[index].set = true;
-}
-
-void _cl_kernel::setValue(cl_uint index, size_t size, const void *value) {
-  const compiler::KernelArgument &arg = description_->arguments[index];
-  // "CL_INVALID_ARG_VALUE if arg_value specified is not a valid value."
-  check(value != nullptr, CL_INVALID_ARG_VALUE);
-  // "CL_INVALID_ARG_SIZE if arg_size does not match the size of the data
-  // type for an argument that is not a memory object". The compiler's size is
-  // the allocation size, so a 3-component vector takes 4 components.
-  check(size == arg.size, CL_INVALID_ARG_SIZE);
-  std::lock_guard lock(mutex_);
-  std::memcpy(arguments_.data() + arg.offset, value, size);
-  states_[index].set = true;
+  state.set = true;
 }
 
 size_t _cl_kernel::maxWorkGroupSize() const {
@@ -229,15 +140,14 @@ uint64_t _cl_kernel::localMemorySize() const {
   return layOutLocalMemory(nullptr);
 }
 
-void _cl_kernel::snapshotInto(runtime::ArgumentSnapshot &snapshot) const {
+bool _cl_kernel::snapshotInto(runtime::ArgumentSnapshot &snapshot) const {
   std::lock_guard lock(mutex_);
   snapshot.block.assign(arguments_);
   snapshot.buffers.clear();
+  snapshot.localMemorySize = 0;
   for (size_t i = 0; i < states_.size(); ++i) {
     const ArgumentState &state = states_[i];
-    // "CL_INVALID_KERNEL_ARGS if the kernel argument values have not been
-    // specified."
-    check(state.set, CL_INVALID_KERNEL_ARGS);
+    if (!state.set) return false;
     const compiler::KernelArgument &arg = description_->arguments[i];
     // Bounds-checked kernels read each buffer's and __local argument's size.
     if (description_->argumentSizesOffset != 0) {
@@ -256,8 +166,7 @@ void _cl_kernel::snapshotInto(runtime::ArgumentSnapshot &snapshot) const {
     if (state.buffer) {
       // A buffer or image the application released since clSetKernelArg is
       // no valid argument value any more.
-      check(runtime::isValid(state.buffer) && state.buffer->referenceCount() != 0,
-            CL_INVALID_KERNEL_ARGS);
+      if (!runtime::isValid(state.buffer) || state.buffer->referenceCount() == 0) return false;
       // ImageAbi.h: an image's slot holds the address of its descriptor.
       address = image ? static_cast<const void *>(&state.buffer->image()->descriptor)
                       : runtime::hostAddress(state.buffer);
@@ -266,4 +175,5 @@ void _cl_kernel::snapshotInto(runtime::ArgumentSnapshot &snapshot) const {
     std::memcpy(snapshot.block.data() + arg.offset, &address, sizeof address);
   }
   snapshot.localMemorySize = layOutLocalMemory(snapshot.block.data());
+  return true;
 }

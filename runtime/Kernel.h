@@ -57,7 +57,7 @@ struct ArgumentSnapshot {
 
 struct _cl_kernel
     : lockstep::runtime::Object<_cl_kernel, lockstep::runtime::Tag::Kernel, CL_INVALID_KERNEL> {
-  _cl_kernel(cl_program program, const _cl_program::ExecutableInfo &executable,
+  _cl_kernel(cl_program program, std::shared_ptr<const lockstep::compiler::Executable> executable,
              const lockstep::compiler::KernelDescription &description);
   // clCloneKernel: the same kernel with a copy of the arguments set so far.
   struct Clone {};
@@ -72,11 +72,15 @@ struct _cl_kernel
   cl_program program() const { return program_.get(); }
   cl_context context() const { return program_->context(); }
   const lockstep::compiler::KernelDescription &description() const { return *description_; }
-  const lockstep::compiler::KernelArgument &argument(cl_uint index) const;
-  // Whether the program was built for uniform work-groups only.
-  bool uniformWorkGroups() const { return uniformWorkGroups_; }
+  cl_uint argumentCount() const { return static_cast<cl_uint>(description_->arguments.size()); }
+  // Argument `index` (below argumentCount()).
+  const lockstep::compiler::KernelArgument &argument(cl_uint index) const {
+    return description_->arguments[index];
+  }
 
-  // clSetKernelArg, validated against the argument's kind.
+  // clSetKernelArg, once api/kernel_arguments.cpp has checked the value
+  // against the argument's kind: a buffer or image handle (or, for a
+  // buffer, none), a sampler, a __local size, or a value's bytes.
   void setArgument(cl_uint index, size_t size, const void *value);
   bool allArgumentsSet() const;
   // CL_KERNEL_WORK_GROUP_SIZE: the required size if the kernel has one, else
@@ -85,9 +89,9 @@ struct _cl_kernel
   // CL_KERNEL_LOCAL_MEM_SIZE: static __local and the __local arguments set.
   uint64_t localMemorySize() const;
   // A launch's copy of the arguments, into `snapshot` (reusing its memory: a
-  // recycled launch's): CL_INVALID_KERNEL_ARGS if one was never set or a
-  // buffer set has been released since.
-  void snapshotInto(lockstep::runtime::ArgumentSnapshot &snapshot) const;
+  // recycled launch's). False, with the snapshot incomplete, if an argument
+  // was never set or a buffer or image set has been released since.
+  bool snapshotInto(lockstep::runtime::ArgumentSnapshot &snapshot) const;
 
   // What a work-item of this kernel cost on its last launch, in picoseconds
   // of a thread's time (0: never launched), whichever cl_kernel of the same
@@ -109,11 +113,6 @@ struct _cl_kernel
     uint64_t localSize = 0;  // LocalPointer
   };
 
-  void setBuffer(cl_uint index, size_t size, const void *value);
-  void setImage(cl_uint index, size_t size, const void *value);
-  void setSampler(cl_uint index, size_t size, const void *value);
-  void setLocal(cl_uint index, size_t size, const void *value);
-  void setValue(cl_uint index, size_t size, const void *value);
   // Lays the __local arguments out after the static __local variables, each
   // 128-byte aligned; writes their offsets into `block` if given.
   uint64_t layOutLocalMemory(std::byte *block) const;
@@ -121,7 +120,6 @@ struct _cl_kernel
   lockstep::runtime::Ref<_cl_program> program_;
   std::shared_ptr<const lockstep::compiler::Executable> executable_;
   const lockstep::compiler::KernelDescription *description_;
-  bool uniformWorkGroups_ = true;
   mutable std::mutex mutex_;  // clSetKernelArg vs. a concurrent enqueue
   lockstep::runtime::ArgumentBlock arguments_;
   std::vector<ArgumentState> states_;

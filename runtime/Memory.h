@@ -80,7 +80,7 @@ struct _cl_mem
 };
 
 namespace lockstep::runtime {
-// The host address of a buffer argument (R2's kernel launch): the buffer's
+// The host address of a buffer argument (a kernel launch): the buffer's
 // storage, which lives while a Ref<_cl_mem> to it is held.
 inline void *hostAddress(cl_mem mem) { return mem->address(); }
 }  // namespace lockstep::runtime

@@ -1,45 +1,8 @@
 #include "Program.h"
 
 #include <algorithm>
-#include <sstream>
 
 namespace lockstep::runtime {
-
-namespace {
-
-std::vector<std::string> splitOptions(std::string_view options) {
-  std::vector<std::string> words;
-  std::istringstream stream{std::string(options)};
-  for (std::string word; stream >> word;) words.push_back(word);
-  return words;
-}
-
-}  // namespace
-
-bool hasUniformWorkGroupOption(std::string_view options) {
-  for (const std::string &word : splitOptions(options))
-    if (word == "-cl-uniform-work-group-size") return true;
-  return false;
-}
-
-bool requiresUniformWorkGroups(std::string_view options) {
-  // Without -cl-std the program is OpenCL C 1.2 (the highest 1.x version),
-  // whose work-groups are uniform; the last -cl-std given wins.
-  bool uniform = true;
-  std::vector<std::string> words = splitOptions(options);
-  for (size_t i = 0; i < words.size(); ++i) {
-    std::string_view word = words[i];
-    std::string_view version;
-    if (word.starts_with("-cl-std="))
-      version = word.substr(8);
-    else if (word == "-cl-std" && i + 1 < words.size())
-      version = words[i + 1];
-    else
-      continue;
-    uniform = !(version == "CL2.0" || version == "CL3.0");
-  }
-  return uniform || hasUniformWorkGroupOption(options);
-}
 
 cl_program_binary_type binaryTypeOf(compiler::BinaryKind kind) {
   switch (kind) {
@@ -84,11 +47,11 @@ _cl_program::DeviceBuild _cl_program::buildOf(cl_device_id device) const {
   return const_cast<_cl_program *>(this)->buildOfLocked(device);
 }
 
-_cl_program::ExecutableInfo _cl_program::anyExecutable() const {
+std::shared_ptr<const compiler::Executable> _cl_program::anyExecutable() const {
   std::lock_guard lock(mutex_);
   for (const DeviceBuild &build : builds_)
-    if (build.executable) return {build.executable, build.uniformWorkGroups};
-  return {};
+    if (build.executable) return build.executable;
+  return nullptr;
 }
 
 void _cl_program::loadBinary(cl_device_id device, std::vector<uint8_t> binary,
@@ -120,8 +83,7 @@ void _cl_program::abandonOperation(std::span<const cl_device_id> devices) {
 }
 
 cl_int _cl_program::finishOperation(cl_device_id device, const std::string &options,
-                                    compiler::Result result, bool uniformWorkGroups, cl_int failure,
-                                    cl_int invalidOptions) {
+                                    compiler::Result result, cl_int failure, cl_int invalidOptions) {
   std::lock_guard lock(mutex_);
   DeviceBuild &build = buildOfLocked(device);
   build.options = options;
@@ -149,7 +111,6 @@ cl_int _cl_program::finishOperation(cl_device_id device, const std::string &opti
   build.binary = std::move(result.binary);
   build.executable = std::move(result.executable);
   build.kernelNames = std::move(result.kernelNames);
-  build.uniformWorkGroups = uniformWorkGroups;
   return CL_SUCCESS;
 }
 
@@ -158,7 +119,6 @@ cl_int _cl_program::build(std::span<const cl_device_id> devices, const std::stri
   cl_int status = CL_SUCCESS;
   try {
     compiler::Compiler &compiler = compiler::Compiler::instance();
-    bool uniform = runtime::requiresUniformWorkGroups(options);
     for (cl_device_id device : devices) {
       compiler::Result result;
       if (origin_ == Origin::Source) {
@@ -167,8 +127,8 @@ cl_int _cl_program::build(std::span<const cl_device_id> devices, const std::stri
         std::vector<uint8_t> binary = buildOf(device).binary;
         result = compiler.buildFromBinary(binary, options);
       }
-      cl_int deviceStatus = finishOperation(device, options, std::move(result), uniform,
-                                            CL_BUILD_PROGRAM_FAILURE, CL_INVALID_BUILD_OPTIONS);
+      cl_int deviceStatus = finishOperation(device, options, std::move(result), CL_BUILD_PROGRAM_FAILURE,
+                                            CL_INVALID_BUILD_OPTIONS);
       if (status == CL_SUCCESS) status = deviceStatus;
     }
   } catch (...) {
@@ -184,11 +144,9 @@ cl_int _cl_program::compile(std::span<const cl_device_id> devices, const std::st
   cl_int status = CL_SUCCESS;
   try {
     compiler::Compiler &compiler = compiler::Compiler::instance();
-    bool uniform = runtime::requiresUniformWorkGroups(options);
     for (cl_device_id device : devices) {
-      cl_int deviceStatus =
-          finishOperation(device, options, compiler.compile(source_, options, headers), uniform,
-                          CL_COMPILE_PROGRAM_FAILURE, CL_INVALID_COMPILER_OPTIONS);
+      cl_int deviceStatus = finishOperation(device, options, compiler.compile(source_, options, headers),
+                                            CL_COMPILE_PROGRAM_FAILURE, CL_INVALID_COMPILER_OPTIONS);
       if (status == CL_SUCCESS) status = deviceStatus;
     }
   } catch (...) {
@@ -208,16 +166,13 @@ cl_int _cl_program::link(std::span<const cl_device_id> devices, const std::strin
       // Each input's binary for this device; the caller checked they exist.
       std::vector<DeviceBuild> inputBuilds;
       std::vector<std::span<const uint8_t>> binaries;
-      bool uniform = runtime::hasUniformWorkGroupOption(options);
       inputBuilds.reserve(inputs.size());
       for (cl_program input : inputs) {
         inputBuilds.push_back(input->buildOf(device));
         binaries.emplace_back(inputBuilds.back().binary);
-        uniform = uniform || inputBuilds.back().uniformWorkGroups;
       }
-      cl_int deviceStatus =
-          finishOperation(device, options, compiler.link(binaries, options), uniform,
-                          CL_LINK_PROGRAM_FAILURE, CL_INVALID_LINKER_OPTIONS);
+      cl_int deviceStatus = finishOperation(device, options, compiler.link(binaries, options),
+                                            CL_LINK_PROGRAM_FAILURE, CL_INVALID_LINKER_OPTIONS);
       if (status == CL_SUCCESS) status = deviceStatus;
     }
   } catch (...) {

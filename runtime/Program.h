@@ -32,9 +32,6 @@ struct _cl_program
     std::vector<uint8_t> binary;
     std::shared_ptr<const lockstep::compiler::Executable> executable;
     std::vector<std::string> kernelNames;
-    // OpenCL C 1.x (the default without -cl-std) and
-    // -cl-uniform-work-group-size forbid remainder work-groups.
-    bool uniformWorkGroups = true;
   };
 
   _cl_program(cl_context context, std::vector<cl_device_id> devices, Origin origin,
@@ -56,14 +53,10 @@ struct _cl_program
   }
   // A copy of the state on `device` (which must be one of the program's).
   DeviceBuild buildOf(cl_device_id device) const;
-  // The first device build with an executable (executable null if none):
+  // The executable of the first device build that has one (null if none):
   // where clCreateKernel finds its kernels.
-  struct ExecutableInfo {
-    std::shared_ptr<const lockstep::compiler::Executable> executable;
-    bool uniformWorkGroups = true;
-  };
-  ExecutableInfo anyExecutable() const;
-  bool hasExecutable() const { return anyExecutable().executable != nullptr; }
+  std::shared_ptr<const lockstep::compiler::Executable> anyExecutable() const;
+  bool hasExecutable() const { return anyExecutable() != nullptr; }
 
   // Loads a binary given to clCreateProgramWithBinary for `device`.
   void loadBinary(cl_device_id device, std::vector<uint8_t> binary,
@@ -95,8 +88,7 @@ struct _cl_program
   // Stores the outcome for `device` and returns the spec's status for it
   // (`failure` when the compiler reports a build failure).
   cl_int finishOperation(cl_device_id device, const std::string &options,
-                         lockstep::compiler::Result result, bool uniformWorkGroups, cl_int failure,
-                         cl_int invalidOptions);
+                         lockstep::compiler::Result result, cl_int failure, cl_int invalidOptions);
   // Puts `devices` back to CL_BUILD_ERROR when an operation throws midway.
   void abandonOperation(std::span<const cl_device_id> devices);
 
@@ -110,12 +102,6 @@ struct _cl_program
 };
 
 namespace lockstep::runtime {
-
-// Whether build options leave only uniform work-groups: OpenCL C before 2.0
-// (the default when -cl-std is absent) or -cl-uniform-work-group-size.
-bool requiresUniformWorkGroups(std::string_view options);
-// Whether the options hold -cl-uniform-work-group-size.
-bool hasUniformWorkGroupOption(std::string_view options);
 
 cl_program_binary_type binaryTypeOf(compiler::BinaryKind kind);
 

@@ -21,20 +21,6 @@ _cl_command_queue::~_cl_command_queue() {
   context_->releaseInternal();
 }
 
-void _cl_command_queue::validateWaitList(cl_uint numEvents, const cl_event *waitList) const {
-  // "CL_INVALID_EVENT_WAIT_LIST if event_wait_list is NULL and
-  // num_events_in_wait_list > 0, or event_wait_list is not NULL and
-  // num_events_in_wait_list is 0, or if event objects in event_wait_list are
-  // not valid events."
-  check((numEvents == 0) == (waitList == nullptr), CL_INVALID_EVENT_WAIT_LIST);
-  for (cl_uint i = 0; i < numEvents; ++i) {
-    check(isValid(waitList[i]), CL_INVALID_EVENT_WAIT_LIST);
-    // "CL_INVALID_CONTEXT if context associated with command_queue and events
-    // in event_wait_list are not the same."
-    check(waitList[i]->context() == context_, CL_INVALID_CONTEXT);
-  }
-}
-
 void _cl_command_queue::orderAfterEarlier(_cl_event *event, bool waitsForAll, _cl_event **previous,
                                           std::vector<_cl_event *> &earlier) {
   auto take = [&](_cl_event *e) {
@@ -61,18 +47,17 @@ void _cl_command_queue::orderAfterEarlier(_cl_event *event, bool waitsForAll, _c
   event->retainInternal();  // held by last_ or outstanding_
 }
 
-void _cl_command_queue::enqueue(cl_command_type type, cl_uint numEvents, const cl_event *waitList,
-                                cl_event *eventOut, Command work, bool blocking,
-                                bool runHereIfBlocking) {
-  validateWaitList(numEvents, waitList);
+cl_int _cl_command_queue::enqueue(cl_command_type type, cl_uint numEvents, const cl_event *waitList,
+                                  cl_event *eventOut, Command work, bool blocking,
+                                  bool runHereIfBlocking) {
   // References: the application's (dropped below if it asked for no event)
   // and the scheduler's (dropped by finish()).
   auto *event = new _cl_event(context_, this, type);
   if (profiling()) event->timeQueued = nowNs();
-  event->prepare(std::move(work));
+  Scheduler::prepare(event, std::move(work));
   event->retainInternal();
 
-  for (cl_uint i = 0; i < numEvents; ++i) waitList[i]->addDependent(event, true);
+  for (cl_uint i = 0; i < numEvents; ++i) Scheduler::addDependent(waitList[i], event, true);
   // "If event_wait_list is NULL, then this particular command waits until
   // all previous enqueued commands to command_queue have completed."
   bool waitsForAll = numEvents == 0 && (type == CL_COMMAND_MARKER || type == CL_COMMAND_BARRIER);
@@ -81,26 +66,30 @@ void _cl_command_queue::enqueue(cl_command_type type, cl_uint numEvents, const c
   orderAfterEarlier(event, waitsForAll, &previous, earlier);
   // Queue order, not a wait list: an earlier failure does not fail this.
   if (previous) {
-    previous->addDependent(event, false);
+    Scheduler::addDependent(previous, event, false);
     previous->releaseInternal();
   }
   for (_cl_event *e : earlier) {
-    e->addDependent(event, false);
+    Scheduler::addDependent(e, event, false);
     e->releaseInternal();
   }
   // The enqueuer's guard: may start it now. A blocking caller whose command
   // is ready runs it itself (it would only wait); never used for kernels,
   // which must run in the device's arena.
-  event->dependencyDone(false, blocking && runHereIfBlocking);
+  Scheduler::dependencyDone(event, false, blocking && runHereIfBlocking);
 
-  if (blocking && event->wait() < 0) {
-    event->release();
-    fail(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+  if (blocking) {
+    cl_int status = event->wait();
+    if (status < 0) {
+      event->release();
+      return status;
+    }
   }
   if (eventOut)
     *eventOut = event;
   else
     event->release();
+  return CL_SUCCESS;
 }
 
 void _cl_command_queue::finish() {

@@ -26,21 +26,17 @@ struct _cl_command_queue
   // As given to clCreateCommandQueueWithProperties (terminated), or empty.
   const std::vector<cl_queue_properties> &propertiesArray() const { return propertiesArray_; }
 
-  // The spec's checks of (num_events_in_wait_list, event_wait_list):
-  // CL_INVALID_EVENT_WAIT_LIST if the count and the pointer disagree or an
-  // event is invalid; CL_INVALID_CONTEXT if an event is of another context.
-  void validateWaitList(cl_uint numEvents, const cl_event *waitList) const;
-
-  // Enqueues `work` as a command of `type`, after validating the wait list.
-  // If `eventOut` is non-null it receives the command's event (the
+  // Enqueues `work` as a command of `type` after the events of `waitList`
+  // (valid events of this queue's context: api::checkWaitList). If
+  // `eventOut` is non-null it receives the command's event (the
   // application's reference). If `blocking`, returns only when the command
-  // is done, throwing CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if it
-  // failed (then no event is returned). `work` may be empty (markers).
+  // is done, with its final status: negative if it failed (then no event is
+  // returned); otherwise CL_SUCCESS. `work` may be empty (markers).
   // `runHereIfBlocking`: a blocking command that is ready at once may run on
   // the caller's thread (host copies; not kernels, which need the arena).
-  void enqueue(cl_command_type type, cl_uint numEvents, const cl_event *waitList,
-               cl_event *eventOut, lockstep::runtime::Command work, bool blocking = false,
-               bool runHereIfBlocking = false);
+  cl_int enqueue(cl_command_type type, cl_uint numEvents, const cl_event *waitList,
+                 cl_event *eventOut, lockstep::runtime::Command work, bool blocking = false,
+                 bool runHereIfBlocking = false);
 
   void flush() {}  // commands are submitted as soon as they are ready
   void finish();   // waits for every command enqueued so far

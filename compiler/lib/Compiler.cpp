@@ -21,7 +21,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
-#include <sstream>
 
 #include "Internal.h"
 #include "lockstep/compiler/Compiler.h"
@@ -82,13 +81,6 @@ ParsedBinary parseBinary(std::span<const uint8_t> binary) {
     return parsed;
   parsed.kind = static_cast<BinaryKind>(binary[8]);
   return parsed;
-}
-
-std::vector<std::string> splitWords(std::string_view text) {
-  std::vector<std::string> words;
-  std::istringstream stream{std::string(text)};
-  for (std::string word; stream >> word;) words.push_back(word);
-  return words;
 }
 
 std::unique_ptr<JitProgram> compileSpecialized(std::span<const uint8_t> binary, const KernelDescription &kernel,
@@ -325,8 +317,8 @@ struct Compiler::Impl {
 };
 
 Compiler::Compiler() : impl_(std::make_unique<Impl>()) {
-  impl_->support.extensions = splitWords(LOCKSTEP_OPENCL_C_EXTENSIONS);
-  impl_->support.features = splitWords(LOCKSTEP_OPENCL_C_FEATURES);
+  impl_->support.extensions = splitOptions(LOCKSTEP_OPENCL_C_EXTENSIONS);
+  impl_->support.features = splitOptions(LOCKSTEP_OPENCL_C_FEATURES);
   for (const std::string &name : impl_->support.extensions)
     if (name == "cl_khr_fp64") impl_->support.fp64 = true;
   for (const std::string &name : impl_->support.features) {
@@ -467,8 +459,12 @@ Result Compiler::buildFromBinary(std::span<const uint8_t> binary, std::string_vi
     result.status = Status::InvalidBinary;
     return result;
   }
-  // The runtime allows remainder groups by the options given now.
-  if (!now->uniformWorkGroups()) markUniformWorkGroups(*M, false);
+  // Each kernel keeps the work-group rule it was compiled with
+  // (KernelDescription::uniformWorkGroups), unless the options given now
+  // promise full groups (-cl-uniform-work-group-size) or allow remainder
+  // groups (-cl-std=CL3.0 without that promise).
+  if (now->uniformWorkGroupSize) markUniformWorkGroups(*M, true);
+  else if (!now->uniformWorkGroups()) markUniformWorkGroups(*M, false);
   return makeExecutable(std::move(M), std::move(context), *options, parsed.options, std::move(result), key);
 }
 

@@ -25,31 +25,6 @@ using namespace llvm;
 namespace lockstep::compiler {
 namespace {
 
-std::vector<std::string> splitOptions(std::string_view text) {
-  std::vector<std::string> words;
-  std::string word;
-  bool inWord = false;
-  char quote = 0;
-  for (char c : text) {
-    if (quote) {
-      if (c == quote) quote = 0;
-      else word += c;
-    } else if (c == '"' || c == '\'') {
-      quote = c;
-      inWord = true;
-    } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-      if (inWord) words.push_back(std::move(word));
-      word.clear();
-      inWord = false;
-    } else {
-      word += c;
-      inWord = true;
-    }
-  }
-  if (inWord) words.push_back(std::move(word));
-  return words;
-}
-
 // Options that Clang's -cc1 takes as they are.
 constexpr std::string_view kMathOptions[] = {
     "-cl-single-precision-constant", "-cl-denorms-are-zero", "-cl-fp32-correctly-rounded-divide-sqrt",
@@ -92,6 +67,31 @@ std::string absentExtensionsHeader() {
 }
 
 }  // namespace
+
+std::vector<std::string> splitOptions(std::string_view text) {
+  std::vector<std::string> words;
+  std::string word;
+  bool inWord = false;
+  char quote = 0;
+  for (char c : text) {
+    if (quote) {
+      if (c == quote) quote = 0;
+      else word += c;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+      inWord = true;
+    } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      if (inWord) words.push_back(std::move(word));
+      word.clear();
+      inWord = false;
+    } else {
+      word += c;
+      inWord = true;
+    }
+  }
+  if (inWord) words.push_back(std::move(word));
+  return words;
+}
 
 bool environmentFlag(const char *name) {
   const char *value = std::getenv(name);

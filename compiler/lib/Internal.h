@@ -64,7 +64,8 @@ inline constexpr const char *kStraightLineAttr = "lockstep-straight-line";
 inline constexpr const char *kWorkGroupCodeAttr = "lockstep-work-group-code";
 // On a kernel whose work-groups are all full: compiled as OpenCL C 1.x or
 // with -cl-uniform-work-group-size (markUniformWorkGroups). Lives in program
-// binaries, so a link keeps each object's own promise.
+// binaries, so a link keeps each object's own promise; describeKernels reports
+// it as KernelDescription::uniformWorkGroups, the runtime's one source.
 inline constexpr const char *kUniformGroupsAttr = "lockstep-uniform-groups";
 // On a work-group function whose every group has the kernel's
 // reqd_work_group_size: "x,y,z". loadGroupInfo answers local-size queries
@@ -340,7 +341,8 @@ struct FrontendOptions {
   bool checkBarriers = false;          // LOCKSTEP_CHECK_BARRIERS
   bool checkBounds = false;            // LOCKSTEP_CHECK_BOUNDS
   // Work-groups are all full: OpenCL C 1.x, or -cl-uniform-work-group-size
-  // (the rule the runtime applies too, runtime/Program.cpp).
+  // (marked on each kernel, kUniformGroupsAttr; the runtime reads it from
+  // KernelDescription::uniformWorkGroups).
   bool uniformWorkGroups() const { return languageVersion < 200 || uniformWorkGroupSize; }
 };
 

@@ -33,7 +33,7 @@ namespace fs = std::filesystem;
 namespace lockstep::compiler {
 namespace {
 
-constexpr char kMagic[8] = {'L', 'S', 'C', 'A', 'C', 'H', 'E', '9'};
+constexpr char kMagic[8] = {'L', 'S', 'C', 'A', 'C', 'H', 'E', 'A'};
 
 std::optional<fs::path> cacheDirectory() {
   const char *enabled = std::getenv("LOCKSTEP_CACHE");
@@ -123,6 +123,7 @@ void writeKernel(Writer &out, const KernelDescription &kernel) {
   out.u32(kernel.argumentSizesOffset);
   out.u8(kernel.streamingStores);
   out.u8(kernel.flushDenormals);
+  out.u8(kernel.uniformWorkGroups);
 }
 
 KernelDescription readKernel(Reader &in) {
@@ -162,6 +163,7 @@ KernelDescription readKernel(Reader &in) {
   kernel.argumentSizesOffset = in.u32();
   kernel.streamingStores = in.u8();
   kernel.flushDenormals = in.u8();
+  kernel.uniformWorkGroups = in.u8();
   return kernel;
 }
 

@@ -146,6 +146,7 @@ KernelDescription describe(const Function &F) {
   KernelDescription kernel;
   kernel.name = F.getName().str();
   kernel.attributes = attributes(F);
+  kernel.uniformWorkGroups = F.hasFnAttribute(kUniformGroupsAttr);
   uint64_t offset = 0;
   for (const Argument &arg : F.args()) {
     KernelArgument out;

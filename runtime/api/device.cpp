@@ -1,4 +1,5 @@
-// Device discovery and queries, sub-devices (not offered) and timers.
+// Device discovery and queries, and timers (sub-devices, not offered, are in
+// api/unsupported.cpp).
 #include "Device.h"
 
 #include <algorithm>
@@ -427,30 +428,6 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
   });
 }
 
-cl_int CL_API_CALL clCreateSubDevices(cl_device_id in_device,
-                                      const cl_device_partition_property *properties,
-                                      cl_uint num_devices, cl_device_id *out_devices,
-                                      cl_uint *num_devices_ret) {
-  return guarded([&] {
-    checked(in_device);
-    // The device reports no partition type, so every request names one it
-    // does not support: "CL_INVALID_VALUE if values specified in properties
-    // are not valid or if values specified in properties are valid but not
-    // supported by the device."
-    fail(CL_INVALID_VALUE);
-  });
-}
-
-cl_int CL_API_CALL clCreateSubDevicesEXT(cl_device_id in_device,
-                                         const cl_device_partition_property_ext *properties,
-                                         cl_uint num_entries, cl_device_id *out_devices,
-                                         cl_uint *num_devices) {
-  return guarded([&] {
-    checked(in_device);
-    fail(CL_INVALID_VALUE);
-  });
-}
-
 // Root devices: retain and release succeed and change nothing.
 cl_int CL_API_CALL clRetainDevice(cl_device_id device) {
   return guarded([&] { checked(device); });
@@ -458,9 +435,6 @@ cl_int CL_API_CALL clRetainDevice(cl_device_id device) {
 cl_int CL_API_CALL clReleaseDevice(cl_device_id device) {
   return guarded([&] { checked(device); });
 }
-cl_int CL_API_CALL clRetainDeviceEXT(cl_device_id device) { return api::clRetainDevice(device); }
-cl_int CL_API_CALL clReleaseDeviceEXT(cl_device_id device) { return api::clReleaseDevice(device); }
-
 cl_int CL_API_CALL clGetDeviceAndHostTimer(cl_device_id device, cl_ulong *device_timestamp,
                                            cl_ulong *host_timestamp) {
   return guarded([&] {

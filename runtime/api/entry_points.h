@@ -4,7 +4,8 @@
 //
 // Each entry point is declared here as lockstep::api::<clName> with exactly
 // the type of its dispatch-table slot (cl_api_<clName> from CL/cl_icd.h) and
-// defined in runtime/api/<object>.cpp inside `namespace lockstep::api`.
+// defined in runtime/api/<object>.cpp inside `namespace lockstep::api`;
+// those of features Lockstep does not offer in runtime/api/unsupported.cpp.
 // Every body runs in guarded()/guardedCreate() (runtime/Object.h). Call another
 // entry point qualified (api::clRetainX(x)): argument-dependent lookup also
 // finds the global ::clRetainX of CL/cl.h, and the call is ambiguous.
@@ -15,10 +16,11 @@
 #include <type_traits>
 
 // clang-format off
-// Owned by R1: platform, device, context, queue, event, memory (buffers and
-// images), samplers, and every optional feature Lockstep does not offer
-// (pipes, SVM, GL/EGL sharing, device fission, native kernels, sub-groups KHR).
-#define LOCKSTEP_R1_ENTRY_POINTS(X)                                                           \
+// Platform, device, context, queue, event, memory (buffers and images),
+// samplers, and the optional features Lockstep does not offer (pipes, SVM,
+// GL/EGL sharing, device fission, native kernels: api/unsupported.cpp lists
+// them all), and cl_khr_subgroups' name of the sub-group query.
+#define LOCKSTEP_OBJECT_ENTRY_POINTS(X)                                                       \
   X(clGetPlatformIDs) X(clGetPlatformInfo) X(clGetDeviceIDs) X(clGetDeviceInfo)               \
   X(clCreateSubDevices) X(clRetainDevice) X(clReleaseDevice) X(clGetDeviceAndHostTimer)      \
   X(clGetHostTimer) X(clUnloadCompiler) X(clUnloadPlatformCompiler)                           \
@@ -55,9 +57,10 @@
   X(clEnqueueReleaseEGLObjectsKHR) X(clCreateEventFromEGLSyncKHR)                             \
   X(clGetKernelSubGroupInfoKHR)
 
-// Owned by R2 (runtime/api/program.cpp, runtime/api/kernel.cpp): programs,
-// kernels and kernel launches.
-#define LOCKSTEP_R2_ENTRY_POINTS(X)                                                           \
+// Programs, kernels and kernel launches (runtime/api/program.cpp, kernel.cpp,
+// kernel_arguments.cpp, ndrange.cpp; the IL, built-in kernel, SVM and
+// release-callback ones in unsupported.cpp).
+#define LOCKSTEP_PROGRAM_ENTRY_POINTS(X)                                                      \
   X(clCreateProgramWithSource) X(clCreateProgramWithBinary)                                   \
   X(clCreateProgramWithBuiltInKernels) X(clCreateProgramWithIL) X(clRetainProgram)            \
   X(clReleaseProgram) X(clBuildProgram) X(clCompileProgram) X(clLinkProgram)                  \
@@ -68,7 +71,7 @@
   X(clGetKernelInfo) X(clGetKernelWorkGroupInfo) X(clGetKernelArgInfo)                        \
   X(clGetKernelSubGroupInfo) X(clEnqueueNDRangeKernel) X(clEnqueueTask)
 
-#define LOCKSTEP_ENTRY_POINTS(X) LOCKSTEP_R1_ENTRY_POINTS(X) LOCKSTEP_R2_ENTRY_POINTS(X)
+#define LOCKSTEP_ENTRY_POINTS(X) LOCKSTEP_OBJECT_ENTRY_POINTS(X) LOCKSTEP_PROGRAM_ENTRY_POINTS(X)
 
 // What clGetExtensionFunctionAddress* return: the functions of the API-level
 // extensions in CL_PLATFORM_EXTENSIONS (not core functions, per the spec),

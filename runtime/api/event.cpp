@@ -3,6 +3,7 @@
 
 #include "Context.h"
 #include "Queue.h"
+#include "api/enqueue.h"
 #include "api/entry_points.h"
 
 using namespace lockstep::runtime;
@@ -103,7 +104,9 @@ cl_int CL_API_CALL clSetUserEventStatus(cl_event event, cl_int execution_status)
   return guarded([&] {
     check(isValid(event) && event->queue() == nullptr, CL_INVALID_EVENT);
     check(execution_status == CL_COMPLETE || execution_status < 0, CL_INVALID_VALUE);
-    event->setUserStatus(execution_status);
+    // "CL_INVALID_OPERATION if the execution_status for event has already
+    // been changed by a previous call to clSetUserEventStatus."
+    check(event->setUserStatus(execution_status), CL_INVALID_OPERATION);
   });
 }
 
@@ -113,8 +116,8 @@ cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue command_queue,
   // With an empty wait list a marker waits for every earlier command
   // (_cl_command_queue::enqueue).
   return guarded([&] {
-    checked(command_queue)
-        ->enqueue(CL_COMMAND_MARKER, num_events_in_wait_list, event_wait_list, event, {});
+    enqueueCommand(checked(command_queue), CL_COMMAND_MARKER, num_events_in_wait_list,
+                   event_wait_list, event, {});
   });
 }
 
@@ -123,8 +126,8 @@ cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue command_queue,
                                                 const cl_event *event_wait_list, cl_event *event) {
   // Later commands wait for it (_cl_command_queue::enqueue).
   return guarded([&] {
-    checked(command_queue)
-        ->enqueue(CL_COMMAND_BARRIER, num_events_in_wait_list, event_wait_list, event, {});
+    enqueueCommand(checked(command_queue), CL_COMMAND_BARRIER, num_events_in_wait_list,
+                   event_wait_list, event, {});
   });
 }
 
@@ -132,13 +135,13 @@ cl_int CL_API_CALL clEnqueueMarker(cl_command_queue command_queue, cl_event *eve
   return guarded([&] {
     checked(command_queue);
     check(event != nullptr, CL_INVALID_VALUE);
-    command_queue->enqueue(CL_COMMAND_MARKER, 0, nullptr, event, {});
+    enqueueCommand(command_queue, CL_COMMAND_MARKER, 0, nullptr, event, {});
   });
 }
 
 cl_int CL_API_CALL clEnqueueBarrier(cl_command_queue command_queue) {
   return guarded(
-      [&] { checked(command_queue)->enqueue(CL_COMMAND_BARRIER, 0, nullptr, nullptr, {}); });
+      [&] { enqueueCommand(checked(command_queue), CL_COMMAND_BARRIER, 0, nullptr, nullptr, {}); });
 }
 
 cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue command_queue, cl_uint num_events,
@@ -150,20 +153,7 @@ cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue command_queue, cl_uin
       checked(event_list[i]);
       check(event_list[i]->context() == command_queue->context(), CL_INVALID_CONTEXT);
     }
-    command_queue->enqueue(CL_COMMAND_BARRIER, num_events, event_list, nullptr, {});
-  });
-}
-
-cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue command_queue,
-                                         void(CL_CALLBACK *user_func)(void *), void *args,
-                                         size_t cb_args, cl_uint num_mem_objects,
-                                         const cl_mem *mem_list, const void **args_mem_loc,
-                                         cl_uint num_events_in_wait_list,
-                                         const cl_event *event_wait_list, cl_event *event) {
-  return guarded([&] {
-    checked(command_queue);
-    // CL_DEVICE_EXECUTION_CAPABILITIES has no CL_EXEC_NATIVE_KERNEL.
-    fail(CL_INVALID_OPERATION);
+    enqueueCommand(command_queue, CL_COMMAND_BARRIER, num_events, event_list, nullptr, {});
   });
 }
 

@@ -1,6 +1,7 @@
 // Image commands that copy inside the device's memory: clEnqueueCopyImage,
 // clEnqueueCopyImageToBuffer and clEnqueueCopyBufferToImage. Images of any
 // two types may exchange a box; a buffer holds the box tightly packed.
+#include "api/enqueue.h"
 #include "api/entry_points.h"
 #include "api/image_region.h"
 
@@ -46,9 +47,9 @@ void enqueueImageBufferCopy(cl_command_queue queue, cl_mem image, cl_mem buffer,
   Strided stored = stridedIn(image, boxIn(layout, imageOrigin, region));
   Strided linear = bufferSide(buffer, bufferOffset, layout.elementSize, region);
   size_t rowBytes = region[0] * layout.elementSize;
-  queue->enqueue(
-      toBuffer ? CL_COMMAND_COPY_IMAGE_TO_BUFFER : CL_COMMAND_COPY_BUFFER_TO_IMAGE, numEvents,
-      waitList, event,
+  enqueueCommand(
+      queue, toBuffer ? CL_COMMAND_COPY_IMAGE_TO_BUFFER : CL_COMMAND_COPY_BUFFER_TO_IMAGE,
+      numEvents, waitList, event,
       [from = Ref(toBuffer ? image : buffer), to = Ref(toBuffer ? buffer : image),
        source = toBuffer ? stored : linear, target = toBuffer ? linear : stored, rowBytes, region] {
         copyBox(target, source, rowBytes, region);
@@ -78,12 +79,12 @@ cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src
     Triple from = boxIn(src, src_origin, box);
     Triple to = boxIn(dst, dst_origin, box);
     // The spec lists CL_MEM_COPY_OVERLAP after the wait list's errors.
-    command_queue->validateWaitList(num_events_in_wait_list, event_wait_list);
+    checkWaitList(*command_queue, num_events_in_wait_list, event_wait_list);
     // "CL_MEM_COPY_OVERLAP if src_image and dst_image are the same image
     // object and the source and destination regions overlap."
     check(src_image != dst_image || !boxesOverlap(from, to, box), CL_MEM_COPY_OVERLAP);
-    command_queue->enqueue(
-        CL_COMMAND_COPY_IMAGE, num_events_in_wait_list, event_wait_list, event,
+    enqueueCommand(
+        command_queue, CL_COMMAND_COPY_IMAGE, num_events_in_wait_list, event_wait_list, event,
         [source = Ref(src_image), target = Ref(dst_image), fromBox = stridedIn(src_image, from),
          toBox = stridedIn(dst_image, to), rowBytes = box[0] * src.elementSize, box] {
           copyBox(toBox, fromBox, rowBytes, box);

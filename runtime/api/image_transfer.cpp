@@ -5,6 +5,7 @@
 #include <array>
 #include <cstring>
 
+#include "api/enqueue.h"
 #include "api/entry_points.h"
 #include "api/image_region.h"
 
@@ -60,8 +61,8 @@ void enqueueHostTransfer(cl_command_queue queue, cl_mem image, bool toHost, cl_b
   check(toHost ? image->hostCanRead() : image->hostCanWrite(), CL_INVALID_OPERATION);
   Strided stored = stridedIn(image, origin);
   size_t rowBytes = region[0] * layout.elementSize;
-  queue->enqueue(
-      toHost ? CL_COMMAND_READ_IMAGE : CL_COMMAND_WRITE_IMAGE, numEvents, waitList, event,
+  enqueueCommand(
+      queue, toHost ? CL_COMMAND_READ_IMAGE : CL_COMMAND_WRITE_IMAGE, numEvents, waitList, event,
       [mem = Ref(image), toHost, stored, host, rowBytes, region] {
         if (toHost)
           copyBox(host, stored, rowBytes, region);
@@ -138,12 +139,13 @@ cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue command_queue, cl_mem ima
     // Converted now: the application may reuse fill_color once this returns.
     std::array<unsigned char, 16> texel{};
     packFillColor(layout.format, fill_color, texel.data());
-    command_queue->enqueue(CL_COMMAND_FILL_IMAGE, num_events_in_wait_list, event_wait_list, event,
-                           [mem = Ref(image), to = stridedIn(image, start), texel,
-                            elementSize = layout.elementSize, box] {
-                             fillBox(to, texel, elementSize, box);
-                             return CL_SUCCESS;
-                           });
+    enqueueCommand(command_queue, CL_COMMAND_FILL_IMAGE, num_events_in_wait_list, event_wait_list,
+                   event,
+                   [mem = Ref(image), to = stridedIn(image, start), texel,
+                    elementSize = layout.elementSize, box] {
+                     fillBox(to, texel, elementSize, box);
+                     return CL_SUCCESS;
+                   });
   });
 }
 

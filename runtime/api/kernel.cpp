@@ -1,4 +1,5 @@
-// Kernel entry points: creation, arguments, queries and launches. Each
+// Kernel entry points: creation and queries (arguments are set in
+// api/kernel_arguments.cpp, launches made in api/ndrange.cpp). Each
 // validates its arguments in the order the OpenCL 3.0 API specification
 // lists its errors; the spec's clause is quoted above the check.
 #include "Kernel.h"
@@ -8,9 +9,7 @@
 #include "Context.h"
 #include "Device.h"
 #include "Program.h"
-#include "Queue.h"
 #include "api/entry_points.h"
-#include "exec/NDRangeCommand.h"
 
 namespace lockstep::api {
 
@@ -20,10 +19,10 @@ namespace {
 
 // The program executable kernels come from: "CL_INVALID_PROGRAM_EXECUTABLE
 // if there is no successfully built executable for program."
-_cl_program::ExecutableInfo executableOf(_cl_program *program) {
-  _cl_program::ExecutableInfo info = program->anyExecutable();
-  check(info.executable != nullptr, CL_INVALID_PROGRAM_EXECUTABLE);
-  return info;
+std::shared_ptr<const compiler::Executable> executableOf(_cl_program *program) {
+  std::shared_ptr<const compiler::Executable> executable = program->anyExecutable();
+  check(executable != nullptr, CL_INVALID_PROGRAM_EXECUTABLE);
+  return executable;
 }
 
 // A device argument of a kernel query: "CL_INVALID_DEVICE if device is not
@@ -37,44 +36,17 @@ void checkKernelDevice(const _cl_kernel &kernel, cl_device_id device) {
     check(kernel.program()->hasDevice(device), CL_INVALID_DEVICE);
 }
 
-cl_int enqueueKernel(cl_command_type type, cl_command_queue command_queue, cl_kernel kernel,
-                     cl_uint work_dim, const size_t *global_work_offset,
-                     const size_t *global_work_size, const size_t *local_work_size,
-                     cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-                     cl_event *event) {
-  return guarded([&] {
-    _cl_command_queue *queue = checked(command_queue);
-    _cl_kernel *k = checked(kernel);
-    // "CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built
-    // program executable available for device associated with
-    // command_queue."
-    check(k->program()->hasDevice(queue->device()), CL_INVALID_PROGRAM_EXECUTABLE);
-    // "CL_INVALID_CONTEXT if context associated with command_queue and
-    // kernel are not the same".
-    check(queue->context() == k->context(), CL_INVALID_CONTEXT);
-    // "CL_INVALID_KERNEL_ARGS if the kernel argument values have not been
-    // specified."
-    check(k->allArgumentsSet(), CL_INVALID_KERNEL_ARGS);
-    NDRange range = resolveNDRange(*k, queue->device(), work_dim, global_work_offset,
-                                   global_work_size, local_work_size);
-    // The snapshot is taken now: clSetKernelArg after this call does not
-    // change what the command runs.
-    Command command = makeNDRangeCommand(k, queue->device(), range);
-    queue->enqueue(type, num_events_in_wait_list, event_wait_list, event, std::move(command));
-  });
-}
-
 }  // namespace
 
 cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char *kernel_name,
                                      cl_int *errcode_ret) {
   return guardedCreate(errcode_ret, [&]() -> cl_kernel {
     _cl_program *p = checked(program);
-    _cl_program::ExecutableInfo executable = executableOf(p);
+    std::shared_ptr<const compiler::Executable> executable = executableOf(p);
     // "CL_INVALID_VALUE if kernel_name is NULL."
     check(kernel_name != nullptr, CL_INVALID_VALUE);
     // "CL_INVALID_KERNEL_NAME if kernel_name is not found in program."
-    const compiler::KernelDescription *description = executable.executable->find(kernel_name);
+    const compiler::KernelDescription *description = executable->find(kernel_name);
     check(description != nullptr, CL_INVALID_KERNEL_NAME);
     return new _cl_kernel(p, executable, *description);
   });
@@ -84,8 +56,8 @@ cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kern
                                             cl_kernel *kernels, cl_uint *num_kernels_ret) {
   return guarded([&] {
     _cl_program *p = checked(program);
-    _cl_program::ExecutableInfo executable = executableOf(p);
-    const std::vector<compiler::KernelDescription> &all = executable.executable->kernels();
+    std::shared_ptr<const compiler::Executable> executable = executableOf(p);
+    const std::vector<compiler::KernelDescription> &all = executable->kernels();
     // "CL_INVALID_VALUE if kernels is not NULL and num_kernels is less than
     // the number of kernels in program."
     check(kernels == nullptr || num_kernels >= all.size(), CL_INVALID_VALUE);
@@ -112,39 +84,6 @@ cl_int CL_API_CALL clRetainKernel(cl_kernel kernel) {
 
 cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
   return guarded([&] { checked(kernel)->release(); });
-}
-
-cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
-                                  const void *arg_value) {
-  return guarded([&] { checked(kernel)->setArgument(arg_index, arg_size, arg_value); });
-}
-
-cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index,
-                                            const void *arg_value) {
-  return guarded([&] {
-    checked(kernel);
-    // "CL_INVALID_OPERATION if no devices in the context associated with
-    // kernel support SVM": CL_DEVICE_SVM_CAPABILITIES is 0.
-    fail(CL_INVALID_OPERATION);
-  });
-}
-
-cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,
-                                       size_t param_value_size, const void *param_value) {
-  return guarded([&] {
-    checked(kernel);
-    switch (param_name) {
-      case CL_KERNEL_EXEC_INFO_SVM_PTRS:
-      case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
-        // "CL_INVALID_OPERATION if no devices in the context associated with
-        // kernel support SVM": whatever param_value is, as the CTS's API
-        // consistency test expects of a device without SVM.
-        fail(CL_INVALID_OPERATION);
-      default:
-        // "CL_INVALID_VALUE if param_name is not valid".
-        fail(CL_INVALID_VALUE);
-    }
-  });
 }
 
 cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name,
@@ -178,7 +117,9 @@ cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_index,
                                       void *param_value, size_t *param_value_size_ret) {
   return guarded([&] {
     _cl_kernel *k = checked(kernel);
-    const compiler::KernelArgument &arg = k->argument(arg_index);  // CL_INVALID_ARG_INDEX
+    // "CL_INVALID_ARG_INDEX if arg_index is not a valid argument index."
+    check(arg_index < k->argumentCount(), CL_INVALID_ARG_INDEX);
+    const compiler::KernelArgument &arg = k->argument(arg_index);
     InfoWriter out(param_value_size, param_value, param_value_size_ret);
     auto available = [&] {
       // "CL_KERNEL_ARG_INFO_NOT_AVAILABLE if the argument information is not
@@ -308,28 +249,6 @@ cl_int CL_API_CALL clGetKernelSubGroupInfoKHR(cl_kernel kernel, cl_device_id dev
                                               void *param_value, size_t *param_value_size_ret) {
   return api::clGetKernelSubGroupInfo(kernel, device, param_name, input_value_size, input_value, param_value_size,
                                  param_value, param_value_size_ret);
-}
-
-cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel,
-                                          cl_uint work_dim, const size_t *global_work_offset,
-                                          const size_t *global_work_size,
-                                          const size_t *local_work_size,
-                                          cl_uint num_events_in_wait_list,
-                                          const cl_event *event_wait_list, cl_event *event) {
-  return enqueueKernel(CL_COMMAND_NDRANGE_KERNEL, command_queue, kernel, work_dim,
-                       global_work_offset, global_work_size, local_work_size,
-                       num_events_in_wait_list, event_wait_list, event);
-}
-
-cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
-                                 cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-                                 cl_event *event) {
-  // "equivalent to calling clEnqueueNDRangeKernel with work_dim set to 1,
-  // global_work_offset set to NULL, global_work_size[0] set to 1, and
-  // local_work_size[0] set to 1."
-  const size_t one = 1;
-  return enqueueKernel(CL_COMMAND_TASK, command_queue, kernel, 1, nullptr, &one, &one,
-                       num_events_in_wait_list, event_wait_list, event);
 }
 
 }  // namespace lockstep::api

@@ -4,6 +4,7 @@
 #include "Context.h"
 #include "Memory.h"
 #include "Queue.h"
+#include "api/enqueue.h"
 #include "api/entry_points.h"
 #include "api/image_region.h"
 
@@ -51,8 +52,8 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buff
     checkMapFlags(buffer, map_flags);
     checkMapAccess(buffer, map_flags);
     void *pointer = buffer->address() + offset;
-    command_queue->enqueue(
-        CL_COMMAND_MAP_BUFFER, num_events_in_wait_list, event_wait_list, event,
+    enqueueCommand(
+        command_queue, CL_COMMAND_MAP_BUFFER, num_events_in_wait_list, event_wait_list, event,
         [mem = Ref(buffer)] {
           mem->mapCount.fetch_add(1, std::memory_order_relaxed);
           return CL_SUCCESS;
@@ -88,8 +89,8 @@ void *CL_API_CALL clEnqueueMapImage(cl_command_queue command_queue, cl_mem image
     // Zero copy: the map is the storage itself, laid out as the image is (a
     // 1D or 2D image reports a slice pitch of 0, as ImageLayout has it).
     void *pointer = stridedIn(image, start).base;
-    command_queue->enqueue(
-        CL_COMMAND_MAP_IMAGE, num_events_in_wait_list, event_wait_list, event,
+    enqueueCommand(
+        command_queue, CL_COMMAND_MAP_IMAGE, num_events_in_wait_list, event_wait_list, event,
         [mem = Ref(image)] {
           mem->mapCount.fetch_add(1, std::memory_order_relaxed);
           return CL_SUCCESS;
@@ -111,15 +112,15 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_me
     checked(command_queue);
     checked(memobj);
     check(memobj->context() == command_queue->context(), CL_INVALID_CONTEXT);
-    command_queue->validateWaitList(num_events_in_wait_list, event_wait_list);
+    checkWaitList(*command_queue, num_events_in_wait_list, event_wait_list);
     // "CL_INVALID_VALUE if mapped_ptr is not a valid pointer returned by
     // clEnqueueMapBuffer or clEnqueueMapImage for memobj."
     check(memobj->removeMapping(mapped_ptr), CL_INVALID_VALUE);
-    command_queue->enqueue(CL_COMMAND_UNMAP_MEM_OBJECT, num_events_in_wait_list, event_wait_list,
-                           event, [mem = Ref(memobj)] {
-                             mem->mapCount.fetch_sub(1, std::memory_order_relaxed);
-                             return CL_SUCCESS;
-                           });
+    enqueueCommand(command_queue, CL_COMMAND_UNMAP_MEM_OBJECT, num_events_in_wait_list,
+                   event_wait_list, event, [mem = Ref(memobj)] {
+                     mem->mapCount.fetch_sub(1, std::memory_order_relaxed);
+                     return CL_SUCCESS;
+                   });
   });
 }
 
@@ -139,8 +140,8 @@ cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue command_queue,
         CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
     check(!(flags & ~kKnown), CL_INVALID_VALUE);
     // Host and device share the memory: ordering is all a migration means.
-    command_queue->enqueue(CL_COMMAND_MIGRATE_MEM_OBJECTS, num_events_in_wait_list, event_wait_list,
-                           event, {});
+    enqueueCommand(command_queue, CL_COMMAND_MIGRATE_MEM_OBJECTS, num_events_in_wait_list,
+                   event_wait_list, event, {});
   });
 }
 

@@ -141,35 +141,6 @@ cl_program CL_API_CALL clCreateProgramWithBinary(cl_context context, cl_uint num
   });
 }
 
-cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_devices,
-                                                         const cl_device_id *device_list,
-                                                         const char *kernel_names,
-                                                         cl_int *errcode_ret) {
-  return guardedCreate(errcode_ret, [&]() -> cl_program {
-    _cl_context *ctx = checked(context);
-    // "CL_INVALID_VALUE if device_list is NULL or num_devices is zero."
-    check(device_list != nullptr && num_devices != 0, CL_INVALID_VALUE);
-    // "CL_INVALID_VALUE if kernel_names is NULL ..."
-    check(kernel_names != nullptr, CL_INVALID_VALUE);
-    // "CL_INVALID_DEVICE if devices listed in device_list are not in the
-    // list of devices associated with context."
-    selectDevices(num_devices, device_list, ctx->devices());
-    // "... or kernel_names contains a kernel name that is not supported by
-    // any of the devices in device_list": Lockstep has no built-in kernels.
-    fail(CL_INVALID_VALUE);
-  });
-}
-
-cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, const void *il, size_t length,
-                                             cl_int *errcode_ret) {
-  return guardedCreate(errcode_ret, [&]() -> cl_program {
-    checked(context);
-    // "CL_INVALID_OPERATION if no devices in context support intermediate
-    // language programs": CL_DEVICE_IL_VERSION is empty.
-    fail(CL_INVALID_OPERATION);
-  });
-}
-
 cl_int CL_API_CALL clRetainProgram(cl_program program) {
   return guarded([&] { checked(program)->retain(); });
 }
@@ -386,30 +357,6 @@ cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program, cl_device_id device
           fail(CL_INVALID_VALUE);
       }
     });
-  });
-}
-
-cl_int CL_API_CALL clSetProgramReleaseCallback(cl_program program,
-                                               void(CL_CALLBACK *pfn_notify)(cl_program, void *),
-                                               void *user_data) {
-  return guarded([&] {
-    checked(program);
-    // "CL_INVALID_VALUE if pfn_notify is NULL."
-    check(pfn_notify != nullptr, CL_INVALID_VALUE);
-    // "CL_INVALID_OPERATION if no devices in the context associated with
-    // program support global variables with non-trivial constructors or
-    // destructors": OpenCL C has none, so neither does Lockstep.
-    fail(CL_INVALID_OPERATION);
-  });
-}
-
-cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id,
-                                                      size_t spec_size, const void *spec_value) {
-  return guarded([&] {
-    checked(program);
-    // "CL_INVALID_OPERATION if no devices associated with program support
-    // intermediate language programs."
-    fail(CL_INVALID_OPERATION);
   });
 }
 

@@ -1,8 +1,10 @@
-// Command-queues.
+// Command-queues, and what every clEnqueue* entry point checks before its
+// command goes to the queue (api/enqueue.h).
 #include "Queue.h"
 
 #include "Context.h"
 #include "Device.h"
+#include "api/enqueue.h"
 #include "api/entry_points.h"
 
 using namespace lockstep::runtime;
@@ -36,6 +38,32 @@ void checkQueueFlags(cl_command_queue_properties flags) {
 }
 
 }  // namespace
+
+void checkWaitList(const _cl_command_queue &queue, cl_uint numEvents, const cl_event *waitList) {
+  // "CL_INVALID_EVENT_WAIT_LIST if event_wait_list is NULL and
+  // num_events_in_wait_list > 0, or event_wait_list is not NULL and
+  // num_events_in_wait_list is 0, or if event objects in event_wait_list are
+  // not valid events."
+  check((numEvents == 0) == (waitList == nullptr), CL_INVALID_EVENT_WAIT_LIST);
+  for (cl_uint i = 0; i < numEvents; ++i) {
+    check(isValid(waitList[i]), CL_INVALID_EVENT_WAIT_LIST);
+    // "CL_INVALID_CONTEXT if context associated with command_queue and events
+    // in event_wait_list are not the same."
+    check(waitList[i]->context() == queue.context(), CL_INVALID_CONTEXT);
+  }
+}
+
+void enqueueCommand(_cl_command_queue *queue, cl_command_type type, cl_uint numEvents,
+                    const cl_event *waitList, cl_event *eventOut, Command work, bool blocking,
+                    bool runHereIfBlocking) {
+  checkWaitList(*queue, numEvents, waitList);
+  cl_int status = queue->enqueue(type, numEvents, waitList, eventOut, std::move(work), blocking,
+                                 runHereIfBlocking);
+  // "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if the ... operation is
+  // blocking and the execution status of any of the events in
+  // event_wait_list is a negative integer value."
+  check(status >= 0, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+}
 
 cl_command_queue CL_API_CALL
 clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
@@ -112,27 +140,6 @@ cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue command_queue,
       default:
         fail(CL_INVALID_VALUE);
     }
-  });
-}
-
-cl_int CL_API_CALL clSetCommandQueueProperty(cl_command_queue command_queue,
-                                             cl_command_queue_properties properties, cl_bool enable,
-                                             cl_command_queue_properties *old_properties) {
-  // Removed from OpenCL 1.1 on: the properties of a queue are fixed when it
-  // is created.
-  return guarded([&] {
-    checked(command_queue);
-    fail(CL_INVALID_OPERATION);
-  });
-}
-
-cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device,
-                                                  cl_command_queue command_queue) {
-  return guarded([&] {
-    checkContextDevice(context, device);
-    // "CL_INVALID_OPERATION if device does not support a replaceable default
-    // on-device queue."
-    fail(CL_INVALID_OPERATION);
   });
 }
 

@@ -8,6 +8,7 @@
 #include "Context.h"
 #include "Memory.h"
 #include "Queue.h"
+#include "api/enqueue.h"
 #include "api/entry_points.h"
 
 using namespace lockstep::runtime;
@@ -37,8 +38,8 @@ cl_int enqueueRead(cl_command_queue queue, cl_mem buffer, cl_bool blocking, size
   checkRange(buffer, offset, size);
   check(ptr != nullptr, CL_INVALID_VALUE);
   check(buffer->hostCanRead(), CL_INVALID_OPERATION);
-  queue->enqueue(
-      CL_COMMAND_READ_BUFFER, numEvents, waitList, event,
+  enqueueCommand(
+      queue, CL_COMMAND_READ_BUFFER, numEvents, waitList, event,
       [source = Ref(buffer), offset, size, ptr] {
         std::memmove(ptr, source->address() + offset, size);
         return CL_SUCCESS;
@@ -69,8 +70,8 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem b
     checkRange(buffer, offset, size);
     check(ptr != nullptr, CL_INVALID_VALUE);
     check(buffer->hostCanWrite(), CL_INVALID_OPERATION);
-    command_queue->enqueue(
-        CL_COMMAND_WRITE_BUFFER, num_events_in_wait_list, event_wait_list, event,
+    enqueueCommand(
+        command_queue, CL_COMMAND_WRITE_BUFFER, num_events_in_wait_list, event_wait_list, event,
         [target = Ref(buffer), offset, size, ptr] {
           std::memmove(target->address() + offset, ptr, size);
           return CL_SUCCESS;
@@ -96,8 +97,8 @@ cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem sr
     const char *src = src_buffer->address() + src_offset;
     const char *dst = dst_buffer->address() + dst_offset;
     check(size == 0 || src + size <= dst || dst + size <= src, CL_MEM_COPY_OVERLAP);
-    command_queue->enqueue(
-        CL_COMMAND_COPY_BUFFER, num_events_in_wait_list, event_wait_list, event,
+    enqueueCommand(
+        command_queue, CL_COMMAND_COPY_BUFFER, num_events_in_wait_list, event_wait_list, event,
         [source = Ref(src_buffer), target = Ref(dst_buffer), src_offset, dst_offset, size] {
           std::memcpy(target->address() + dst_offset, source->address() + src_offset, size);
           return CL_SUCCESS;
@@ -145,11 +146,11 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem bu
     check(offset % pattern_size == 0 && size % pattern_size == 0, CL_INVALID_VALUE);
     std::array<char, 128> bytes;
     std::memcpy(bytes.data(), pattern, pattern_size);  // the application may reuse pattern
-    command_queue->enqueue(CL_COMMAND_FILL_BUFFER, num_events_in_wait_list, event_wait_list, event,
-                           [target = Ref(buffer), bytes, pattern_size, offset, size] {
-                             fillPattern(target->address() + offset, bytes.data(), pattern_size, size);
-                             return CL_SUCCESS;
-                           });
+    enqueueCommand(command_queue, CL_COMMAND_FILL_BUFFER, num_events_in_wait_list, event_wait_list,
+                   event, [target = Ref(buffer), bytes, pattern_size, offset, size] {
+                     fillPattern(target->address() + offset, bytes.data(), pattern_size, size);
+                     return CL_SUCCESS;
+                   });
   });
 }
 

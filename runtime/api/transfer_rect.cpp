@@ -5,6 +5,7 @@
 #include "Context.h"
 #include "Memory.h"
 #include "Queue.h"
+#include "api/enqueue.h"
 #include "api/entry_points.h"
 
 using namespace lockstep::runtime;
@@ -91,9 +92,9 @@ void enqueueHostRect(cl_command_queue queue, cl_mem buffer, bool toHost, cl_bool
   check(inBuffer.end(region) <= buffer->size(), CL_INVALID_VALUE);
   check(ptr != nullptr, CL_INVALID_VALUE);
   check(toHost ? buffer->hostCanRead() : buffer->hostCanWrite(), CL_INVALID_OPERATION);
-  queue->enqueue(
-      toHost ? CL_COMMAND_READ_BUFFER_RECT : CL_COMMAND_WRITE_BUFFER_RECT, numEvents, waitList,
-      event,
+  enqueueCommand(
+      queue, toHost ? CL_COMMAND_READ_BUFFER_RECT : CL_COMMAND_WRITE_BUFFER_RECT, numEvents,
+      waitList, event,
       [mem = Ref(buffer), toHost, inBuffer, inHost, region, host = static_cast<char *>(ptr)] {
         if (toHost)
           copyBox(host, inHost, mem->address(), inBuffer, region);
@@ -184,11 +185,12 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_me
       check(src.slicePitch == dst.slicePitch || src.rowPitch == dst.rowPitch, CL_INVALID_VALUE);
     check(!boxesOverlap(src_buffer->address(), src, dst_buffer->address(), dst, box),
           CL_MEM_COPY_OVERLAP);
-    command_queue->enqueue(CL_COMMAND_COPY_BUFFER_RECT, num_events_in_wait_list, event_wait_list,
-                           event, [from = Ref(src_buffer), to = Ref(dst_buffer), src, dst, box] {
-                             copyBox(to->address(), dst, from->address(), src, box);
-                             return CL_SUCCESS;
-                           });
+    enqueueCommand(command_queue, CL_COMMAND_COPY_BUFFER_RECT, num_events_in_wait_list,
+                   event_wait_list, event,
+                   [from = Ref(src_buffer), to = Ref(dst_buffer), src, dst, box] {
+                     copyBox(to->address(), dst, from->address(), src, box);
+                     return CL_SUCCESS;
+                   });
   });
 }
 

@@ -1,10 +1,43 @@
-// Optional features Lockstep does not offer, answered with the error the
-// spec gives for an absent feature after the handles are checked: pipes,
-// SVM (no CL_DEVICE_SVM_CAPABILITIES), and the sharing extensions (GL, EGL) and
-// cl_khr_subgroups, which the dispatch table has slots for but the platform
-// does not list.
+// Every entry point of a feature Lockstep does not offer, in one place. Each
+// checks its handles, then gives the error the spec names for a device
+// without the feature (or, where the spec has none, the answer a device
+// without it gives: clSVMAlloc's NULL). The dispatch table has slots for
+// them (api/entry_points.h); the platform and device report none of their
+// features or extensions. Everything else in runtime/api/ is offered.
+//
+//   pipes                     clCreatePipe, clGetPipeInfo
+//   shared virtual memory     clSVMAlloc, clSVMFree, clEnqueueSVMFree,
+//                             clEnqueueSVMMemcpy, clEnqueueSVMMemFill,
+//                             clEnqueueSVMMap, clEnqueueSVMUnmap,
+//                             clEnqueueSVMMigrateMem, clSetKernelArgSVMPointer,
+//                             clSetKernelExecInfo (its parameters are SVM's)
+//   device partitioning       clCreateSubDevices, and cl_ext_device_fission's
+//                             clCreateSubDevicesEXT, clRetainDeviceEXT,
+//                             clReleaseDeviceEXT (the last two act on the root
+//                             device as clRetainDevice and clReleaseDevice do)
+//   on-device queues          clSetDefaultDeviceCommandQueue
+//   native kernels            clEnqueueNativeKernel
+//   built-in kernels          clCreateProgramWithBuiltInKernels
+//   intermediate language     clCreateProgramWithIL,
+//   (SPIR-V)                  clSetProgramSpecializationConstant
+//   program-scope global      clSetProgramReleaseCallback
+//   constructors/destructors
+//   changing queue properties clSetCommandQueueProperty (OpenCL 1.0 only)
+//   OpenGL sharing            clCreateFromGLBuffer, clCreateFromGLTexture,
+//   (cl_khr_gl_sharing,       clCreateFromGLTexture2D, clCreateFromGLTexture3D,
+//   cl_khr_gl_event)          clCreateFromGLRenderbuffer, clGetGLObjectInfo,
+//                             clGetGLTextureInfo, clEnqueueAcquireGLObjects,
+//                             clEnqueueReleaseGLObjects, clGetGLContextInfoKHR,
+//                             clCreateEventFromGLsyncKHR
+//   EGL sharing               clCreateFromEGLImageKHR,
+//   (cl_khr_egl_image,        clEnqueueAcquireEGLObjectsKHR,
+//   cl_khr_egl_event)         clEnqueueReleaseEGLObjectsKHR,
+//                             clCreateEventFromEGLSyncKHR
 #include "Context.h"
+#include "Device.h"
+#include "Kernel.h"
 #include "Memory.h"
+#include "Program.h"
 #include "Queue.h"
 #include "api/entry_points.h"
 
@@ -73,6 +106,162 @@ cl_int CL_API_CALL clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uin
                                           const size_t *, cl_mem_migration_flags, cl_uint,
                                           const cl_event *, cl_event *) {
   return guarded([&] { notOnQueue(command_queue); });
+}
+
+// SVM arguments and the SVM parameters of clSetKernelExecInfo.
+cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index,
+                                            const void *arg_value) {
+  return guarded([&] {
+    checked(kernel);
+    // "CL_INVALID_OPERATION if no devices in the context associated with
+    // kernel support SVM": CL_DEVICE_SVM_CAPABILITIES is 0.
+    fail(CL_INVALID_OPERATION);
+  });
+}
+
+cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,
+                                       size_t param_value_size, const void *param_value) {
+  return guarded([&] {
+    checked(kernel);
+    switch (param_name) {
+      case CL_KERNEL_EXEC_INFO_SVM_PTRS:
+      case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
+        // "CL_INVALID_OPERATION if no devices in the context associated with
+        // kernel support SVM": whatever param_value is, as the CTS's API
+        // consistency test expects of a device without SVM.
+        fail(CL_INVALID_OPERATION);
+      default:
+        // "CL_INVALID_VALUE if param_name is not valid".
+        fail(CL_INVALID_VALUE);
+    }
+  });
+}
+
+// --- device partitioning ---
+cl_int CL_API_CALL clCreateSubDevices(cl_device_id in_device,
+                                      const cl_device_partition_property *properties,
+                                      cl_uint num_devices, cl_device_id *out_devices,
+                                      cl_uint *num_devices_ret) {
+  return guarded([&] {
+    checked(in_device);
+    // The device reports no partition type, so every request names one it
+    // does not support: "CL_INVALID_VALUE if values specified in properties
+    // are not valid or if values specified in properties are valid but not
+    // supported by the device."
+    fail(CL_INVALID_VALUE);
+  });
+}
+
+cl_int CL_API_CALL clCreateSubDevicesEXT(cl_device_id in_device,
+                                         const cl_device_partition_property_ext *properties,
+                                         cl_uint num_entries, cl_device_id *out_devices,
+                                         cl_uint *num_devices) {
+  return guarded([&] {
+    checked(in_device);
+    fail(CL_INVALID_VALUE);
+  });
+}
+
+// cl_ext_device_fission's retain and release: of the root device, which they
+// leave as it is.
+cl_int CL_API_CALL clRetainDeviceEXT(cl_device_id device) { return api::clRetainDevice(device); }
+cl_int CL_API_CALL clReleaseDeviceEXT(cl_device_id device) { return api::clReleaseDevice(device); }
+
+// --- changing a queue's properties ---
+cl_int CL_API_CALL clSetCommandQueueProperty(cl_command_queue command_queue,
+                                             cl_command_queue_properties properties, cl_bool enable,
+                                             cl_command_queue_properties *old_properties) {
+  // Removed from OpenCL 1.1 on: the properties of a queue are fixed when it
+  // is created.
+  return guarded([&] {
+    checked(command_queue);
+    fail(CL_INVALID_OPERATION);
+  });
+}
+
+// --- on-device queues ---
+cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device,
+                                                  cl_command_queue command_queue) {
+  return guarded([&] {
+    checked(context);
+    // "CL_INVALID_DEVICE if device is not a valid device or is not associated
+    // with context."
+    check(isValid(device) && context->hasDevice(device), CL_INVALID_DEVICE);
+    // "CL_INVALID_OPERATION if device does not support a replaceable default
+    // on-device queue."
+    fail(CL_INVALID_OPERATION);
+  });
+}
+
+// --- native kernels ---
+cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue command_queue,
+                                         void(CL_CALLBACK *user_func)(void *), void *args,
+                                         size_t cb_args, cl_uint num_mem_objects,
+                                         const cl_mem *mem_list, const void **args_mem_loc,
+                                         cl_uint num_events_in_wait_list,
+                                         const cl_event *event_wait_list, cl_event *event) {
+  return guarded([&] {
+    checked(command_queue);
+    // CL_DEVICE_EXECUTION_CAPABILITIES has no CL_EXEC_NATIVE_KERNEL.
+    fail(CL_INVALID_OPERATION);
+  });
+}
+
+// --- built-in kernels ---
+cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_devices,
+                                                         const cl_device_id *device_list,
+                                                         const char *kernel_names,
+                                                         cl_int *errcode_ret) {
+  return guardedCreate(errcode_ret, [&]() -> cl_program {
+    _cl_context *ctx = checked(context);
+    // "CL_INVALID_VALUE if device_list is NULL or num_devices is zero."
+    check(device_list != nullptr && num_devices != 0, CL_INVALID_VALUE);
+    // "CL_INVALID_VALUE if kernel_names is NULL ..."
+    check(kernel_names != nullptr, CL_INVALID_VALUE);
+    // "CL_INVALID_DEVICE if devices listed in device_list are not in the
+    // list of devices associated with context."
+    for (cl_uint i = 0; i < num_devices; ++i)
+      check(ctx->hasDevice(device_list[i]), CL_INVALID_DEVICE);
+    // "... or kernel_names contains a kernel name that is not supported by
+    // any of the devices in device_list": Lockstep has no built-in kernels.
+    fail(CL_INVALID_VALUE);
+  });
+}
+
+// --- intermediate language (SPIR-V) ---
+cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, const void *il, size_t length,
+                                             cl_int *errcode_ret) {
+  return guardedCreate(errcode_ret, [&]() -> cl_program {
+    checked(context);
+    // "CL_INVALID_OPERATION if no devices in context support intermediate
+    // language programs": CL_DEVICE_IL_VERSION is empty.
+    fail(CL_INVALID_OPERATION);
+  });
+}
+
+cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id,
+                                                      size_t spec_size, const void *spec_value) {
+  return guarded([&] {
+    checked(program);
+    // "CL_INVALID_OPERATION if no devices associated with program support
+    // intermediate language programs."
+    fail(CL_INVALID_OPERATION);
+  });
+}
+
+// --- program-scope constructors and destructors ---
+cl_int CL_API_CALL clSetProgramReleaseCallback(cl_program program,
+                                               void(CL_CALLBACK *pfn_notify)(cl_program, void *),
+                                               void *user_data) {
+  return guarded([&] {
+    checked(program);
+    // "CL_INVALID_VALUE if pfn_notify is NULL."
+    check(pfn_notify != nullptr, CL_INVALID_VALUE);
+    // "CL_INVALID_OPERATION if no devices in the context associated with
+    // program support global variables with non-trivial constructors or
+    // destructors": OpenCL C has none, so neither does Lockstep.
+    fail(CL_INVALID_OPERATION);
+  });
 }
 
 // --- OpenGL sharing: "CL_INVALID_CONTEXT if context is not a valid context

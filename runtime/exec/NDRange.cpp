@@ -55,7 +55,7 @@ NDRange NDRange::make(uint32_t workDim, const Dims &globalOffset, const Dims &gl
 }
 
 Dims chooseLocalSize(uint32_t workDim, const Dims &globalSize, const LocalSizeLimits &limits) {
-  // Saturating: resolveNDRange refuses ranges past 2^64 - 1 work-items,
+  // Saturating: clEnqueueNDRangeKernel refuses ranges past 2^64 - 1 work-items,
   // but this choice stays safe on its own.
   uint64_t totalItems = 1;
   for (uint32_t d = 0; d < workDim; ++d)

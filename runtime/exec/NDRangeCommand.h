@@ -1,6 +1,7 @@
-// From the arguments of clEnqueueNDRangeKernel to a command: the geometry
-// checks of the spec, and the command that runs the launch with its own
-// snapshot of the kernel's arguments.
+// From a kernel and a validated range to the command that runs the launch:
+// the local size for a NULL local_work_size, and the launch's own snapshot of
+// the kernel's arguments, which the command keeps alive until it has run.
+// The spec's checks of both are api/ndrange.cpp's.
 #pragma once
 
 #include <cstddef>
@@ -11,18 +12,38 @@
 
 namespace lockstep::runtime {
 
-// Validates work_dim, global_work_offset, global_work_size and
-// local_work_size (spec order, throwing its errors) and fixes the local size
-// when local_work_size is NULL. An empty range (global_work_size NULL or a
-// zero size, allowed since OpenCL 2.1) comes back with empty() true.
-NDRange resolveNDRange(const _cl_kernel &kernel, cl_device_id device, cl_uint workDim,
-                       const size_t *globalWorkOffset, const size_t *globalWorkSize,
-                       const size_t *localWorkSize);
+// The local size for a NULL local_work_size: the kernel's required size if
+// it has one (as given: the caller checks it fits the range), else one
+// chosen for `global` on `device` (chooseLocalSize).
+Dims localSizeForNull(const _cl_kernel &kernel, cl_device_id device, cl_uint workDim,
+                      const Dims &global);
 
-// The command that runs `range` of `kernel` on `device`: snapshots the
-// arguments now (CL_INVALID_KERNEL_ARGS, CL_OUT_OF_RESOURCES when the
-// __local memory exceeds the device's) and keeps the kernel and the buffers
-// alive until it has run.
-Command makeNDRangeCommand(cl_kernel kernel, cl_device_id device, const NDRange &range);
+struct PendingLaunch;
+
+// A launch being made. Takes the snapshot of the kernel's arguments at once,
+// so clSetKernelArg after the enqueue does not change what the command runs;
+// the caller checks what the snapshot found, then makes the command.
+class PreparedLaunch {
+ public:
+  explicit PreparedLaunch(cl_kernel kernel);
+  PreparedLaunch(PreparedLaunch &&other) noexcept;
+  PreparedLaunch &operator=(PreparedLaunch &&) = delete;
+  ~PreparedLaunch();
+
+  // Every argument was set, and no buffer or image set has been released
+  // since (_cl_kernel::snapshotInto).
+  bool argumentsComplete() const { return complete_; }
+  // Static __local memory and the __local arguments, laid out.
+  uint64_t localMemorySize() const;
+
+  // The command that runs `range` (empty: a command that does nothing) on
+  // `device`. Consumes the launch.
+  Command command(cl_device_id device, const NDRange &range) &&;
+
+ private:
+  cl_kernel kernel_;
+  PendingLaunch *pending_;
+  bool complete_ = false;
+};
 
 }  // namespace lockstep::runtime

@@ -59,6 +59,11 @@ struct KernelDescription {
   // while any work-item is still in them (the driver keeps such groups small).
   uint32_t maskedLoops = 0;
   uint32_t subGroupSize = 1;  // fixed per kernel, from the SIMD width
+  // Every work-group must be full (global size a multiple of the local size):
+  // compiled as OpenCL C 1.x or with -cl-uniform-work-group-size. Per kernel,
+  // so a program linked from objects of both kinds keeps each one's rule;
+  // the compiled code relies on it (a reqd_work_group_size becomes constant).
+  bool uniformWorkGroups = true;
   bool checksBarriers = false;  // built with LOCKSTEP_CHECK_BARRIERS: see takeKernelFailure
   bool checksBounds = false;    // built with LOCKSTEP_CHECK_BOUNDS: see takeKernelFailure
   // Has loops that poll GroupInfo::stop (StopPollPass): its groups run
@@ -137,6 +142,11 @@ struct LanguageSupport {
   bool workGroupCollectives = false;
   uint32_t subGroupSize = 0;  // 0: no sub-groups
 };
+
+// Build options as the compiler reads them: words split at blanks outside
+// quotes; a run in double or single quotes belongs to its word, without the
+// quotes (-I "dir with space", -D NAME='a b'). The one tokenizer of options.
+std::vector<std::string> splitOptions(std::string_view options);
 
 // After a work-group function returns on this thread: the reason it stopped
 // early (a barrier divergence found by LOCKSTEP_CHECK_BARRIERS, an access

@@ -1,0 +1,117 @@
+// clSetKernelArg: the spec's checks of arg_index, arg_size and arg_value
+// against the kind of the argument (buffer, image, sampler, __local, value),
+// in the order the OpenCL 3.0 API specification lists its errors; the
+// kernel then records the value (_cl_kernel::setArgument).
+#include "Kernel.h"
+#include "Memory.h"
+#include "Sampler.h"
+#include "api/entry_points.h"
+
+namespace lockstep::api {
+
+using namespace runtime;
+using compiler::ArgKind;
+
+namespace {
+
+void checkBuffer(const _cl_kernel &kernel, size_t size, const void *value) {
+  // "CL_INVALID_ARG_SIZE if ... the argument is a memory object and arg_size
+  // != sizeof(cl_mem)". Checked first: arg_value points at arg_size bytes.
+  check(size == sizeof(cl_mem), CL_INVALID_ARG_SIZE);
+  // "the arg_value pointer can be NULL or point to a NULL value in which case
+  // a NULL value will be used as the value for the argument declared as a
+  // pointer to global or constant memory in the kernel."
+  cl_mem mem = value ? *static_cast<const cl_mem *>(value) : nullptr;
+  if (!mem) return;
+  // "CL_INVALID_MEM_OBJECT for an argument declared to be a memory object
+  // when the specified arg_value is not a valid memory object": a pointer
+  // argument takes a buffer, not an image's storage.
+  check(isValid(mem) && mem->context() == kernel.context() && mem->type() == CL_MEM_OBJECT_BUFFER,
+        CL_INVALID_MEM_OBJECT);
+}
+
+void checkImage(const _cl_kernel &kernel, const compiler::KernelArgument &arg, size_t size,
+                const void *value) {
+  // "CL_INVALID_ARG_SIZE if ... the argument is a memory object and arg_size
+  // != sizeof(cl_mem)"; an image argument has no NULL value.
+  check(size == sizeof(cl_mem), CL_INVALID_ARG_SIZE);
+  check(value != nullptr, CL_INVALID_ARG_VALUE);
+  cl_mem mem = *static_cast<const cl_mem *>(value);
+  // "CL_INVALID_MEM_OBJECT for an argument declared to be a memory object
+  // when the specified arg_value is not a valid memory object" (an image).
+  check(isValid(mem) && mem->image() && mem->context() == kernel.context(), CL_INVALID_MEM_OBJECT);
+  // An image of another type than declared (image2d_depth_t is declared
+  // as CL_MEM_OBJECT_IMAGE2D) is no valid value.
+  check(mem->type() == arg.imageType, CL_INVALID_ARG_VALUE);
+  // "CL_INVALID_ARG_VALUE if the argument is an image declared with the
+  // read_only qualifier and arg_value refers to an image object created
+  // with cl_mem_flags of CL_MEM_WRITE_ONLY or if the image argument is
+  // declared with the write_only qualifier and arg_value refers to an image
+  // object created with cl_mem_flags of CL_MEM_READ_ONLY."
+  if (arg.accessQualifier == CL_KERNEL_ARG_ACCESS_READ_ONLY)
+    check(!(mem->flags() & CL_MEM_WRITE_ONLY), CL_INVALID_ARG_VALUE);
+  if (arg.accessQualifier == CL_KERNEL_ARG_ACCESS_WRITE_ONLY)
+    check(!(mem->flags() & CL_MEM_READ_ONLY), CL_INVALID_ARG_VALUE);
+}
+
+void checkSampler(size_t size, const void *value) {
+  // "CL_INVALID_ARG_SIZE if ... the argument is a sampler and arg_size
+  // != sizeof(cl_sampler)": before the value is read as one.
+  check(size == sizeof(cl_sampler), CL_INVALID_ARG_SIZE);
+  // "CL_INVALID_SAMPLER for an argument declared to be of type sampler_t
+  // when the specified arg_value is not a valid sampler object" (a NULL
+  // arg_value too, as the Khronos CTS expects).
+  check(value != nullptr, CL_INVALID_SAMPLER);
+  check(isValid(*static_cast<const cl_sampler *>(value)), CL_INVALID_SAMPLER);
+}
+
+void checkLocal(size_t size, const void *value) {
+  // "CL_INVALID_ARG_VALUE if ... arg_value is not NULL for an argument
+  // declared with the __local qualifier."
+  check(value == nullptr, CL_INVALID_ARG_VALUE);
+  // "CL_INVALID_ARG_SIZE if arg_size is zero and the argument is declared
+  // with the local qualifier."
+  check(size != 0, CL_INVALID_ARG_SIZE);
+}
+
+void checkValue(const compiler::KernelArgument &arg, size_t size, const void *value) {
+  // "CL_INVALID_ARG_VALUE if arg_value specified is not a valid value."
+  check(value != nullptr, CL_INVALID_ARG_VALUE);
+  // "CL_INVALID_ARG_SIZE if arg_size does not match the size of the data
+  // type for an argument that is not a memory object". The compiler's size is
+  // the allocation size, so a 3-component vector takes 4 components.
+  check(size == arg.size, CL_INVALID_ARG_SIZE);
+}
+
+}  // namespace
+
+cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
+                                  const void *arg_value) {
+  return guarded([&] {
+    _cl_kernel *k = checked(kernel);
+    // "CL_INVALID_ARG_INDEX if arg_index is not a valid argument index."
+    check(arg_index < k->argumentCount(), CL_INVALID_ARG_INDEX);
+    const compiler::KernelArgument &arg = k->argument(arg_index);
+    switch (arg.kind) {
+      case ArgKind::GlobalPointer:
+      case ArgKind::ConstantPointer:
+        checkBuffer(*k, arg_size, arg_value);
+        break;
+      case ArgKind::Image:
+        checkImage(*k, arg, arg_size, arg_value);
+        break;
+      case ArgKind::Sampler:
+        checkSampler(arg_size, arg_value);
+        break;
+      case ArgKind::LocalPointer:
+        checkLocal(arg_size, arg_value);
+        break;
+      case ArgKind::Value:
+        checkValue(arg, arg_size, arg_value);
+        break;
+    }
+    k->setArgument(arg_index, arg_size, arg_value);
+  });
+}
+
+}  // namespace lockstep::api
