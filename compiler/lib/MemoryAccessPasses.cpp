@@ -86,6 +86,7 @@
 #include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
 
 #include "Internal.h"
+#include "TargetInfo.h"
 
 using namespace llvm;
 
@@ -393,12 +394,8 @@ std::optional<LaneIndex> laneIndex(Value *pointers, const DataLayout &layout) {
 // when some active lane is in neither run, the gather runs as before.
 // Only on AMD's Zen cores: Intel's gather faster than the check and the two
 // loads (the stencil ran 7% slower with them on 16 Xeon cores).
-// Compiled for AMD's Zen cores, whose gathers and scatters cost about a
-// memory access per lane.
-bool forZen(const Function &F) { return F.getFnAttribute("target-cpu").getValueAsString().starts_with("znver"); }
-
 bool splitGatherRuns(IntrinsicInst *gather) {
-  if (!forZen(*gather->getFunction())) return false;
+  if (!isZen(*gather->getFunction())) return false;
   auto *type = dyn_cast<FixedVectorType>(gather->getType());
   std::optional<LaneIndex> lanesAt = laneIndex(gather->getArgOperand(0), gather->getModule()->getDataLayout());
   if (!type || type->getNumElements() < 8 || type->getScalarSizeInBits() != 32 || !lanesAt ||
@@ -505,7 +502,7 @@ bool spacedCandidate(IntrinsicInst *call) {
   MaskedAccess access(call);
   unsigned lanes = access.type->getNumElements();
   unsigned elementBits = access.type->getScalarSizeInBits();
-  return forZen(*call->getFunction()) && lanes >= 4 && isPowerOf2_32(lanes) &&
+  return isZen(*call->getFunction()) && lanes >= 4 && isPowerOf2_32(lanes) &&
          (elementBits == 32 || elementBits == 64) && !isa<ConstantAggregateZero>(access.mask) &&
          !getSplatValue(access.pointers) &&
          !neverSpaced(access.pointers, elementBits / 8, call->getModule()->getDataLayout());

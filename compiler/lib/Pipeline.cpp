@@ -46,6 +46,7 @@
 
 #include "Analysis/WorkItemDivergence.h"
 #include "Internal.h"
+#include "TargetInfo.h"
 
 extern "C" const char lockstep_builtin_chunks[];
 extern "C" const char lockstep_builtin_chunks_end[];
@@ -182,7 +183,7 @@ void retargetToHost(Module &M, TargetMachine &machine) {
     // accesses there (bench/, 5 alternating rounds, 4 of 5 won each).
     // Kernels with loops keep the full width, which they need (sgemm_tiled
     // runs a third slower at 256 bits).
-    if (F.hasFnAttribute(kStraightLineAttr) && machine.getTargetCPU().starts_with("znver"))
+    if (F.hasFnAttribute(kStraightLineAttr) && isZen(machine))
       F.addFnAttr("prefer-vector-width", "256");
     // LLVM prefers 256-bit vectors on Intel's server cores (Skylake-SP to
     // Sapphire Rapids), against the clock drop of 512-bit instructions. For

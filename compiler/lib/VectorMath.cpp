@@ -22,6 +22,7 @@
 #include <string_view>
 
 #include "Internal.h"
+#include "TargetInfo.h"
 
 using namespace llvm;
 
@@ -93,7 +94,7 @@ struct Isa {
 std::vector<Isa> hostIsas(const TargetMachine &machine) {
   std::vector<Isa> isas;
   if (hasAvx512(machine)) isas.push_back({'e', 512});
-  if (machine.getTargetFeatureString().contains("+avx2")) isas.push_back({'d', 256});
+  if (hasAvx2(machine)) isas.push_back({'d', 256});
   isas.push_back({'b', 128});
   return isas;
 }
