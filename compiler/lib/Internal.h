@@ -146,14 +146,14 @@ uint64_t functionAttrNumber(const llvm::Function &F, llvm::StringRef name);
 // ids must be distinct per loop); null for null.
 llvm::MDNode *copyLoopId(llvm::MDNode *id);
 
-// A loop copied under a condition (MemoryAccessPasses.cpp): the loop's
+// A loop copied under a condition (LoopVersioning.cpp): the loop's
 // preheader when versionLoop can copy it (one exit block, LCSSA), else null;
 // then the copy, which runs instead of the loop when `useCopy` holds.
 llvm::BasicBlock *versionablePreheader(llvm::Loop *loop, llvm::LoopInfo &loops, llvm::DominatorTree &dominators);
 llvm::Loop *versionLoop(llvm::Loop *loop, llvm::Value *useCopy, llvm::StringRef suffix, llvm::LoopInfo &loops,
                         llvm::DominatorTree &dominators, llvm::ValueToValueMapTy &map);
 // Gives the loop a fresh id with its properties but the vectorizer's, marked
-// already vectorized, and not to unroll when `noUnroll` (MemoryAccessPasses.cpp).
+// already vectorized, and not to unroll when `noUnroll` (LoopVersioning.cpp).
 void keepScalar(llvm::Loop *loop, bool noUnroll);
 
 // False, with an error in `log` naming the cycle, if functions of the
