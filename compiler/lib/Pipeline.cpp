@@ -6,18 +6,15 @@
 // files in parallel.
 #include <llvm/ADT/StringSet.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
-#include <llvm/Analysis/TargetTransformInfo.h>
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/DiagnosticInfo.h>
 #include <llvm/IR/DiagnosticPrinter.h>
-#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/PassTimingInfo.h>
 #include <llvm/IR/Module.h>
-#include <llvm/IR/Operator.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Linker/Linker.h>
 #include <llvm/Passes/PassBuilder.h>
@@ -33,9 +30,7 @@
 #include <llvm/Transforms/Utils/LoopSimplify.h>
 #include <llvm/Transforms/Scalar/EarlyCSE.h>
 #include <llvm/Transforms/Scalar/SROA.h>
-#include <llvm/Transforms/Scalar/Scalarizer.h>
 #include <llvm/Transforms/Utils/Cloning.h>
-#include <llvm/Transforms/Utils/LowerAtomic.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
@@ -46,7 +41,6 @@
 
 #include "Analysis/WorkItemDivergence.h"
 #include "Internal.h"
-#include "TargetInfo.h"
 
 extern "C" const char lockstep_builtin_chunks[];
 extern "C" const char lockstep_builtin_chunks_end[];
@@ -167,34 +161,6 @@ bool linkBuiltins(Module &M, std::string &log) {
   }
 }
 
-void retargetToHost(Module &M, TargetMachine &machine) {
-  M.setTargetTriple(machine.getTargetTriple().str());
-  M.setDataLayout(machine.createDataLayout());
-  for (Function &F : M) {
-    F.setCallingConv(CallingConv::C);
-    for (User *user : F.users())
-      if (auto *call = dyn_cast<CallBase>(user)) call->setCallingConv(CallingConv::C);
-    if (F.isDeclaration()) continue;
-    F.addFnAttr("target-cpu", machine.getTargetCPU());
-    F.addFnAttr("target-features", machine.getTargetFeatureString());
-    // Zen 4 runs 512-bit vectors as two 256-bit halves; a kernel that only
-    // streams through memory (vector_add, triad: loads, a little
-    // arithmetic, a store) moves 10-20% more bytes per second with 256-bit
-    // accesses there (bench/, 5 alternating rounds, 4 of 5 won each).
-    // Kernels with loops keep the full width, which they need (sgemm_tiled
-    // runs a third slower at 256 bits).
-    if (F.hasFnAttribute(kStraightLineAttr) && isZen(machine))
-      F.addFnAttr("prefer-vector-width", "256");
-    // LLVM prefers 256-bit vectors on Intel's server cores (Skylake-SP to
-    // Sapphire Rapids), against the clock drop of 512-bit instructions. For
-    // kernels with loops the full width wins by far: on 16 Sapphire Rapids
-    // cores sgemm_naive ran 2.4x, sgemm_tiled and stencil 1.4x, transpose
-    // 1.25x and mandelbrot 1.2x faster with it (A/B, same library, 3 rounds).
-    else if (!F.hasFnAttribute(kStraightLineAttr) && hasAvx512(machine))
-      F.addFnAttr("prefer-vector-width", "512");
-  }
-}
-
 struct Analyses {
   // `library`, when given, replaces the target library info the builder
   // would make (it must outlive the analyses).
@@ -245,92 +211,16 @@ bool checkUndefined(const Module &M, std::string &log) {
   return ok;
 }
 
-// A pointer into __local memory: of the local address space, or cast from
-// one (generic pointers to __local, the layout's cast of the group's block).
-bool isLocalPointer(Value *pointer) {
-  for (int depth = 0; depth < 16; ++depth) {
-    if (pointer->getType()->getPointerAddressSpace() == kLocalAddressSpace) return true;
-    if (auto *gep = dyn_cast<GEPOperator>(pointer)) pointer = gep->getPointerOperand();
-    else if (auto *cast = dyn_cast<AddrSpaceCastOperator>(pointer)) pointer = cast->getPointerOperand();
-    else return false;
-  }
-  return false;
-}
-
-// __local memory belongs to one work-group, and all work-items of a group run
-// on one thread, in program order: atomics on it need no lock prefix and no
-// fence. Lowered to plain read-modify-write after -O3, so the new accesses
-// are never taken for independent work-item accesses by the vectorizer.
-void lowerLocalAtomics(Module &M) {
-  SmallVector<Instruction *, 16> atomics;
-  for (Function &F : M)
-    for (BasicBlock &BB : F)
-      for (Instruction &I : BB) {
-        if (auto *rmw = dyn_cast<AtomicRMWInst>(&I); rmw && isLocalPointer(rmw->getPointerOperand()))
-          atomics.push_back(rmw);
-        if (auto *cas = dyn_cast<AtomicCmpXchgInst>(&I); cas && isLocalPointer(cas->getPointerOperand()))
-          atomics.push_back(cas);
-      }
-  for (Instruction *I : atomics) {
-    if (auto *rmw = dyn_cast<AtomicRMWInst>(I)) lowerAtomicRMWInst(rmw);
-    else lowerAtomicCmpXchgInst(cast<AtomicCmpXchgInst>(I));
-  }
-}
-
 // Whether LOCKSTEP_DUMP_IR asks for the module at this point.
 bool dumpRequested(std::string_view point) {
   const char *dump = std::getenv("LOCKSTEP_DUMP_IR");
   return dump && std::string_view(dump) == point;
 }
 
-}  // namespace
-
-FixedVectorType *valueVector(const Instruction &I) {
-  Type *type = isa<StoreInst>(I) ? cast<StoreInst>(I).getValueOperand()->getType() : I.getType();
-  auto *vector = dyn_cast<FixedVectorType>(type);
-  return vector && !vector->getElementType()->isPointerTy() ? vector : nullptr;
-}
-
-bool fillsRegister(const FixedVectorType &vector, uint64_t registerBits) {
-  return vector.getPrimitiveSizeInBits().getFixedValue() >= registerBits;
-}
-
-namespace {
-
-// Whether F computes with vectors that fill a vector register.
-bool usesFullWidthVectors(Function &F, const TargetTransformInfo &target) {
-  uint64_t registerBits = target.getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector).getFixedValue();
-  return any_of(instructions(F), [&](const Instruction &I) {
-    FixedVectorType *vector = valueVector(I);
-    return vector && fillsRegister(*vector, registerBits);
-  });
-}
-
-// LLVM's scalarizer on work-group functions only, and only those whose
-// vectors are narrower than a register. A function -O3 left uninlined runs
-// one work-item a call, so nothing widens it across work-items: split into
-// scalars, its vector code stayed scalar (hashcat's SHA-256 kernels, whose
-// helpers work on uint16 values, ran 27x slower than PoCL). A kernel whose
-// own vectors fill a register already has all the lanes widening could
-// give, and split, runs 16 scalar instructions for each vector one where
-// the work-item loop is not widened: hashcat runs one work-item per group
-// on CPUs (WPA's PBKDF2 loop ran at 0.75-0.83x PoCL).
-struct ScalarizeWorkGroupCodePass : PassInfoMixin<ScalarizeWorkGroupCodePass> {
-  PreservedAnalyses run(Function &F, FunctionAnalysisManager &analyses) {
-    if (!F.hasFnAttribute(kWorkGroupCodeAttr) ||
-        usesFullWidthVectors(F, analyses.getResult<TargetIRAnalysis>(F)))
-      return PreservedAnalyses::all();
-    ScalarizerPassOptions options;
-    options.ScalarizeLoadStore = true;
-    return ScalarizerPass(options).run(F, analyses);
-  }
-};
-
 // -O3 (or -O1 with -cl-opt-disable) and the passes that work on its result,
 // on a prepared module or a part of one, retargeted to the host first.
 void optimizeModule(Module &M, const FrontendOptions &options) {
   TargetMachine &machine = hostTargetMachine();
-  retargetToHost(M, machine);
   PipelineTuningOptions tuning;
   tuning.LoopVectorization = true;
   tuning.SLPVectorization = true;
@@ -363,12 +253,13 @@ void optimizeModule(Module &M, const FrontendOptions &options) {
         passes.addPass(SpreadLoopsPass());
       });
   // The math builtins' vector variants (VectorMath.cpp), for the vectorizer.
-  TargetLibraryInfoImpl library(Triple(M.getTargetTriple()));
+  TargetLibraryInfoImpl library(machine.getTargetTriple());
   library.addVectorizableFunctions(vectorMathMappings());
   Analyses analyses(builder, &library);
   standard.registerCallbacks(instrumentation, &analyses.modules);
   OptimizationLevel level = options.optDisable ? OptimizationLevel::O1 : OptimizationLevel::O3;
   ModulePassManager passes;
+  passes.addPass(RetargetToHostPass(machine));
   if (checkedBounds) {
     FunctionPassManager versioning;
     versioning.addPass(LoopSimplifyPass());
@@ -382,9 +273,9 @@ void optimizeModule(Module &M, const FrontendOptions &options) {
   passes.addPass(SpacedAccessesPass());
   passes.addPass(StridedRunPrefetchPass());
   passes.addPass(StreamingStoresPass());
+  passes.addPass(VectorMathCallersPass());
+  passes.addPass(LocalAtomicLoweringPass());
   passes.run(M, analyses.modules);
-  markVectorMathCallers(M);
-  lowerLocalAtomics(M);
   if (dumpRequested("final")) {
     static std::mutex mutex;
     std::lock_guard lock(mutex);
@@ -585,17 +476,13 @@ void addCheckFlags(Module &M, const FrontendOptions &options) {
 bool prepareModule(Module &M, const FrontendOptions &options, std::string &log) {
   loadMathLibrary();
   if (!checkNoRecursion(M, log) || !linkBuiltins(M, log) || !checkUndefined(M, log)) return false;
-  // -fno-builtin keeps Clang from treating OpenCL names as C library ones; the
-  // attribute it leaves would stop the inliner from merging builtins into the
-  // work-group functions.
-  for (Function &F : M) F.removeFnAttr("no-builtins");
-  releaseMathCalls(M);
   TargetMachine &machine = hostTargetMachine();
   addCheckFlags(M, options);
   PassBuilder builder(&machine);
   registerLockstepPasses(builder);
   Analyses analyses(builder);
   ModulePassManager passes;
+  passes.addPass(ReleaseBuiltinCallsPass());
   passes.addPass(ImageTypeLoweringPass());
   passes.addPass(ImageSpecializationPass());
   passes.addPass(PrintfLoweringPass());
@@ -706,6 +593,10 @@ void registerLockstepPasses(PassBuilder &builder) {
   builder.registerPipelineParsingCallback(
       [](StringRef name, ModulePassManager &passes, ArrayRef<PassBuilder::PipelineElement>) {
         if (name == "lockstep-kernel-wrapper") passes.addPass(KernelWrapperPass());
+        else if (name == "lockstep-release-builtin-calls") passes.addPass(ReleaseBuiltinCallsPass());
+        else if (name == "lockstep-retarget-to-host") passes.addPass(RetargetToHostPass(hostTargetMachine()));
+        else if (name == "lockstep-vector-math-callers") passes.addPass(VectorMathCallersPass());
+        else if (name == "lockstep-local-atomic-lowering") passes.addPass(LocalAtomicLoweringPass());
         else if (name == "lockstep-image-types") passes.addPass(ImageTypeLoweringPass());
         else if (name == "lockstep-image-specialization") passes.addPass(ImageSpecializationPass());
         else if (name == "lockstep-workitem-builtins") passes.addPass(WorkItemBuiltinsPass());

@@ -170,17 +170,4 @@ void releaseMathCalls(Module &M) {
   }
 }
 
-// A call that passes 512-bit vectors passes them in zmm registers only where
-// the caller may use them: a kernel tuned for 256-bit vectors (straight-line
-// kernels on Zen 4) would split them into two ymm registers, against the
-// ABI of libmvec's AVX-512 variants.
-void markVectorMathCallers(Module &M) {
-  for (Function &callee : M) {
-    if (!callee.isDeclaration() || !callee.getName().starts_with("_ZGVe")) continue;
-    for (User *user : callee.users())
-      if (auto *call = dyn_cast<CallBase>(user))
-        call->getFunction()->addFnAttr("min-legal-vector-width", "512");
-  }
-}
-
 }  // namespace lockstep::compiler

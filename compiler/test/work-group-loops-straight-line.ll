@@ -82,7 +82,7 @@ body:
 ; FOLD: ![[ONCE]] = !{!"llvm.loop.interleave.count", i32 1}
 
 ; Every work-group function and the copy it dispatches to is work-group code
-; (Pipeline.cpp scalarizes vector values there only).
+; (ScalarizeWorkGroupCodePass scalarizes vector values there only).
 ; CODE: define void @add({{.*}}) #[[A:[0-9]+]]
 ; CODE: define void @loop({{.*}}) #[[L:[0-9]+]]
 ; CODE: define void @barrier({{.*}}) #[[B:[0-9]+]]
