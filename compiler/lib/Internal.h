@@ -349,7 +349,8 @@ struct LocalAtomicLoweringPass : llvm::PassInfoMixin<LocalAtomicLoweringPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 
-// Registers the passes above by name ("lockstep-kernel-wrapper", ...).
+// Registers the passes above and the pipelines by name, from Passes.def
+// ("lockstep-kernel-wrapper", "lockstep-prepare<...>", ...).
 void registerLockstepPasses(llvm::PassBuilder &builder);
 
 // ---- kernel interface ----------------------------------------------------------
