@@ -4,11 +4,11 @@
 // Reading a bitcode module costs in proportion to the functions it declares,
 // even lazily: every build reading all ~11,000 builtins spent 25 ms on it,
 // most of a small program's build. With chunks, a build reads only the few
-// that define what the program calls (compiler/lib/Pipeline.cpp).
+// that define what the program calls (compiler/lib/BuiltinLinking.cpp).
 //
 //   split_builtins <builtins.bc> <out.chunks>
 //
-// Output (read by compiler/lib/Pipeline.cpp):
+// Output (read by compiler/lib/BuiltinLinking.cpp):
 //   LOCKSTEP-BUILTIN-CHUNKS 2\n
 //   <xxh3-64 of the data, 16 hex digits>\n   (part of every kernel cache key:
 //                                             hashed here, not per process)

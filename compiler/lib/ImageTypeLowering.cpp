@@ -32,7 +32,7 @@
 
 #include "Internal.h"
 
-#define DEBUG_TYPE "lockstep-image-types"
+#define DEBUG_TYPE "lockstep-image-type-lowering"
 
 using namespace llvm;
 

@@ -59,8 +59,8 @@ inline constexpr const char *kCheckBoundsAttr = "lockstep-check-bounds";
 // Work-group functions of kernels without loops, barriers or collectives.
 inline constexpr const char *kStraightLineAttr = "lockstep-straight-line";
 // On a work-group function and the copies it dispatches to: code that runs
-// per work-item in loops the vectorizer widens (Pipeline.cpp scalarizes
-// vector values there, and nowhere else).
+// per work-item in loops the vectorizer widens (ScalarizeWorkGroupCodePass
+// scalarizes vector values there, and nowhere else).
 inline constexpr const char *kWorkGroupCodeAttr = "lockstep-work-group-code";
 // On a kernel whose work-groups are all full: compiled as OpenCL C 1.x or
 // with -cl-uniform-work-group-size (markUniformWorkGroups). Lives in program
@@ -147,14 +147,14 @@ uint64_t functionAttrNumber(const llvm::Function &F, llvm::StringRef name);
 // ids must be distinct per loop); null for null.
 llvm::MDNode *copyLoopId(llvm::MDNode *id);
 
-// A loop copied under a condition (MemoryAccessPasses.cpp): the loop's
+// A loop copied under a condition (LoopVersioning.cpp): the loop's
 // preheader when versionLoop can copy it (one exit block, LCSSA), else null;
 // then the copy, which runs instead of the loop when `useCopy` holds.
 llvm::BasicBlock *versionablePreheader(llvm::Loop *loop, llvm::LoopInfo &loops, llvm::DominatorTree &dominators);
 llvm::Loop *versionLoop(llvm::Loop *loop, llvm::Value *useCopy, llvm::StringRef suffix, llvm::LoopInfo &loops,
                         llvm::DominatorTree &dominators, llvm::ValueToValueMapTy &map);
 // Gives the loop a fresh id with its properties but the vectorizer's, marked
-// already vectorized, and not to unroll when `noUnroll` (MemoryAccessPasses.cpp).
+// already vectorized, and not to unroll when `noUnroll` (LoopVersioning.cpp).
 void keepScalar(llvm::Loop *loop, bool noUnroll);
 
 // False, with an error in `log` naming the cycle, if functions of the
@@ -318,7 +318,40 @@ struct ImageSpecializationPass : llvm::PassInfoMixin<ImageSpecializationPass> {
 void requestSpecialization(llvm::Module &M, llvm::StringRef kernel, unsigned argument,
                            llvm::ArrayRef<uint32_t> values);
 
-// Registers the passes above by name ("lockstep-kernel-wrapper", ...).
+// First of the prepare pipeline: drops the frontend's -fno-builtin marks
+// where Lockstep wants LLVM to know the calls (ReleaseBuiltinCalls.cpp).
+struct ReleaseBuiltinCallsPass : llvm::PassInfoMixin<ReleaseBuiltinCallsPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+
+// First of the optimize pipeline: the module becomes `machine`'s (triple,
+// data layout, calling convention, target-cpu and vector width).
+struct RetargetToHostPass : llvm::PassInfoMixin<RetargetToHostPass> {
+  explicit RetargetToHostPass(llvm::TargetMachine &machine) : machine(machine) {}
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  llvm::TargetMachine &machine;
+};
+
+// Before the loop vectorizer: work-group code whose vectors are narrower
+// than a register is split into scalars, which widen across work-items.
+struct ScalarizeWorkGroupCodePass : llvm::PassInfoMixin<ScalarizeWorkGroupCodePass> {
+  llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
+};
+
+// After -O3: the callers of libmvec's AVX-512 variants may pass zmm
+// registers ("min-legal-vector-width"="512").
+struct VectorMathCallersPass : llvm::PassInfoMixin<VectorMathCallersPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+
+// Last: atomics on __local memory, which one thread runs for the whole
+// group, become plain loads and stores.
+struct LocalAtomicLoweringPass : llvm::PassInfoMixin<LocalAtomicLoweringPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+
+// Registers the passes above and the pipelines by name, from Passes.def
+// ("lockstep-kernel-wrapper", "lockstep-prepare<...>", ...).
 void registerLockstepPasses(llvm::PassBuilder &builder);
 
 // ---- kernel interface ----------------------------------------------------------
@@ -405,8 +438,6 @@ const std::string &vectorMathIdentity();
 // Makes the builtins' calls of those functions' scalar forms (expf, erff)
 // plain calls the vectorizer may replace.
 void releaseMathCalls(llvm::Module &M);
-// Lets the callers of 512-bit variants pass zmm registers (the ABI's).
-void markVectorMathCallers(llvm::Module &M);
 
 // ---- kernel cache (KernelCache.cpp) --------------------------------------------
 

@@ -148,15 +148,6 @@ TargetMachine &hostTargetMachine() {
   return *machine;
 }
 
-bool hasAvx512(const TargetMachine &machine) { return machine.getTargetFeatureString().contains("+avx512f"); }
-
-unsigned hostSubGroupSize() {
-  const TargetMachine &machine = hostTargetMachine();
-  if (hasAvx512(machine)) return 16;
-  if (machine.getTargetFeatureString().contains("+avx")) return 8;
-  return 4;
-}
-
 namespace {
 
 // An object file the JIT owns without copying it: a program's objects come

@@ -19,11 +19,6 @@ using namespace llvm;
 namespace lockstep::compiler {
 namespace {
 
-bool isDivision(unsigned opcode) {
-  return opcode == Instruction::SDiv || opcode == Instruction::UDiv ||
-         opcode == Instruction::SRem || opcode == Instruction::URem;
-}
-
 // Divides by a guarded divisor (per element for vectors).
 void guard(BinaryOperator &division) {
   IRBuilder<> builder(&division);
@@ -63,7 +58,7 @@ PreservedAnalyses SafeIntegerDivisionPass::run(Module &M, ModuleAnalysisManager 
   for (Function &F : M)
     for (Instruction &I : instructions(F)) {
       auto *division = dyn_cast<BinaryOperator>(&I);
-      if (!division || !isDivision(division->getOpcode()) || !needsGuard(*division)) continue;
+      if (!division || !division->isIntDivRem() || !needsGuard(*division)) continue;
       guard(*division);
       changed = true;
     }

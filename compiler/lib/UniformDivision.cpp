@@ -75,11 +75,6 @@ Value *quotientOf(IRBuilder<> &builder, Value *x, const Reciprocal &r) {
   return builder.CreateLShr(builder.CreateAdd(t, half), r.secondShift, "div.q");
 }
 
-bool isDivision(unsigned opcode) {
-  return opcode == Instruction::UDiv || opcode == Instruction::URem ||
-         opcode == Instruction::SDiv || opcode == Instruction::SRem;
-}
-
 // Whether `value` (an integer of 33 to 64 bits) is below 2^32 in the loop.
 bool fitsIn32Bits(Value *value, ScalarEvolution &SE, const DataLayout &layout,
                   const Instruction *at, DominatorTree &DT) {
@@ -102,7 +97,7 @@ class UniformDivision {
     MapVector<Loop *, SmallVector<BinaryOperator *, 4>> inCopy;
     for (Instruction &I : instructions(F)) {
       auto *division = dyn_cast<BinaryOperator>(&I);
-      if (!division || !isDivision(division->getOpcode())) continue;
+      if (!division || !division->isIntDivRem()) continue;
       Plan plan = planFor(division);
       if (plan == Plan::InPlace) inPlace.push_back(division);
       if (plan == Plan::InCopy) inCopy[LI.getLoopFor(division->getParent())].push_back(division);

@@ -22,6 +22,7 @@
 #include <string_view>
 
 #include "Internal.h"
+#include "TargetInfo.h"
 
 using namespace llvm;
 
@@ -93,7 +94,7 @@ struct Isa {
 std::vector<Isa> hostIsas(const TargetMachine &machine) {
   std::vector<Isa> isas;
   if (hasAvx512(machine)) isas.push_back({'e', 512});
-  if (machine.getTargetFeatureString().contains("+avx2")) isas.push_back({'d', 256});
+  if (hasAvx2(machine)) isas.push_back({'d', 256});
   isas.push_back({'b', 128});
   return isas;
 }
@@ -166,19 +167,6 @@ void releaseMathCalls(Module &M) {
         call->removeFnAttr(Attribute::Convergent);
         call->removeFnAttr("no-builtins");
       }
-  }
-}
-
-// A call that passes 512-bit vectors passes them in zmm registers only where
-// the caller may use them: a kernel tuned for 256-bit vectors (straight-line
-// kernels on Zen 4) would split them into two ymm registers, against the
-// ABI of libmvec's AVX-512 variants.
-void markVectorMathCallers(Module &M) {
-  for (Function &callee : M) {
-    if (!callee.isDeclaration() || !callee.getName().starts_with("_ZGVe")) continue;
-    for (User *user : callee.users())
-      if (auto *call = dyn_cast<CallBase>(user))
-        call->getFunction()->addFnAttr("min-legal-vector-width", "512");
   }
 }
 

@@ -1,5 +1,7 @@
 // Loads Lockstep's passes into LLVM's `opt` for the IR tests:
 //   opt -load-pass-plugin=LockstepPasses.so -passes=lockstep-work-group-loops
+// (every name in compiler/lib/Passes.def, the pipelines lockstep-prepare<...>
+// and lockstep-optimize<...> too)
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Passes/PassPlugin.h>
 

@@ -4,7 +4,7 @@
 ; get_enqueued_local_size become constants, so the work-item loops have
 ; known trip counts. Without the promise (remainder groups allowed) or
 ; without a required size, they stay GroupInfo reads.
-; RUN: %opt -passes=lockstep-kernel-wrapper,lockstep-workitem-builtins -S %s | FileCheck %s
+; RUN: %opt -passes=lockstep-kernel-wrapper,lockstep-work-item-builtins -S %s | FileCheck %s
 
 target triple = "spir64-unknown-unknown"
 

@@ -2,7 +2,7 @@
 ; and helpers get lowered signatures, values of the types change type, a
 ; constant sampler folds to its bits, the builtins' accessors fold to their
 ; argument and the descriptor loads behind them are invariant.
-; RUN: %opt -passes=lockstep-image-types -S %s | FileCheck %s
+; RUN: %opt -passes=lockstep-image-type-lowering -S %s | FileCheck %s
 
 target triple = "spir64-unknown-unknown"
 

@@ -1,5 +1,5 @@
 ; Kernel-scope __local variables become offsets in the local memory block.
-; RUN: %opt -passes=lockstep-local-memory -S %s | FileCheck %s
+; RUN: %opt -passes=lockstep-local-memory-layout -S %s | FileCheck %s
 
 @k.a = internal addrspace(3) global [16 x float] undef, align 4
 @k.b = internal addrspace(3) global i64 undef, align 8

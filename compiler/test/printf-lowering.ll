@@ -1,7 +1,7 @@
 ; printf calls become calls of the runtime formatter with a typed record:
 ; per argument an 8-byte header (kind | element bytes << 8 | elements << 16)
 ; and the value, padded to 8 bytes.
-; RUN: %opt -passes=lockstep-printf -S %s | FileCheck %s
+; RUN: %opt -passes=lockstep-printf-lowering -S %s | FileCheck %s
 
 @.str = private addrspace(2) constant [9 x i8] c"%d %v4f\0A\00"
 

@@ -1,5 +1,5 @@
 ; Integer divisions that could trap on x86 divide by a guarded divisor.
-; RUN: %opt -passes=lockstep-safe-division -S %s | FileCheck %s
+; RUN: %opt -passes=lockstep-safe-integer-division -S %s | FileCheck %s
 
 define i32 @signed(i32 %a, i32 %b) {
   %q = sdiv i32 %a, %b

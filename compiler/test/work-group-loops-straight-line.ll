@@ -6,8 +6,8 @@
 ; their tails (and not to interleave); the kernel's prologue calls it for
 ; such groups. Kernels with loops or barriers get no such copy.
 ; RUN: %opt -passes=lockstep-work-group-loops -S %s | FileCheck %s
-; RUN: %opt -passes=lockstep-work-group-loops-fold-narrow-rows -S %s | FileCheck %s --check-prefix=FOLD
-; RUN: %opt -passes=lockstep-work-group-loops-fold-narrow-rows -S %s | FileCheck %s --check-prefix=CODE
+; RUN: %opt -passes='lockstep-work-group-loops<fold-narrow-rows>' -S %s | FileCheck %s --check-prefix=FOLD
+; RUN: %opt -passes='lockstep-work-group-loops<fold-narrow-rows>' -S %s | FileCheck %s --check-prefix=CODE
 
 %lockstep.GroupInfo = type { [3 x i64], [3 x i64], [3 x i64], [3 x i64], [3 x i64], [3 x i64], i32, i32, ptr, i64, ptr, ptr, ptr, i64 }
 
@@ -82,7 +82,7 @@ body:
 ; FOLD: ![[ONCE]] = !{!"llvm.loop.interleave.count", i32 1}
 
 ; Every work-group function and the copy it dispatches to is work-group code
-; (Pipeline.cpp scalarizes vector values there only).
+; (ScalarizeWorkGroupCodePass scalarizes vector values there only).
 ; CODE: define void @add({{.*}}) #[[A:[0-9]+]]
 ; CODE: define void @loop({{.*}}) #[[L:[0-9]+]]
 ; CODE: define void @barrier({{.*}}) #[[B:[0-9]+]]

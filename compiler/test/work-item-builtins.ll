@@ -1,5 +1,5 @@
 ; Work-item functions become GroupInfo reads and the local-id placeholder.
-; RUN: %opt -passes=lockstep-workitem-builtins -S %s | FileCheck %s
+; RUN: %opt -passes=lockstep-work-item-builtins -S %s | FileCheck %s
 
 declare i64 @_Z13get_global_idj(i32)
 declare i64 @_Z14get_local_sizej(i32)

@@ -1,0 +1,89 @@
+// A loop copied under a condition, for the passes that run a specialised
+// copy of a loop when a check before it holds (SpreadLoopsPass,
+// StreamingStoresPass, UniformDivisionPass, BoundsCheckVersioningPass) and
+// the loop ids such copies need:
+//
+//   preheader:      br useCopy, copy's preheader, loop's preheader (.not)
+//   copy, loop:     both exit to the loop's exit block, whose phis take
+//                   the copy's values from the copy
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Metadata.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/LoopUtils.h>
+
+#include "Internal.h"
+
+using namespace llvm;
+
+namespace lockstep::compiler {
+
+// The preheader of a loop that versionLoop can copy: one exit block, which
+// only the loop enters, and values that leave the loop only through that
+// block's phis (LCSSA). Null for any other loop. It may add the preheader,
+// so callers ask for it after their checks that change nothing.
+BasicBlock *versionablePreheader(Loop *loop, LoopInfo &loops, DominatorTree &dominators) {
+  BasicBlock *exit = loop->getExitBlock(), *exiting = loop->getExitingBlock();
+  if (!exit || !exiting || exit->getSinglePredecessor() != exiting) return nullptr;
+  for (BasicBlock *block : loop->blocks())
+    for (Instruction &I : *block)
+      for (User *user : I.users()) {
+        auto *inst = cast<Instruction>(user);
+        if (!loop->contains(inst) && !(isa<PHINode>(inst) && inst->getParent() == exit)) return nullptr;
+      }
+  BasicBlock *preheader = loop->getLoopPreheader();
+  if (!preheader) preheader = InsertPreheaderForLoop(loop, &dominators, &loops, nullptr, false);
+  return preheader;
+}
+
+// Copies a loop that versionablePreheader accepted and runs the copy instead
+// when `useCopy` (computed in the preheader) holds:
+// preheader -> (useCopy ? copy's preheader : loop's preheader); both exit to
+// the loop's exit block, whose phis take the copy's values from the copy.
+// The copy gets a loop id of its own with the loop's properties. `map` takes
+// the loop's values to the copy's. Returns the copy.
+Loop *versionLoop(Loop *loop, Value *useCopy, StringRef suffix, LoopInfo &loops, DominatorTree &dominators,
+                  ValueToValueMapTy &map) {
+  BasicBlock *preheader = loop->getLoopPreheader(), *exit = loop->getExitBlock();
+  BasicBlock *loopEntry =
+      SplitBlock(preheader, preheader->getTerminator(), &dominators, &loops, nullptr, suffix.drop_front() + ".not");
+  SmallVector<BasicBlock *, 8> blocks;
+  Loop *copy = cloneLoopWithPreheader(loopEntry, preheader, loop, map, suffix, &loops, &dominators, blocks);
+  remapInstructionsInBlocks(blocks, map);
+  if (MDNode *id = loop->getLoopID()) copy->setLoopID(copyLoopId(id));
+  preheader->getTerminator()->eraseFromParent();
+  BranchInst::Create(copy->getLoopPreheader(), loopEntry, useCopy, preheader);
+  dominators.changeImmediateDominator(exit, preheader);
+  for (PHINode &phi : exit->phis())
+    for (unsigned i = 0, e = phi.getNumIncomingValues(); i < e; ++i)
+      if (loop->contains(phi.getIncomingBlock(i))) {
+        Value *value = phi.getIncomingValue(i);
+        Value *mapped = map.count(value) ? static_cast<Value *>(map[value]) : value;
+        phi.addIncoming(mapped, cast<BasicBlock>(map[phi.getIncomingBlock(i)]));
+      }
+  return copy;
+}
+
+// A fresh loop id with the loop's properties but the vectorizer's, marked
+// already vectorized (and not to unroll, if asked).
+void keepScalar(Loop *loop, bool noUnroll) {
+  LLVMContext &context = loop->getHeader()->getContext();
+  SmallVector<Metadata *, 4> properties{nullptr};
+  if (MDNode *id = loop->getLoopID())
+    for (const MDOperand &property : drop_begin(id->operands()))
+      if (auto *node = dyn_cast<MDNode>(property.get()); node && node->getNumOperands() > 0)
+        if (auto *name = dyn_cast<MDString>(node->getOperand(0));
+            name && !name->getString().starts_with("llvm.loop.vectorize"))
+          properties.push_back(node);
+  properties.push_back(MDNode::get(context, {MDString::get(context, "llvm.loop.isvectorized"),
+                                             ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(context), 1))}));
+  if (noUnroll) properties.push_back(MDNode::get(context, {MDString::get(context, "llvm.loop.unroll.disable")}));
+  MDNode *id = MDNode::getDistinct(context, properties);
+  id->replaceOperandWith(0, id);
+  loop->setLoopID(id);
+}
+
+}  // namespace lockstep::compiler

@@ -1,0 +1,122 @@
+// The pass pipelines of a build, in the order they run.
+//
+// Prepare (prepareModule), on the program linked with the builtins, still
+// spir64: the kernels become work-group functions `void wg(args, group,
+// local, context)` that run a whole work-group, with the work-items in
+// loops the vectorizer can widen.
+//
+// Optimize (compilePart), on the prepared module or a part of one: the code
+// becomes the host's, LLVM's -O3 runs with Lockstep's passes at its
+// vectorizer's start, and the passes that rewrite what the vectorizer made
+// run after it.
+//
+// Both are made of passes only (Passes.def names them all), so `opt
+// -load-pass-plugin=LockstepPasses.so -passes='lockstep-prepare<...>'` or
+// `'lockstep-optimize<...>'` runs what a build runs (PassRegistry.cpp).
+#include "PassPipeline.h"
+
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/Transforms/IPO/GlobalDCE.h>
+#include <llvm/Transforms/IPO/Internalize.h>
+#include <llvm/Transforms/InstCombine/InstCombine.h>
+#include <llvm/Transforms/Scalar/EarlyCSE.h>
+#include <llvm/Transforms/Scalar/SROA.h>
+#include <llvm/Transforms/Scalar/SimplifyCFG.h>
+#include <llvm/Transforms/Utils/LCSSA.h>
+#include <llvm/Transforms/Utils/LoopSimplify.h>
+
+#include "Internal.h"
+
+using namespace llvm;
+
+namespace lockstep::compiler {
+
+PipelineOptions hostPipelineOptions(bool checkBounds, bool optDisable) {
+  return {checkBounds, hasAvx512(hostTargetMachine()), hostVectorBits(), optDisable};
+}
+
+ModulePassManager buildPreparePipeline(const PipelineOptions &options) {
+  ModulePassManager passes;
+  passes.addPass(ReleaseBuiltinCallsPass());
+  passes.addPass(ImageTypeLoweringPass());
+  passes.addPass(ImageSpecializationPass());
+  passes.addPass(PrintfLoweringPass());
+  passes.addPass(KernelWrapperPass());
+  // Only the work-group functions are called from outside; the rest may go.
+  passes.addPass(InternalizePass([](const GlobalValue &value) {
+    auto *F = dyn_cast<Function>(&value);
+    return F && F->hasFnAttribute(kKernelNameAttr);
+  }));
+  passes.addPass(GlobalDCEPass());
+  FunctionPassManager simplify;
+  simplify.addPass(SROAPass(SROAOptions::ModifyCFG));
+  simplify.addPass(EarlyCSEPass(true));
+  simplify.addPass(InstCombinePass());
+  // Loops over private arrays unroll now, so that the arrays become values
+  // before the work-group loops would keep them in memory per work-item.
+  simplify.addPass(PrivateArrayLoopsPass());
+  passes.addPass(createModuleToFunctionPassAdaptor(std::move(simplify)));
+  // Before the work-item functions become GroupInfo reads: its reports ask
+  // for the global id.
+  if (options.checkBounds) passes.addPass(BoundsCheckPass());
+  passes.addPass(FlattenDivRemIndicesPass());
+  // After the simplification, so that nothing sinks the uniform values
+  // these passes compute in the prologue back into the body.
+  passes.addPass(WorkItemBuiltinsPass());
+  passes.addPass(LocalMemoryLayoutPass());
+  passes.addPass(WorkGroupLoopsPass(options.foldNarrowRows, options.vectorBits));
+  passes.addPass(WorkItemLoopSplitPass());
+  passes.addPass(SafeIntegerDivisionPass());
+  passes.addPass(StopPollPass());
+  return passes;
+}
+
+PipelineTuningOptions optimizeTuning() {
+  PipelineTuningOptions tuning;
+  tuning.LoopVectorization = true;
+  tuning.SLPVectorization = true;
+  return tuning;
+}
+
+ModulePassManager buildOptimizePipeline(PassBuilder &builder, TargetMachine &machine,
+                                        const PipelineOptions &options) {
+  ModulePassManager passes;
+  passes.addPass(RetargetToHostPass(machine));
+  // Bounds checking: loops whose checks hold throughout run a copy without
+  // them (the settled branches fold away here), before -O3 and again at the
+  // vectorizer's start.
+  if (options.checkBounds) {
+    FunctionPassManager versioning;
+    versioning.addPass(LoopSimplifyPass());
+    versioning.addPass(LCSSAPass());
+    versioning.addPass(BoundsCheckVersioningPass());
+    versioning.addPass(SimplifyCFGPass());
+    passes.addPass(createModuleToFunctionPassAdaptor(std::move(versioning)));
+  }
+  builder.registerVectorizerStartEPCallback([checkBounds = options.checkBounds](FunctionPassManager &passes,
+                                                                               OptimizationLevel) {
+    // The loop vectorizer widens only scalar instructions: vector values of
+    // work-group code split into scalars first.
+    passes.addPass(ScalarizeWorkGroupCodePass());
+    passes.addPass(InstCombinePass());
+    passes.addPass(InteriorVersioningPass());
+    if (checkBounds) {
+      passes.addPass(BoundsCheckVersioningPass());
+      passes.addPass(SimplifyCFGPass());
+    }
+    passes.addPass(UniformDivisionPass());
+    passes.addPass(SpreadLoopsPass());
+  });
+  passes.addPass(builder.buildPerModuleDefaultPipeline(options.optDisable ? OptimizationLevel::O1
+                                                                          : OptimizationLevel::O3));
+  // On what the vectorizer made.
+  passes.addPass(MaskedMemoryGuardsPass());
+  passes.addPass(SpacedAccessesPass());
+  passes.addPass(StridedRunPrefetchPass());
+  passes.addPass(StreamingStoresPass());
+  passes.addPass(VectorMathCallersPass());
+  passes.addPass(LocalAtomicLoweringPass());
+  return passes;
+}
+
+}  // namespace lockstep::compiler

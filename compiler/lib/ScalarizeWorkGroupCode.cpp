@@ -1,0 +1,75 @@
+// ScalarizeWorkGroupCodePass, at the start of the vectorizer's part of -O3:
+// LLVM's scalarizer on work-group functions only, and only those whose
+// vectors are narrower than a register.
+//
+// The loop vectorizer widens only scalar instructions: a work-item loop over
+// float4 or int3 values (n-body's positions) stayed one work-item a trip, in
+// 128-bit halves of a register. Split into scalars, each element widens
+// across the work-items (an n-body kernel ran 8x faster); straight-line
+// float4 code widens too (normalize 1.8x), and what the vectorizer leaves
+// scalar, the SLP vectorizer after it packs again.
+//
+// A function -O3 left uninlined runs one work-item a call, so nothing
+// widens it across work-items: split into scalars, its vector code stayed
+// scalar (hashcat's SHA-256 kernels, whose helpers work on uint16 values, ran
+// 27x slower than PoCL); only the work-group functions and the copies they
+// dispatch to (kWorkGroupCodeAttr) are split. A kernel whose own vectors fill
+// a register already has all the lanes widening could give, and split, runs
+// 16 scalar instructions for each vector one where the work-item loop is not
+// widened: hashcat runs one work-item per group on CPUs (WPA's PBKDF2 loop
+// ran at 0.75-0.83x PoCL).
+#include <llvm/ADT/Statistic.h>
+#include <llvm/Analysis/TargetTransformInfo.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/Support/Debug.h>
+#include <llvm/Transforms/Scalar/Scalarizer.h>
+
+#include "Internal.h"
+
+#define DEBUG_TYPE "lockstep-scalarize-work-group-code"
+
+using namespace llvm;
+
+STATISTIC(NumFunctionsScalarized, "Work-group functions whose vector values were split into scalars");
+STATISTIC(NumFunctionsFullWidth, "Work-group functions kept whole for vectors that fill a register");
+
+namespace lockstep::compiler {
+
+FixedVectorType *valueVector(const Instruction &I) {
+  Type *type = isa<StoreInst>(I) ? cast<StoreInst>(I).getValueOperand()->getType() : I.getType();
+  auto *vector = dyn_cast<FixedVectorType>(type);
+  return vector && !vector->getElementType()->isPointerTy() ? vector : nullptr;
+}
+
+bool fillsRegister(const FixedVectorType &vector, uint64_t registerBits) {
+  return vector.getPrimitiveSizeInBits().getFixedValue() >= registerBits;
+}
+
+namespace {
+
+// Whether F computes with vectors that fill a vector register.
+bool usesFullWidthVectors(Function &F, const TargetTransformInfo &target) {
+  uint64_t registerBits = target.getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector).getFixedValue();
+  return any_of(instructions(F), [&](const Instruction &I) {
+    FixedVectorType *vector = valueVector(I);
+    return vector && fillsRegister(*vector, registerBits);
+  });
+}
+
+}  // namespace
+
+PreservedAnalyses ScalarizeWorkGroupCodePass::run(Function &F, FunctionAnalysisManager &analyses) {
+  if (!F.hasFnAttribute(kWorkGroupCodeAttr)) return PreservedAnalyses::all();
+  if (usesFullWidthVectors(F, analyses.getResult<TargetIRAnalysis>(F))) {
+    LLVM_DEBUG(dbgs() << F.getName() << ": its vectors fill a register, kept whole\n");
+    ++NumFunctionsFullWidth;
+    return PreservedAnalyses::all();
+  }
+  ++NumFunctionsScalarized;
+  ScalarizerPassOptions options;
+  options.ScalarizeLoadStore = true;
+  return ScalarizerPass(options).run(F, analyses);
+}
+
+}  // namespace lockstep::compiler
