@@ -1,4 +1,6 @@
 // lockstep::compiler::Compiler: builds, compiles, links and loads programs.
+// (The implementation of Compiler.h's one interface, each entry point a
+// few dozen lines; the stages themselves live in the files it calls.)
 //
 // A program binary (what CL_PROGRAM_BINARIES returns) is a small header and
 // the program's LLVM bitcode before the work-group passes, so it stays valid

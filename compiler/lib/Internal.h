@@ -1,5 +1,7 @@
 // Declarations shared by the compiler's translation units. Everything here
-// speaks LLVM; nothing of it crosses into the runtime.
+// speaks LLVM; nothing of it crosses into the runtime. Longer than most
+// headers because it is the one place every pass's declaration and the
+// function attributes and metadata names the passes hand on are listed.
 #pragma once
 
 #include <llvm/ADT/StringRef.h>
