@@ -1,3 +1,5 @@
+// (Long because each creation path validates the spec's list of errors for
+// its image type in the spec's order; the work is in Image.cpp.)
 // Images: creation (every image type, with or without the application's
 // memory, a 1D image over a buffer, and cl_khr_image2d_from_buffer's 2D
 // image over a buffer or another 2D image), the supported formats and
