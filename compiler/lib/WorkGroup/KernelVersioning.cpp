@@ -84,7 +84,7 @@ void dispatchByWidth(Function &F, Function *alternative, StringRef blockName,
 // is not a multiple of kFullRowMultiple.
 void buildWorkGroupFunction(Function &F, bool foldNarrowRows, unsigned vectorBits) {
   // A kernel without loops, barriers or collectives: one pass over its
-  // work-items that streams through memory (Pipeline.cpp picks its vector
+  // work-items that streams through memory (RetargetToHost.cpp picks its vector
   // width by that).
   bool straightLine = [&] {
     DominatorTree dominators(F);
