@@ -12,6 +12,7 @@
 #include <llvm/Support/DynamicLibrary.h>
 #include <llvm/Support/MemoryBuffer.h>
 
+#include "Analysis/OpenCLNames.h"
 #include "Backend.h"
 #include "Internal.h"
 
@@ -146,17 +147,11 @@ void loadMathLibrary() {
 // work-group passes nor the process define is a link error, reported with
 // the function's source name.
 bool checkUndefined(const Module &M, std::string &log) {
-  static const StringRef provided[] = {"printf", kLocalIdPlaceholder, "__lockstep_is_local_pointer",
-                                       "__lockstep_is_private_pointer"};
   bool ok = true;
   for (const Function &F : M) {
     if (!F.isDeclaration() || F.isIntrinsic() || F.use_empty()) continue;
     StringRef name = F.getName();
-    if (is_contained(provided, name) || isImageAccessor(name) || name.contains("barrier") || name.starts_with("_Z12get_") ||
-        name.starts_with("_Z13get_") || name.starts_with("_Z14get_") || name.starts_with("_Z15get_") ||
-        name.starts_with("_Z17get_") || name.starts_with("_Z19get_") || name.starts_with("_Z20get_") ||
-        name.starts_with("_Z23get_") || name.contains("work_group_") || name.contains("sub_group"))
-      continue;
+    if (name == "printf" || isImageAccessor(name) || isWorkGroupFunctionName(name)) continue;
     if (sys::DynamicLibrary::SearchForAddressOfSymbol(name.str())) continue;
     log += "error: undefined function '" + demangle(name) + "' (" + name.str() + ")\n";
     ok = false;

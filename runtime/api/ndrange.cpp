@@ -19,6 +19,14 @@ using namespace runtime;
 
 namespace {
 
+// "... if the work-group size must be uniform and ... the global_work_size
+// is not evenly divisible by the local_work_size." Each kernel says whether
+// its groups must be (KernelDescription::uniformWorkGroups).
+void checkUniform(const _cl_kernel &kernel, cl_uint workDim, const Dims &global, const Dims &local) {
+  if (!kernel.description().uniformWorkGroups) return;
+  for (cl_uint d = 0; d < workDim; ++d) check(global[d] % local[d] == 0, CL_INVALID_WORK_GROUP_SIZE);
+}
+
 // The local size of an explicit local_work_size.
 Dims checkLocalSize(const _cl_kernel &kernel, cl_uint workDim, const Dims &global,
                     const size_t *localWorkSize) {
@@ -43,13 +51,7 @@ Dims checkLocalSize(const _cl_kernel &kernel, cl_uint workDim, const Dims &globa
     check(local[d] <= kernel.maxWorkGroupSize() / items, CL_INVALID_WORK_GROUP_SIZE);
     items *= local[d];
   }
-  // "... if the work-group size must be uniform and ... the global_work_size
-  // is not evenly divisible by the local_work_size." Each kernel says
-  // whether its groups must be (KernelDescription::uniformWorkGroups).
-  if (description.uniformWorkGroups) {
-    for (cl_uint d = 0; d < workDim; ++d)
-      check(global[d] % local[d] == 0, CL_INVALID_WORK_GROUP_SIZE);
-  }
+  checkUniform(kernel, workDim, global, local);
   // "CL_INVALID_WORK_ITEM_SIZE if the number of work-items specified in any
   // of local_work_size[0], ... is greater than the corresponding values
   // specified by CL_DEVICE_MAX_WORK_ITEM_SIZES".
@@ -67,10 +69,7 @@ Dims checkedLocalSizeForNull(const _cl_kernel &kernel, cl_device_id device, cl_u
   // The kernel fixes its work-group size; the dimensions past work_dim are
   // 1 in the NDRange, so the requirement must be 1 there too.
   for (cl_uint d = workDim; d < 3; ++d) check(local[d] == 1, CL_INVALID_WORK_GROUP_SIZE);
-  if (kernel.description().uniformWorkGroups) {
-    for (cl_uint d = 0; d < workDim; ++d)
-      check(global[d] % local[d] == 0, CL_INVALID_WORK_GROUP_SIZE);
-  }
+  checkUniform(kernel, workDim, global, local);
   return local;
 }
 

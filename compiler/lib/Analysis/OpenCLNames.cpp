@@ -31,7 +31,8 @@ bool isWorkGroupFunctionName(StringRef name) {
   return name.starts_with("_Z12get_") || name.starts_with("_Z13get_") || name.starts_with("_Z14get_") ||
          name.starts_with("_Z15get_") || name.starts_with("_Z17get_") || name.starts_with("_Z19get_") ||
          name.starts_with("_Z20get_") || name.starts_with("_Z23get_") || name.contains("barrier") ||
-         name.starts_with("__lockstep_is_") || name == kLocalIdPlaceholder || name.contains("work_group_") ||
+         name == "__lockstep_is_local_pointer" || name == "__lockstep_is_private_pointer" ||
+         name == kLocalIdPlaceholder || name.contains("work_group_") ||
          name.contains("sub_group");
 }
 

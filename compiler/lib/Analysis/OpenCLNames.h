@@ -23,9 +23,10 @@ bool isBarrierCall(const llvm::Instruction &I);
 // A function that the work-group passes define rather than the builtins:
 // the work-item and group queries (get_local_id, get_group_id, ...), the
 // barriers, the work-group and sub-group functions, Lockstep's address-space
-// tests (__lockstep_is_*) and the local-id placeholder. A function that calls
-// one is inlined into its kernel (KernelWrapperPass); a declaration of one is
-// not an undefined function.
+// tests (__lockstep_is_local_pointer, __lockstep_is_private_pointer) and the
+// local-id placeholder. A function that calls one is inlined into its kernel
+// (KernelWrapperPass); a declaration of one is not an undefined function
+// (checkUndefined).
 bool isWorkGroupFunctionName(llvm::StringRef name);
 
 // The call standing for get_local_id until the work-item loops give each

@@ -188,8 +188,6 @@ class WorkGroupLoops {
   void analyzeAllocas();
   void computeLiveness();
   void findUniformVariables();
-  bool differs(const Value *value, const SmallPtrSetImpl<const Value *> &divergent) const;
-  bool instructionDiffers(const Instruction &I, const SmallPtrSetImpl<const Value *> &divergent) const;
   void layOutContext();
   void scopeContextSlots();
   // Code.
