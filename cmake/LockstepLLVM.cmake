@@ -21,3 +21,10 @@ find_program(LOCKSTEP_FILECHECK FileCheck HINTS ${LLVM_TOOLS_BINARY_DIR} NO_DEFA
 execute_process(COMMAND ${LOCKSTEP_CLANG} -print-resource-dir
                 OUTPUT_VARIABLE LOCKSTEP_CLANG_RESOURCE_DIR
                 OUTPUT_STRIP_TRAILING_WHITESPACE)
+
+# The Khronos LLVM/SPIR-V translator (Debian's llvm-spirv-15), run by the
+# compiler as a separate process to read SPIR-V programs
+# (compiler/lib/Spirv/SpirvTranslation.cpp). Looked up again at run time:
+# the device offers SPIR-V only while the tool is there.
+set(LOCKSTEP_LLVM_SPIRV "/usr/bin/llvm-spirv-15" CACHE FILEPATH
+    "the llvm-spirv tool that reads SPIR-V for clCreateProgramWithIL")

@@ -5,12 +5,15 @@
 #include <algorithm>
 
 #include "Device.h"
+#include "lockstep/compiler/Compiler.h"
 
 _cl_platform_id::_cl_platform_id()
     // cl_khr_icd: the loader requires it. cl_khr_extended_versioning: every
     // *_WITH_VERSION / *_NUMERIC_VERSION query is answered.
     // cl_khr_image2d_from_buffer: the device's (api/image.cpp).
     : extensions_("cl_khr_icd cl_khr_extended_versioning cl_khr_image2d_from_buffer") {
+  // cl_khr_il_program: while the SPIR-V translator is installed.
+  if (!lockstep::compiler::Compiler::instance().ilVersions().empty()) extensions_ += " cl_khr_il_program";
   timespec resolution{};
   if (clock_getres(CLOCK_MONOTONIC, &resolution) == 0)
     hostTimerResolution_ = cl_ulong(resolution.tv_sec) * 1000000000u + resolution.tv_nsec;

@@ -1,6 +1,7 @@
 #include "Program.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace lockstep::runtime {
 
@@ -30,7 +31,34 @@ _cl_program::_cl_program(cl_context context, std::vector<cl_device_id> devices, 
   for (size_t i = 0; i < devices_.size(); ++i) builds_[i].device = devices_[i];
 }
 
+_cl_program::_cl_program(cl_context context, std::vector<cl_device_id> devices, std::vector<uint8_t> il,
+                         compiler::IntermediateLanguage info)
+    : _cl_program(context, std::move(devices), Origin::IL, "") {
+  il_ = std::move(il);
+  ilInfo_ = std::move(info);
+}
+
 _cl_program::~_cl_program() = default;
+
+void _cl_program::setSpecConstant(cl_uint id, size_t size, const void *value) {
+  auto declared = std::find_if(ilInfo_.specConstants.begin(), ilInfo_.specConstants.end(),
+                               [&](const compiler::SpecConstant &constant) { return constant.id == id; });
+  // "CL_INVALID_SPEC_ID if spec_id is not a valid specialization constant
+  // identifier."
+  if (declared == ilInfo_.specConstants.end()) fail(CL_INVALID_SPEC_ID);
+  // "CL_INVALID_VALUE if spec_size does not match the size of the
+  // specialization constant in the module, or if spec_value is NULL."
+  if (size != declared->size || value == nullptr) fail(CL_INVALID_VALUE);
+  uint64_t bits = 0;
+  std::memcpy(&bits, value, size);  // little-endian: the low bytes
+  std::lock_guard lock(mutex_);
+  for (compiler::SpecValue &set : specValues_)
+    if (set.id == id) {
+      set.bits = bits;
+      return;
+    }
+  specValues_.push_back({id, bits});
+}
 
 bool _cl_program::hasDevice(cl_device_id device) const {
   return std::find(devices_.begin(), devices_.end(), device) != devices_.end();
@@ -60,6 +88,11 @@ void _cl_program::loadBinary(cl_device_id device, std::vector<uint8_t> binary,
   DeviceBuild &build = buildOfLocked(device);
   build.binary = std::move(binary);
   build.binaryType = runtime::binaryTypeOf(kind);
+}
+
+std::vector<compiler::SpecValue> _cl_program::specValuesNow() const {
+  std::lock_guard lock(mutex_);
+  return specValues_;
 }
 
 void _cl_program::beginOperation(std::span<const cl_device_id> devices) {
@@ -123,6 +156,8 @@ cl_int _cl_program::build(std::span<const cl_device_id> devices, const std::stri
       compiler::Result result;
       if (origin_ == Origin::Source) {
         result = compiler.build(source_, options);
+      } else if (origin_ == Origin::IL) {
+        result = compiler.buildIL(il_, specValuesNow(), options);
       } else {
         std::vector<uint8_t> binary = buildOf(device).binary;
         result = compiler.buildFromBinary(binary, options);
@@ -145,8 +180,11 @@ cl_int _cl_program::compile(std::span<const cl_device_id> devices, const std::st
   try {
     compiler::Compiler &compiler = compiler::Compiler::instance();
     for (cl_device_id device : devices) {
-      cl_int deviceStatus = finishOperation(device, options, compiler.compile(source_, options, headers),
-                                            CL_COMPILE_PROGRAM_FAILURE, CL_INVALID_COMPILER_OPTIONS);
+      // An IL program's input headers have nothing to be included by.
+      compiler::Result result = origin_ == Origin::IL ? compiler.compileIL(il_, specValuesNow(), options)
+                                                      : compiler.compile(source_, options, headers);
+      cl_int deviceStatus = finishOperation(device, options, std::move(result), CL_COMPILE_PROGRAM_FAILURE,
+                                            CL_INVALID_COMPILER_OPTIONS);
       if (status == CL_SUCCESS) status = deviceStatus;
     }
   } catch (...) {

@@ -1,4 +1,4 @@
-// A program: its source or binary, and per device the state of its last
+// A program: its source, SPIR-V or binary, and per device the state of its last
 // build, compile or link (status, options, log, binary, and the JIT-compiled
 // executable whose kernels clCreateKernel hands out).
 #pragma once
@@ -20,7 +20,7 @@ struct _cl_program
 
   // How the program was created decides what clBuildProgram and
   // clCompileProgram may do with it.
-  enum class Origin : uint8_t { Source, Binary, Linked };
+  enum class Origin : uint8_t { Source, IL, Binary, Linked };
 
   // The program on one of its devices.
   struct DeviceBuild {
@@ -36,6 +36,9 @@ struct _cl_program
 
   _cl_program(cl_context context, std::vector<cl_device_id> devices, Origin origin,
               std::string source);
+  // From SPIR-V that Compiler::inspectIL accepted.
+  _cl_program(cl_context context, std::vector<cl_device_id> devices, std::vector<uint8_t> il,
+              lockstep::compiler::IntermediateLanguage info);
   ~_cl_program();
 
   cl_context context() const { return context_.get(); }
@@ -43,6 +46,12 @@ struct _cl_program
   bool hasDevice(cl_device_id device) const;
   Origin origin() const { return origin_; }
   const std::string &source() const { return source_; }
+  const std::vector<uint8_t> &il() const { return il_; }
+
+  // clSetProgramSpecializationConstant: CL_INVALID_SPEC_ID for an id the
+  // module does not declare, CL_INVALID_VALUE for the wrong size. The value
+  // is used by the next build or compile.
+  void setSpecConstant(cl_uint id, size_t size, const void *value);
 
   // Runs `f(const std::vector<DeviceBuild>&)` with the build state locked,
   // so a query never sees a build half-way.
@@ -82,6 +91,7 @@ struct _cl_program
 
  private:
   DeviceBuild &buildOfLocked(cl_device_id device);
+  std::vector<lockstep::compiler::SpecValue> specValuesNow() const;
   // Marks `devices` in progress (CL_INVALID_OPERATION if one already is, or
   // if kernels are attached).
   void beginOperation(std::span<const cl_device_id> devices);
@@ -96,7 +106,10 @@ struct _cl_program
   std::vector<cl_device_id> devices_;
   Origin origin_;
   std::string source_;
+  std::vector<uint8_t> il_;
+  lockstep::compiler::IntermediateLanguage ilInfo_;
   mutable std::mutex mutex_;
+  std::vector<lockstep::compiler::SpecValue> specValues_;  // by mutex_
   std::vector<DeviceBuild> builds_;
   std::atomic<cl_uint> attachedKernels_{0};
 };

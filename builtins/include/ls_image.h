@@ -203,26 +203,32 @@ LS_HELPER float4 ls_image_decode_float(const global uchar *p, int type, int n) {
   }
 }
 
-LS_HELPER int4 ls_image_decode_int(const global uchar *p, int type, int n) {
+// Integer texels of every integer channel type, as their 32-bit patterns
+// (signed types sign-extended, unsigned ones zero-extended). read_imagei of
+// an unsigned image and read_imageui of a signed one, which OpenCL C leaves
+// undefined, give these too: SPIR-V has one image read for both, and the
+// translator (docs/spirv.md) calls read_imagei for either.
+LS_HELPER int4 ls_image_decode_integer(const global uchar *p, int type, int n) {
   switch (type) {
   case CLK_SIGNED_INT8:
     return __builtin_convertvector(ls_image_load_components((const global char *)p, n), int4);
   case CLK_SIGNED_INT16:
     return __builtin_convertvector(ls_image_load_components((const global short *)p, n), int4);
-  default:  // CLK_SIGNED_INT32
+  case CLK_UNSIGNED_INT8:
+    return __builtin_convertvector(ls_image_load_components(p, n), int4);
+  case CLK_UNSIGNED_INT16:
+    return __builtin_convertvector(ls_image_load_components((const global ushort *)p, n), int4);
+  default:  // CLK_SIGNED_INT32, CLK_UNSIGNED_INT32
     return ls_image_load_components((const global int *)p, n);
   }
 }
 
+LS_HELPER int4 ls_image_decode_int(const global uchar *p, int type, int n) {
+  return ls_image_decode_integer(p, type, n);
+}
+
 LS_HELPER uint4 ls_image_decode_uint(const global uchar *p, int type, int n) {
-  switch (type) {
-  case CLK_UNSIGNED_INT8:
-    return __builtin_convertvector(ls_image_load_components(p, n), uint4);
-  case CLK_UNSIGNED_INT16:
-    return __builtin_convertvector(ls_image_load_components((const global ushort *)p, n), uint4);
-  default:  // CLK_UNSIGNED_INT32
-    return ls_image_load_components((const global uint *)p, n);
-  }
+  return as_uint4(ls_image_decode_integer(p, type, n));
 }
 
 // ---------------------------------------------------------------------------

@@ -25,6 +25,7 @@
 #include <mutex>
 
 #include "Internal.h"
+#include "Spirv/SpirvBinary.h"
 #include "lockstep/compiler/Compiler.h"
 
 using namespace llvm;
@@ -433,6 +434,74 @@ Result Compiler::link(std::span<const std::span<const uint8_t>> binaries, std::s
     return result;
   }
   return makeExecutable(std::move(linked), std::move(context), *options, optionText, std::move(result));
+}
+
+std::vector<std::pair<uint32_t, uint32_t>> Compiler::ilVersions() const {
+  if (spirvTranslatorPath().empty()) return {};
+  std::span<const std::pair<uint32_t, uint32_t>> versions = spirv::readableVersions();
+  return {versions.begin(), versions.end()};
+}
+
+std::optional<IntermediateLanguage> Compiler::inspectIL(std::span<const uint8_t> il, std::string &error) const {
+  std::optional<spirv::Module> module = spirv::read(il, error);
+  if (!module) return std::nullopt;
+  return IntermediateLanguage{module->version, std::move(module->specConstants)};
+}
+
+namespace {
+
+// A SPIR-V module's words, specialized: nullopt with `result` saying why.
+std::optional<std::vector<uint32_t>> specializedWords(std::span<const uint8_t> il, std::span<const SpecValue> values,
+                                                      Result &result) {
+  std::string error;
+  std::optional<spirv::Module> module = spirv::read(il, error);
+  if (!module || !module->unsupported.empty()) {
+    result.status = Status::Failure;
+    result.log += (module ? module->unsupported : error) + "\n";
+    return std::nullopt;
+  }
+  return spirv::forTranslator(spirv::specialize(*module, values));
+}
+
+}  // namespace
+
+Result Compiler::buildIL(std::span<const uint8_t> il, std::span<const SpecValue> values, std::string_view optionText) {
+  Result result;
+  std::optional<FrontendOptions> options = parseOptionsInto(optionText, false, result);
+  if (!options) return result;
+  std::optional<std::vector<uint32_t>> words = specializedWords(il, values, result);
+  if (!words) return result;
+  std::string input = spirvTranslatorIdentity();
+  input.append(reinterpret_cast<const char *>(words->data()), words->size() * sizeof(uint32_t));
+  std::string key = cacheKey("spirv", input, optionText);
+  if (std::optional<Result> cached = fromCache(key)) return std::move(*cached);
+  auto context = std::make_unique<LLVMContext>();
+  std::unique_ptr<Module> M = translateSpirv(*context, *words, options->uniformWorkGroupSize, result.log);
+  if (!M) {
+    result.status = Status::Failure;
+    return result;
+  }
+  return makeExecutable(std::move(M), std::move(context), *options, optionText, std::move(result), key);
+}
+
+Result Compiler::compileIL(std::span<const uint8_t> il, std::span<const SpecValue> values,
+                           std::string_view optionText) {
+  Result result;
+  std::optional<FrontendOptions> options = parseOptionsInto(optionText, false, result);
+  if (!options) return result;
+  std::optional<std::vector<uint32_t>> words = specializedWords(il, values, result);
+  if (!words) return result;
+  LLVMContext context;
+  std::unique_ptr<Module> M = translateSpirv(context, *words, options->uniformWorkGroupSize, result.log);
+  if (!M) {
+    result.status = Status::Failure;
+    return result;
+  }
+  result.kind = BinaryKind::CompiledObject;
+  result.binary = makeBinary(BinaryKind::CompiledObject, *M, optionText);
+  result.kernelNames = kernelNames(describeKernels(*M));
+  result.status = Status::Success;
+  return result;
 }
 
 BinaryKind Compiler::inspect(std::span<const uint8_t> binary) const { return parseBinary(binary).kind; }

@@ -309,6 +309,12 @@ struct WorkItemLoopSplitPass : llvm::PassInfoMixin<WorkItemLoopSplitPass> {
 struct ImageTypeLoweringPass : llvm::PassInfoMixin<ImageTypeLoweringPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
+// On a module from the SPIR-V translator, before the builtins are linked:
+// its samplers (pointers) take Clang's type where builtins and kernel
+// arguments meet them (Spirv/SpirvSamplers.cpp).
+struct SpirvSamplersPass : llvm::PassInfoMixin<SpirvSamplersPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
 // The functions ImageTypeLoweringPass replaces by their argument.
 bool isImageAccessor(llvm::StringRef name);
 // Right after it: the kernels !lockstep.specialize names assume their image
@@ -391,6 +397,15 @@ std::optional<FrontendOptions> parseOptions(std::string_view options, bool forLi
 std::unique_ptr<llvm::Module> compileSource(llvm::LLVMContext &context, std::string_view source,
                                             const FrontendOptions &options,
                                             std::span<const Header> headers, std::string &log);
+
+// SPIR-V (Spirv/SpirvTranslation.cpp): the translator's path ("" when none
+// is installed), what identifies its build (for the kernel cache), and a
+// module's words (host byte order, already specialized) as LLVM IR ready
+// for the pipeline, or null with the reason in `log`.
+std::string spirvTranslatorPath();
+std::string spirvTranslatorIdentity();
+std::unique_ptr<llvm::Module> translateSpirv(llvm::LLVMContext &context, std::span<const uint32_t> words,
+                                             bool uniformWorkGroups, std::string &log);
 
 // ---- back end -------------------------------------------------------------------
 

@@ -27,6 +27,14 @@ constexpr cl_device_atomic_capabilities kAtomicOrdersAndScopes =
 
 bool fp64() { return Compiler::instance().languageSupport().fp64; }
 
+// What SPIR-V programs add to CL_DEVICE_EXTENSIONS: cl_khr_il_program, and
+// the SPIR-V extensions of the OpenCL environment the translator reads and
+// the CTS's spirv_new suite passes with.
+constexpr const char *ilExtensions() {
+  return "cl_khr_il_program cl_khr_spirv_no_integer_wrap_decoration cl_khr_spirv_linkonce_odr "
+         "cl_khr_expect_assume";
+}
+
 // CL_DEVICE_EXTENSIONS: what the kernel language offers (the compiler's
 // list) and the API-level extensions fully implemented here.
 std::string deviceExtensions() {
@@ -36,6 +44,27 @@ std::string deviceExtensions() {
   // cl_khr_image2d_from_buffer: clCreateImage takes a buffer as a 2D
   // image's mem_object (api/image.cpp).
   list += "cl_khr_extended_versioning cl_khr_image2d_from_buffer";
+  // SPIR-V programs, while the translator is installed (docs/spirv.md).
+  if (!Compiler::instance().ilVersions().empty()) list += " " + std::string(ilExtensions());
+  return list;
+}
+
+// CL_DEVICE_IL_VERSION: "SPIR-V_1.0 SPIR-V_1.1 ...".
+std::string ilVersionString() {
+  std::string list;
+  for (auto [major, minor] : Compiler::instance().ilVersions())
+    list += (list.empty() ? "" : " ") + std::string("SPIR-V_") + std::to_string(major) + "." + std::to_string(minor);
+  return list;
+}
+
+std::vector<cl_name_version> ilsWithVersion() {
+  std::vector<cl_name_version> list;
+  for (auto [major, minor] : Compiler::instance().ilVersions()) {
+    cl_name_version entry{};
+    entry.version = CL_MAKE_VERSION(major, minor, 0);
+    std::strcpy(entry.name, "SPIR-V");
+    list.push_back(entry);
+  }
   return list;
 }
 
@@ -154,12 +183,16 @@ bool identityInfo(cl_device_id d, cl_device_info param, const InfoWriter &out) {
       out.value<cl_bool>(CL_FALSE);
       return true;
     case CL_DEVICE_BUILT_IN_KERNELS:
-    case CL_DEVICE_IL_VERSION:
       out.string("");
       return true;
+    case CL_DEVICE_IL_VERSION:
+      out.string(ilVersionString());
+      return true;
     case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:
-    case CL_DEVICE_ILS_WITH_VERSION:
       out.array<cl_name_version>({});
+      return true;
+    case CL_DEVICE_ILS_WITH_VERSION:
+      out.array<cl_name_version>(ilsWithVersion());
       return true;
   }
   return false;

@@ -78,7 +78,8 @@
 // and clGetKernelSubGroupInfoKHR, the extension-named form of the core
 // sub-group query that programs written against cl_khr_subgroups look up
 // (a non-NULL address does not claim the extension, per the spec).
-#define LOCKSTEP_EXTENSION_FUNCTIONS(X) X(clIcdGetPlatformIDsKHR) X(clGetKernelSubGroupInfoKHR)
+#define LOCKSTEP_EXTENSION_FUNCTIONS(X) \
+  X(clIcdGetPlatformIDsKHR) X(clGetKernelSubGroupInfoKHR) X(clCreateProgramWithILKHR)
 // clang-format on
 
 namespace lockstep::api {
@@ -89,5 +90,7 @@ LOCKSTEP_ENTRY_POINTS(LOCKSTEP_DECLARE_ENTRY_POINT)
 
 cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint numEntries, cl_platform_id *platforms,
                                           cl_uint *numPlatforms);
+cl_program CL_API_CALL clCreateProgramWithILKHR(cl_context context, const void *il, size_t length,
+                                                cl_int *errcode_ret);
 
 }  // namespace lockstep::api

@@ -207,7 +207,8 @@ cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_devices,
     // "CL_INVALID_OPERATION if program has no source available, i.e. it has
     // not been created with clCreateProgramWithSource or
     // clCreateProgramWithIL."
-    check(p->origin() == _cl_program::Origin::Source, CL_INVALID_OPERATION);
+    check(p->origin() == _cl_program::Origin::Source || p->origin() == _cl_program::Origin::IL,
+          CL_INVALID_OPERATION);
     cl_int status = p->compile(devices, optionsOf(options), headers);
     if (pfn_notify) pfn_notify(program, user_data);
     check(status == CL_SUCCESS, status);
@@ -305,8 +306,9 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param_na
         // Empty for a program created from a binary or by linking.
         return out.string(p->source());
       case CL_PROGRAM_IL:
-        // Not created from IL: "param_value_size_ret will be set to 0".
-        return out.bytes(nullptr, 0);
+        // Empty unless created from IL: "param_value_size_ret will be set
+        // to 0".
+        return out.bytes(p->il().data(), p->il().size());
       case CL_PROGRAM_BINARY_SIZES:
         return p->withBuilds([&](const std::vector<_cl_program::DeviceBuild> &builds) {
           std::vector<size_t> sizes;

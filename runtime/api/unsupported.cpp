@@ -18,8 +18,6 @@
 //   on-device queues          clSetDefaultDeviceCommandQueue
 //   native kernels            clEnqueueNativeKernel
 //   built-in kernels          clCreateProgramWithBuiltInKernels
-//   intermediate language     clCreateProgramWithIL,
-//   (SPIR-V)                  clSetProgramSpecializationConstant
 //   program-scope global      clSetProgramReleaseCallback
 //   constructors/destructors
 //   changing queue properties clSetCommandQueueProperty (OpenCL 1.0 only)
@@ -225,27 +223,6 @@ cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(cl_context context, cl_
     // "... or kernel_names contains a kernel name that is not supported by
     // any of the devices in device_list": Lockstep has no built-in kernels.
     fail(CL_INVALID_VALUE);
-  });
-}
-
-// --- intermediate language (SPIR-V) ---
-cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, const void *il, size_t length,
-                                             cl_int *errcode_ret) {
-  return guardedCreate(errcode_ret, [&]() -> cl_program {
-    checked(context);
-    // "CL_INVALID_OPERATION if no devices in context support intermediate
-    // language programs": CL_DEVICE_IL_VERSION is empty.
-    fail(CL_INVALID_OPERATION);
-  });
-}
-
-cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id,
-                                                      size_t spec_size, const void *spec_value) {
-  return guarded([&] {
-    checked(program);
-    // "CL_INVALID_OPERATION if no devices associated with program support
-    // intermediate language programs."
-    fail(CL_INVALID_OPERATION);
   });
 }
 

@@ -7,9 +7,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "lockstep/compiler/GroupAbi.h"
@@ -129,6 +131,24 @@ struct Result {
   bool ok() const { return status == Status::Success; }
 };
 
+// A SPIR-V module's specialization constant: its SpecId and the size
+// clSetProgramSpecializationConstant must be given (a boolean's is 1).
+struct SpecConstant {
+  uint32_t id = 0;
+  uint32_t size = 0;
+};
+// A value set for one (the low `size` bytes of `bits`).
+struct SpecValue {
+  uint32_t id = 0;
+  uint64_t bits = 0;
+};
+
+// What clCreateProgramWithIL keeps of a module the device can take.
+struct IntermediateLanguage {
+  uint32_t version = 0;  // SPIR-V's, 0x00MMmm00
+  std::vector<SpecConstant> specConstants;
+};
+
 struct Header {  // clCompileProgram's input_headers
   std::string name;
   std::string source;
@@ -177,6 +197,17 @@ class Compiler {
               std::string_view options);
   // clCreateProgramWithBinary: the kind of a binary, or None if invalid.
   BinaryKind inspect(std::span<const uint8_t> binary) const;
+  // SPIR-V: the versions the device reads ({major, minor}, oldest first);
+  // empty when no translator is installed (see docs/spirv.md), and then the
+  // device offers no intermediate language.
+  std::vector<std::pair<uint32_t, uint32_t>> ilVersions() const;
+  // clCreateProgramWithIL: a module's version and specialization constants,
+  // or nullopt and `error` saying why the device cannot take it.
+  std::optional<IntermediateLanguage> inspectIL(std::span<const uint8_t> il, std::string &error) const;
+  // clBuildProgram / clCompileProgram on a program created from IL, with
+  // the specialization constants set so far.
+  Result buildIL(std::span<const uint8_t> il, std::span<const SpecValue> values, std::string_view options);
+  Result compileIL(std::span<const uint8_t> il, std::span<const SpecValue> values, std::string_view options);
   // clBuildProgram on a program created from a binary.
   Result buildFromBinary(std::span<const uint8_t> binary,
                          std::string_view options);

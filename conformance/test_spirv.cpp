@@ -1,0 +1,441 @@
+// Programs from SPIR-V (clCreateProgramWithIL): the modules are
+// conformance/spirv/*.spvasm, assembled at build time (kernels.spvasm and
+// linked.spvasm are the SPIR-V of kernels.cl and linked.cl, the rest are
+// written by hand). Every result is checked against a host computation:
+// local memory and barriers, atomics, work-group collectives over remainder
+// groups, images with sampler arguments and constant samplers, struct and
+// vector arguments, specialization constants of every scalar kind, linking
+// with OpenCL C both ways, and the errors of creation, build and
+// specialization, including a module that crashes the translator.
+#include <CL/cl_ext.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+#include "ClTest.h"
+
+namespace lockstep::test {
+namespace {
+
+std::vector<uint8_t> loadModule(const char *name) {
+  std::ifstream in(std::string(LOCKSTEP_SPIRV_MODULES_DIR) + "/" + name + ".spv", std::ios::binary);
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_FALSE(bytes.empty()) << "no module " << name;
+  return bytes;
+}
+
+class Spirv : public ClTest {
+ protected:
+  void TearDown() override {
+    for (cl_program program : owned_) EXPECT_CL(clReleaseProgram(program));
+    ClTest::TearDown();
+  }
+  // A program created from `bytes` (not built), or nullptr after failing.
+  cl_program create(const std::vector<uint8_t> &bytes) {
+    cl_int err = CL_SUCCESS;
+    cl_program program = clCreateProgramWithIL(context_, bytes.data(), bytes.size(), &err);
+    EXPECT_CL(err);
+    if (program) owned_.push_back(program);
+    return program;
+  }
+  // The module `name`, built; nullptr after failing the test.
+  cl_program built(const char *name, const char *options = "") {
+    cl_program program = create(loadModule(name));
+    if (!program) return nullptr;
+    cl_int err = clBuildProgram(program, 1, &device_, options, nullptr, nullptr);
+    EXPECT_EQ(err, CL_SUCCESS) << errorName(err) << "; log:\n" << buildLog(program, device_);
+    return err == CL_SUCCESS ? program : nullptr;
+  }
+  // Builds a module that must fail; its log.
+  std::string failedBuildLog(const char *name) {
+    cl_program program = create(loadModule(name));
+    if (!program) return {};
+    EXPECT_EQ(clBuildProgram(program, 1, &device_, "", nullptr, nullptr), CL_BUILD_PROGRAM_FAILURE);
+    cl_build_status status = CL_BUILD_NONE;
+    EXPECT_CL(clGetProgramBuildInfo(program, device_, CL_PROGRAM_BUILD_STATUS, sizeof status, &status, nullptr));
+    EXPECT_EQ(status, CL_BUILD_ERROR);
+    return buildLog(program, device_);
+  }
+  std::vector<cl_program> owned_;
+};
+
+TEST_F(Spirv, DeviceAndPlatformReportTheIntermediateLanguage) {
+  std::string versions = deviceString(device_, CL_DEVICE_IL_VERSION);
+  for (const char *version : {"SPIR-V_1.0", "SPIR-V_1.1", "SPIR-V_1.2", "SPIR-V_1.3"})
+    EXPECT_NE(versions.find(version), std::string::npos) << versions;
+  size_t bytes = 0;
+  ASSERT_CL(clGetDeviceInfo(device_, CL_DEVICE_ILS_WITH_VERSION, 0, nullptr, &bytes));
+  std::vector<cl_name_version> ils(bytes / sizeof(cl_name_version));
+  ASSERT_CL(clGetDeviceInfo(device_, CL_DEVICE_ILS_WITH_VERSION, bytes, ils.data(), nullptr));
+  ASSERT_GE(ils.size(), 4u);
+  for (size_t i = 0; i < ils.size(); ++i) {
+    EXPECT_STREQ(ils[i].name, "SPIR-V");
+    EXPECT_EQ(CL_VERSION_MAJOR(ils[i].version), 1u);
+    EXPECT_EQ(CL_VERSION_MINOR(ils[i].version), i);
+  }
+  EXPECT_NE(deviceString(device_, CL_DEVICE_EXTENSIONS).find("cl_khr_il_program"), std::string::npos);
+  EXPECT_NE(platformString(platform_, CL_PLATFORM_EXTENSIONS).find("cl_khr_il_program"), std::string::npos);
+  auto createKhr = reinterpret_cast<clCreateProgramWithILKHR_fn>(
+      clGetExtensionFunctionAddressForPlatform(platform_, "clCreateProgramWithILKHR"));
+  ASSERT_NE(createKhr, nullptr);
+  std::vector<uint8_t> module = loadModule("kernels");
+  cl_int err = CL_SUCCESS;
+  cl_program program = createKhr(context_, module.data(), module.size(), &err);
+  ASSERT_CL(err);
+  owned_.push_back(program);
+}
+
+TEST_F(Spirv, LocalMemoryAndBarrier) {
+  cl_kernel k = kernelOf(built("kernels"), "reverse_in_group");
+  ASSERT_NE(k, nullptr);
+  const size_t n = 1024, group = 64;
+  std::vector<float> in = randomValues<float>(n, 0.0f, 100.0f);
+  cl_mem src = bufferFrom(in), dst = buffer(CL_MEM_READ_WRITE, n * sizeof(float));
+  ASSERT_TRUE(setArgs(k, src, dst, LocalBytes{group * sizeof(float)}));
+  ASSERT_TRUE(run(k, {n}, {group}));
+  std::vector<float> out = read<float>(dst, n);
+  for (size_t i = 0; i < n; ++i) {
+    size_t first = i / group * group, lid = i - first;
+    float expected = std::sqrt(in[first + group - 1 - lid]) + float(i / group);
+    ASSERT_FLOAT_EQ(out[i], expected) << "work-item " << i;
+  }
+}
+
+TEST_F(Spirv, Atomics) {
+  cl_kernel k = kernelOf(built("kernels"), "count_odd");
+  ASSERT_NE(k, nullptr);
+  const size_t n = 100000;
+  std::vector<int> in = randomValues<int>(n, -1000000, 1000000);
+  int odd = int(std::count_if(in.begin(), in.end(), [](int v) { return v & 1; }));
+  cl_mem src = bufferFrom(in), counter = bufferFrom(std::vector<int>{0}), legacy = bufferFrom(std::vector<int>{5});
+  ASSERT_TRUE(setArgs(k, src, counter, legacy));
+  ASSERT_TRUE(run(k, {n}));
+  EXPECT_EQ(read<int>(counter, 1)[0], odd);
+  EXPECT_EQ(read<int>(legacy, 1)[0], odd + 5);
+}
+
+// An IL program may run remainder groups (no -cl-uniform-work-group-size):
+// 1000 work-items in groups of 64 end with a group of 40.
+TEST_F(Spirv, WorkGroupCollectivesOverARemainderGroup) {
+  cl_kernel k = kernelOf(built("kernels"), "group_sums");
+  ASSERT_NE(k, nullptr);
+  const size_t n = 1000, group = 64, groups = (n + group - 1) / group;
+  std::vector<int> in = randomValues<int>(n, -50, 50);
+  cl_mem src = bufferFrom(in), sums = buffer(CL_MEM_READ_WRITE, groups * sizeof(int)),
+         prefix = buffer(CL_MEM_READ_WRITE, n * sizeof(int));
+  ASSERT_TRUE(setArgs(k, src, sums, prefix));
+  ASSERT_TRUE(run(k, {n}, {group}));
+  std::vector<int> gotSums = read<int>(sums, groups), gotPrefix = read<int>(prefix, n);
+  for (size_t g = 0; g < groups; ++g) {
+    int running = 0;
+    for (size_t i = g * group; i < std::min(n, (g + 1) * group); ++i) {
+      running += in[i];
+      ASSERT_EQ(gotPrefix[i], running) << "work-item " << i;
+    }
+    EXPECT_EQ(gotSums[g], running) << "group " << g;
+  }
+}
+
+TEST_F(Spirv, ImageWithSamplerArgument) {
+  cl_kernel k = kernelOf(built("kernels"), "sample");
+  ASSERT_NE(k, nullptr);
+  const size_t w = 8, h = 4;
+  std::vector<float> texels(w * h * 4);
+  for (size_t i = 0; i < texels.size(); ++i) texels[i] = float(i) * 0.5f - 7.0f;
+  cl_image_format format{CL_RGBA, CL_FLOAT};
+  cl_image_desc desc{};
+  desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+  desc.image_width = w;
+  desc.image_height = h;
+  cl_int err = CL_SUCCESS;
+  cl_mem image = track(clCreateImage(context_, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &format, &desc,
+                                     texels.data(), &err));
+  ASSERT_CL(err);
+  cl_sampler sampler = clCreateSampler(context_, CL_TRUE, CL_ADDRESS_REPEAT, CL_FILTER_NEAREST, &err);
+  ASSERT_CL(err);
+  // Normalized coordinates inside and outside [0, 1): repeat wraps them.
+  std::vector<float> coords;
+  for (int i = 0; i < 64; ++i) coords.insert(coords.end(), {-1.3f + 0.07f * i, 2.6f - 0.05f * i});
+  size_t n = coords.size() / 2;
+  cl_mem coordBuffer = bufferFrom(coords), out = buffer(CL_MEM_READ_WRITE, n * 4 * sizeof(float));
+  EXPECT_TRUE(setArgs(k, image, sampler, coordBuffer, out));
+  EXPECT_TRUE(run(k, {n}));
+  EXPECT_CL(clReleaseSampler(sampler));
+  std::vector<float> got = read<float>(out, n * 4);
+  auto wrap = [](float c, size_t size) {  // the spec's repeat, nearest
+    float u = (c - std::floor(c)) * float(size);
+    size_t i = size_t(std::floor(u));
+    return std::min(i, size - 1);
+  };
+  for (size_t i = 0; i < n; ++i) {
+    size_t x = wrap(coords[2 * i], w), y = wrap(coords[2 * i + 1], h);
+    for (size_t c = 0; c < 4; ++c)
+      ASSERT_EQ(got[4 * i + c], texels[(y * w + x) * 4 + c]) << "sample " << i << " channel " << c;
+  }
+}
+
+TEST_F(Spirv, ImageWithConstantSampler) {
+  cl_kernel k = kernelOf(built("kernels"), "sample_constant");
+  ASSERT_NE(k, nullptr);
+  const size_t w = 5, h = 3;
+  std::vector<uint8_t> texels(w * h * 4);
+  for (size_t i = 0; i < texels.size(); ++i) texels[i] = uint8_t(i * 7 + 3);
+  cl_image_format format{CL_RGBA, CL_UNSIGNED_INT8};
+  cl_image_desc desc{};
+  desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+  desc.image_width = w;
+  desc.image_height = h;
+  cl_int err = CL_SUCCESS;
+  cl_mem image = track(clCreateImage(context_, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &format, &desc,
+                                     texels.data(), &err));
+  ASSERT_CL(err);
+  std::vector<int> coords;  // clamp to edge outside the image
+  for (int y = -2; y < 5; ++y)
+    for (int x = -2; x < 7; ++x) coords.insert(coords.end(), {x, y});
+  size_t n = coords.size() / 2;
+  cl_mem coordBuffer = bufferFrom(coords), out = buffer(CL_MEM_READ_WRITE, n * 4 * sizeof(uint32_t));
+  ASSERT_TRUE(setArgs(k, image, coordBuffer, out));
+  ASSERT_TRUE(run(k, {n}));
+  std::vector<uint32_t> got = read<uint32_t>(out, n * 4);
+  for (size_t i = 0; i < n; ++i) {
+    size_t x = size_t(std::clamp(coords[2 * i], 0, int(w) - 1)), y = size_t(std::clamp(coords[2 * i + 1], 0, int(h) - 1));
+    for (size_t c = 0; c < 4; ++c) ASSERT_EQ(got[4 * i + c], texels[(y * w + x) * 4 + c]) << "sample " << i;
+  }
+}
+
+TEST_F(Spirv, StructAndVectorArgumentsByValue) {
+  cl_kernel k = kernelOf(built("kernels"), "scale_by_value");
+  ASSERT_NE(k, nullptr);
+  struct Params {
+    cl_int count;
+    cl_float scale;
+  } params{700, -1.5f};
+  cl_int4 offsets{{10, 20, 30, 4}};
+  const size_t n = 1024;
+  std::vector<float> data = randomValues<float>(n, -10.0f, 10.0f);
+  cl_mem buffer = bufferFrom(data);
+  ASSERT_TRUE(setArgs(k, params, buffer, offsets));
+  ASSERT_TRUE(run(k, {n}));
+  std::vector<float> got = read<float>(buffer, n);
+  for (size_t i = 0; i < n; ++i) {
+    float expected = i < 700 ? data[i] * -1.5f + 10.0f - 4.0f : data[i];
+    ASSERT_FLOAT_EQ(got[i], expected) << i;
+  }
+}
+
+TEST_F(Spirv, ProgramAndKernelQueries) {
+  std::vector<uint8_t> module = loadModule("kernels");
+  cl_program program = built("kernels");
+  ASSERT_NE(program, nullptr);
+  size_t bytes = 0;
+  ASSERT_CL(clGetProgramInfo(program, CL_PROGRAM_IL, 0, nullptr, &bytes));
+  std::vector<uint8_t> il(bytes);
+  ASSERT_CL(clGetProgramInfo(program, CL_PROGRAM_IL, bytes, il.data(), nullptr));
+  EXPECT_EQ(il, module);
+  char names[512] = {};
+  ASSERT_CL(clGetProgramInfo(program, CL_PROGRAM_KERNEL_NAMES, sizeof names, names, nullptr));
+  for (const char *name : {"reverse_in_group", "count_odd", "group_sums", "sample", "sample_constant", "scale_by_value"})
+    EXPECT_NE(std::string(names).find(name), std::string::npos) << names;
+  cl_kernel k = kernelOf(program, "reverse_in_group");
+  ASSERT_NE(k, nullptr);
+  cl_uint args = 0;
+  ASSERT_CL(clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof args, &args, nullptr));
+  EXPECT_EQ(args, 3u);
+  // The module's names and types (SPIR-V OpName, the translator's metadata).
+  char text[64] = {};
+  ASSERT_CL(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_NAME, sizeof text, text, nullptr));
+  EXPECT_STREQ(text, "in");
+  ASSERT_CL(clGetKernelArgInfo(k, 1, CL_KERNEL_ARG_TYPE_NAME, sizeof text, text, nullptr));
+  EXPECT_STREQ(text, "float*");
+  cl_kernel_arg_address_qualifier space = 0;
+  ASSERT_CL(clGetKernelArgInfo(k, 2, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof space, &space, nullptr));
+  EXPECT_EQ(space, cl_kernel_arg_address_qualifier(CL_KERNEL_ARG_ADDRESS_LOCAL));
+  // A program from source has no IL.
+  cl_program fromSource = build("kernel void k() {}");
+  ASSERT_NE(fromSource, nullptr);
+  ASSERT_CL(clGetProgramInfo(fromSource, CL_PROGRAM_IL, 0, nullptr, &bytes));
+  EXPECT_EQ(bytes, 0u);
+}
+
+// The module's bytes with every word byte-swapped: SPIR-V may be either.
+TEST_F(Spirv, OppositeByteOrder) {
+  std::vector<uint8_t> module = loadModule("kernels");
+  for (size_t i = 0; i + 3 < module.size(); i += 4) std::reverse(module.begin() + i, module.begin() + i + 4);
+  cl_program program = create(module);
+  ASSERT_NE(program, nullptr);
+  ASSERT_CL(clBuildProgram(program, 1, &device_, "", nullptr, nullptr));
+  cl_kernel k = kernelOf(program, "scale_by_value");
+  ASSERT_NE(k, nullptr);
+  struct {
+    cl_int count;
+    cl_float scale;
+  } params{4, 2.0f};
+  cl_int4 offsets{{1, 0, 0, 0}};
+  cl_mem data = bufferFrom(std::vector<float>{1, 2, 3, 4, 5});
+  ASSERT_TRUE(setArgs(k, params, data, offsets));
+  ASSERT_TRUE(run(k, {5}));
+  EXPECT_EQ(read<float>(data, 5), (std::vector<float>{3, 5, 7, 9, 5}));
+}
+
+class SpecConstants : public Spirv {
+ protected:
+  // Builds the program and returns its kernel's seven values.
+  std::vector<uint64_t> values(cl_program program) {
+    EXPECT_EQ(clBuildProgram(program, 1, &device_, "", nullptr, nullptr), CL_SUCCESS)
+        << buildLog(program, device_);
+    cl_int err = CL_SUCCESS;
+    cl_kernel k = clCreateKernel(program, "spec_values", &err);
+    EXPECT_CL(err);
+    if (!k) return {};
+    cl_mem out = buffer(CL_MEM_READ_WRITE, 7 * sizeof(uint64_t));
+    EXPECT_TRUE(setArgs(k, out));
+    EXPECT_TRUE(run(k, {1}));
+    EXPECT_CL(clReleaseKernel(k));
+    return read<uint64_t>(out, 7);
+  }
+  static uint64_t bits(float f) {
+    uint32_t b;
+    std::memcpy(&b, &f, 4);
+    return b;
+  }
+  static uint64_t bits(double d) {
+    uint64_t b;
+    std::memcpy(&b, &d, 8);
+    return b;
+  }
+};
+
+TEST_F(SpecConstants, DefaultsThenEveryScalarKindSet) {
+  cl_program program = create(loadModule("spec_constants"));
+  ASSERT_NE(program, nullptr);
+  std::vector<uint64_t> defaults = {123456, 9876543210123ull, uint64_t(-7), uint64_t(-300), bits(2.5f), bits(0.125), 1};
+  EXPECT_EQ(values(program), defaults);
+
+  cl_int i32 = -5;
+  cl_float f32 = -1.75f;
+  cl_bool flag = CL_FALSE;
+  uint8_t b = 0;  // a boolean's size is 1
+  cl_long i64 = -1234567890123ll;
+  cl_char i8 = 100;
+  cl_short i16 = -2;
+  cl_double f64 = 3.0;
+  ASSERT_CL(clSetProgramSpecializationConstant(program, 1, sizeof i32, &i32));
+  ASSERT_CL(clSetProgramSpecializationConstant(program, 2, sizeof f32, &f32));
+  ASSERT_CL(clSetProgramSpecializationConstant(program, 3, 1, &b));
+  ASSERT_CL(clSetProgramSpecializationConstant(program, 4, sizeof i64, &i64));
+  ASSERT_CL(clSetProgramSpecializationConstant(program, 5, sizeof i8, &i8));
+  ASSERT_CL(clSetProgramSpecializationConstant(program, 6, sizeof i16, &i16));
+  ASSERT_CL(clSetProgramSpecializationConstant(program, 7, sizeof f64, &f64));
+  (void)flag;
+  std::vector<uint64_t> set = {uint32_t(-5), uint64_t(-1234567890123ll), 100, uint64_t(-2), bits(-1.75f), bits(3.0), 0};
+  EXPECT_EQ(values(program), set);
+
+  // Back to the defaults' values: the rebuild (from the kernel cache) must
+  // not keep the last ones.
+  i32 = 123456;
+  b = 1;
+  ASSERT_CL(clSetProgramSpecializationConstant(program, 1, sizeof i32, &i32));
+  ASSERT_CL(clSetProgramSpecializationConstant(program, 3, 1, &b));
+  std::vector<uint64_t> again = values(program);
+  ASSERT_EQ(again.size(), 7u);
+  EXPECT_EQ(again[0], 123456u);
+  EXPECT_EQ(again[6], 1u);
+  EXPECT_EQ(again[4], bits(-1.75f));
+}
+
+TEST_F(SpecConstants, Errors) {
+  cl_program program = create(loadModule("spec_constants"));
+  ASSERT_NE(program, nullptr);
+  cl_int i32 = 1;
+  EXPECT_EQ(clSetProgramSpecializationConstant(program, 99, sizeof i32, &i32), CL_INVALID_SPEC_ID);
+  EXPECT_EQ(clSetProgramSpecializationConstant(program, 1, 8, &i32), CL_INVALID_VALUE);
+  EXPECT_EQ(clSetProgramSpecializationConstant(program, 3, 4, &i32), CL_INVALID_VALUE);
+  EXPECT_EQ(clSetProgramSpecializationConstant(program, 1, sizeof i32, nullptr), CL_INVALID_VALUE);
+  EXPECT_EQ(clSetProgramSpecializationConstant(nullptr, 1, sizeof i32, &i32), CL_INVALID_PROGRAM);
+  cl_program fromSource = build("kernel void k() {}");
+  ASSERT_NE(fromSource, nullptr);
+  EXPECT_EQ(clSetProgramSpecializationConstant(fromSource, 1, sizeof i32, &i32), CL_INVALID_PROGRAM);
+}
+
+// linked.spvasm (SPIR-V 1.4) calls lockstep_test_helper, which OpenCL C
+// defines; the OpenCL C calls lockstep_test_triple, which the SPIR-V exports.
+TEST_F(Spirv, CompileAndLinkWithOpenCLC) {
+  cl_program il = create(loadModule("linked"));
+  ASSERT_NE(il, nullptr);
+  ASSERT_EQ(clCompileProgram(il, 1, &device_, "", 0, nullptr, nullptr, nullptr, nullptr), CL_SUCCESS)
+      << buildLog(il, device_);
+  cl_program_binary_type type = 0;
+  ASSERT_CL(clGetProgramBuildInfo(il, device_, CL_PROGRAM_BINARY_TYPE, sizeof type, &type, nullptr));
+  EXPECT_EQ(type, cl_program_binary_type(CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT));
+  const char *source = "int lockstep_test_triple(int x);\n"
+                       "int lockstep_test_helper(int x) { return x * x + lockstep_test_triple(x); }\n";
+  cl_int err = CL_SUCCESS;
+  cl_program c = clCreateProgramWithSource(context_, 1, &source, nullptr, &err);
+  ASSERT_CL(err);
+  owned_.push_back(c);
+  ASSERT_CL(clCompileProgram(c, 1, &device_, "", 0, nullptr, nullptr, nullptr, nullptr));
+  cl_program inputs[] = {il, c};
+  cl_program program = clLinkProgram(context_, 1, &device_, "", 2, inputs, nullptr, nullptr, &err);
+  ASSERT_CL(err);
+  owned_.push_back(program);
+  cl_kernel k = kernelOf(program, "call_helper");
+  ASSERT_NE(k, nullptr);
+  std::vector<int> data = randomValues<int>(300, -1000, 1000);
+  cl_mem buffer = bufferFrom(data);
+  ASSERT_TRUE(setArgs(k, buffer));
+  ASSERT_TRUE(run(k, {data.size()}));
+  std::vector<int> got = read<int>(buffer, data.size());
+  for (size_t i = 0; i < data.size(); ++i) ASSERT_EQ(got[i], data[i] * data[i] + 3 * data[i]) << i;
+}
+
+TEST_F(Spirv, BuildWithAnUnresolvedImportFailsWithALog) {
+  std::string log = failedBuildLog("linked");
+  EXPECT_NE(log.find("lockstep_test_helper"), std::string::npos) << log;
+}
+
+TEST_F(Spirv, CreateRefusesWhatIsNotSpirv) {
+  cl_int err = CL_SUCCESS;
+  std::vector<uint8_t> module = loadModule("kernels");
+  EXPECT_EQ(clCreateProgramWithIL(context_, nullptr, 20, &err), nullptr);
+  EXPECT_EQ(err, CL_INVALID_VALUE);
+  EXPECT_EQ(clCreateProgramWithIL(context_, module.data(), 0, &err), nullptr);
+  EXPECT_EQ(err, CL_INVALID_VALUE);
+  EXPECT_EQ(clCreateProgramWithIL(nullptr, module.data(), module.size(), &err), nullptr);
+  EXPECT_EQ(err, CL_INVALID_CONTEXT);
+  const char text[] = "kernel void k(global int *p) { *p = 1; }";
+  EXPECT_EQ(clCreateProgramWithIL(context_, text, sizeof text - 1, &err), nullptr);
+  EXPECT_EQ(err, CL_INVALID_VALUE);
+  // Cut inside an instruction.
+  EXPECT_EQ(clCreateProgramWithIL(context_, module.data(), module.size() / 8 * 4 + 4, &err), nullptr);
+  EXPECT_EQ(err, CL_INVALID_VALUE);
+  // Words after the header that claim zero length.
+  std::vector<uint8_t> damaged = module;
+  std::fill(damaged.begin() + 20, damaged.begin() + 24, 0);
+  EXPECT_EQ(clCreateProgramWithIL(context_, damaged.data(), damaged.size(), &err), nullptr);
+  EXPECT_EQ(err, CL_INVALID_VALUE);
+  // SPIR-V 1.5, which the translator does not read.
+  std::vector<uint8_t> newer = module;
+  uint32_t version = 0x00010500;
+  std::memcpy(newer.data() + 4, &version, 4);
+  EXPECT_EQ(clCreateProgramWithIL(context_, newer.data(), newer.size(), &err), nullptr);
+  EXPECT_EQ(err, CL_INVALID_VALUE);
+}
+
+TEST_F(Spirv, ModulesTheDeviceCannotRunFailToBuildWithALog) {
+  std::string log = failedBuildLog("half_arithmetic");
+  EXPECT_NE(log.find("Float16"), std::string::npos) << log;
+  log = failedBuildLog("physical32");
+  EXPECT_NE(log.find("Physical64"), std::string::npos) << log;
+  // The translator stops on an instruction it cannot read: its message is
+  // the log, and this process goes on.
+  log = failedBuildLog("copy_logical");
+  EXPECT_NE(log.find("SPIR-V translator"), std::string::npos) << log;
+  EXPECT_EQ(log.find("Stack dump"), std::string::npos) << log;
+  EXPECT_NE(kernelOf(built("kernels"), "count_odd"), nullptr);
+}
+
+}  // namespace
+}  // namespace lockstep::test
