@@ -1,6 +1,6 @@
 // Source of kernels.spvasm: clang-15 -cc1 -triple spir64-unknown-unknown
 // -cl-std=CL2.0 -finclude-default-header -no-opaque-pointers -O2
-// -emit-llvm-bc, then llvm-spirv-15 and spirv-dis (see README.md here).
+// -emit-llvm-bc, then llvm-spirv-15 --spirv-max-version=1.2 and spirv-dis.
 kernel void reverse_in_group(global const float *in, global float *out, local float *tile) {
   size_t lid = get_local_id(0), n = get_local_size(0);
   tile[lid] = in[get_global_id(0)];

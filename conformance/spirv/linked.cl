@@ -1,4 +1,5 @@
-// Source of linked.spvasm (as kernels.cl): a kernel calling a function that
+// Source of linked.spvasm (as kernels.cl, but llvm-spirv-15's default
+// version, 1.4): a kernel calling a function that
 // another program defines (an Import in SPIR-V's Linkage), and a function
 // exported for others to call.
 int lockstep_test_helper(int x);
