@@ -26,5 +26,6 @@ execute_process(COMMAND ${LOCKSTEP_CLANG} -print-resource-dir
 # compiler as a separate process to read SPIR-V programs
 # (compiler/lib/Spirv/SpirvTranslation.cpp). Looked up again at run time:
 # the device offers SPIR-V only while the tool is there.
+find_path(LOCKSTEP_SPIRV_HEADERS spirv/unified1/spirv.hpp REQUIRED)  # Debian's spirv-headers
 set(LOCKSTEP_LLVM_SPIRV "/usr/bin/llvm-spirv-15" CACHE FILEPATH
     "the llvm-spirv tool that reads SPIR-V for clCreateProgramWithIL")

@@ -14,14 +14,15 @@ LOCKSTEP_BUILD="${LOCKSTEP_BUILD_DIR:-${LOCKSTEP_ROOT}/build}"
 # clang-19's OpenMP, which bench/ needs when the fuzzing build (scripts/fuzz)
 # configures the tree with clang-19 (libFuzzer itself comes with clang-19).
 # llvm-spirv-15: the SPIR-V translator clCreateProgramWithIL's programs go
-# through (docs/spirv.md); spirv-tools: spirv-as, which assembles the SPIR-V
-# tests' modules.
+# through (docs/spirv.md); spirv-headers: SPIR-V's enumerants and grammar
+# for the compiler; spirv-tools: spirv-as, which assembles the SPIR-V tests'
+# modules.
 LOCKSTEP_PACKAGES=(
   cmake ninja-build ccache g++ python3
   llvm-19-dev libclang-19-dev clang-19 llvm-19-tools libomp-19-dev
   libtbb-dev opencl-headers ocl-icd-opencl-dev clinfo pocl-opencl-icd libgtest-dev
   zlib1g-dev libzstd-dev libedit-dev libffi-dev libxml2-dev libcurl4-openssl-dev
-  llvm-spirv-15 spirv-tools
+  llvm-spirv-15 spirv-headers spirv-tools
 )
 
 # Runs a command as root: directly when we are root, else through sudo.

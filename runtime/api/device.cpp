@@ -29,10 +29,10 @@ bool fp64() { return Compiler::instance().languageSupport().fp64; }
 
 // What SPIR-V programs add to CL_DEVICE_EXTENSIONS: cl_khr_il_program, and
 // the SPIR-V extensions of the OpenCL environment the translator reads and
-// the CTS's spirv_new suite passes with (not cl_khr_expect_assume: its
-// test modules use an OpVectorShuffle the translator cannot read).
+// the CTS's spirv_new suite passes with.
 constexpr const char *ilExtensions() {
-  return "cl_khr_il_program cl_khr_spirv_no_integer_wrap_decoration cl_khr_spirv_linkonce_odr";
+  return "cl_khr_il_program cl_khr_spirv_no_integer_wrap_decoration cl_khr_spirv_linkonce_odr "
+         "cl_khr_expect_assume";
 }
 
 // CL_DEVICE_EXTENSIONS: what the kernel language offers (the compiler's

@@ -35,15 +35,12 @@ std::optional<Module> read(std::span<const uint8_t> bytes, std::string &error);
 // (`values` were validated against the module's specConstants).
 std::vector<uint32_t> specialize(const Module &module, std::span<const SpecValue> values);
 
-// The words in forms the translator (llvm-spirv 15) reads where it would
-// fail on valid SPIR-V: a scalar's OpConstantNull becomes a zero
-// OpConstant (or OpConstantFalse), SPIR-V 1.4's OpDecorateString and
-// OpMemberDecorateString their older names, and OpCopyMemory's second set
-// of memory operands (1.4) is dropped.
+// The words with valid SPIR-V the translator (llvm-spirv 15) cannot read
+// put in equivalent forms it reads (SpirvRewrites.cpp).
 std::vector<uint32_t> forTranslator(std::span<const uint32_t> words);
 
-// The versions the device reports ({1, 0} ...), oldest first: those whose
-// every instruction the translator reads (read() also takes 1.4).
+// The versions the device reports and read() takes ({1, 0} ...), oldest
+// first.
 std::span<const std::pair<uint32_t, uint32_t>> readableVersions();
 
 }  // namespace lockstep::compiler::spirv
