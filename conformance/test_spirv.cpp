@@ -5,8 +5,9 @@
 // local memory and barriers, atomics, work-group collectives over remainder
 // groups, images with sampler arguments and constant samplers, struct and
 // vector arguments, specialization constants of every scalar kind, linking
-// with OpenCL C both ways, and the errors of creation, build and
-// specialization, including a module that crashes the translator.
+// with OpenCL C both ways, SPIR-V 1.4's instructions, and the errors of
+// creation, build and specialization, including a module that crashes the
+// translator.
 #include <CL/cl_ext.h>
 
 #include <algorithm>
@@ -64,13 +65,14 @@ class Spirv : public ClTest {
 
 TEST_F(Spirv, DeviceAndPlatformReportTheIntermediateLanguage) {
   std::string versions = deviceString(device_, CL_DEVICE_IL_VERSION);
-  for (const char *version : {"SPIR-V_1.0", "SPIR-V_1.1", "SPIR-V_1.2", "SPIR-V_1.3"})
+  for (const char *version : {"SPIR-V_1.0", "SPIR-V_1.1", "SPIR-V_1.2", "SPIR-V_1.3", "SPIR-V_1.4",
+                              "SPIR-V_1.5", "SPIR-V_1.6"})
     EXPECT_NE(versions.find(version), std::string::npos) << versions;
   size_t bytes = 0;
   ASSERT_CL(clGetDeviceInfo(device_, CL_DEVICE_ILS_WITH_VERSION, 0, nullptr, &bytes));
   std::vector<cl_name_version> ils(bytes / sizeof(cl_name_version));
   ASSERT_CL(clGetDeviceInfo(device_, CL_DEVICE_ILS_WITH_VERSION, bytes, ils.data(), nullptr));
-  ASSERT_GE(ils.size(), 4u);
+  ASSERT_EQ(ils.size(), 7u);
   for (size_t i = 0; i < ils.size(); ++i) {
     EXPECT_STREQ(ils[i].name, "SPIR-V");
     EXPECT_EQ(CL_VERSION_MAJOR(ils[i].version), 1u);
@@ -391,6 +393,18 @@ TEST_F(Spirv, CompileAndLinkWithOpenCLC) {
   for (size_t i = 0; i < data.size(); ++i) ASSERT_EQ(got[i], data[i] * data[i] + 3 * data[i]) << i;
 }
 
+// SPIR-V 1.4's instructions the translator cannot read, rewritten.
+TEST_F(Spirv, Spirv14Instructions) {
+  cl_kernel k = kernelOf(built("spirv14"), "spirv14_ops");
+  ASSERT_NE(k, nullptr);
+  std::vector<uint32_t> in = randomValues<uint32_t>(7, 0, 1u << 30);
+  cl_mem input = bufferFrom(in), output = bufferFrom(std::vector<uint32_t>(12, 12345));
+  ASSERT_TRUE(setArgs(k, output, input));
+  ASSERT_TRUE(run(k, {1}));
+  std::vector<uint32_t> expected = {0, 1, 2, in[0], in[1], in[1], in[5], in[0], in[3], in[6], in[1], in[2]};
+  EXPECT_EQ(read<uint32_t>(output, 12), expected);
+}
+
 TEST_F(Spirv, BuildWithAnUnresolvedImportFailsWithALog) {
   std::string log = failedBuildLog("linked");
   EXPECT_NE(log.find("lockstep_test_helper"), std::string::npos) << log;
@@ -416,9 +430,9 @@ TEST_F(Spirv, CreateRefusesWhatIsNotSpirv) {
   std::fill(damaged.begin() + 20, damaged.begin() + 24, 0);
   EXPECT_EQ(clCreateProgramWithIL(context_, damaged.data(), damaged.size(), &err), nullptr);
   EXPECT_EQ(err, CL_INVALID_VALUE);
-  // SPIR-V 1.5, which the translator does not read.
+  // SPIR-V 1.7, which does not exist yet.
   std::vector<uint8_t> newer = module;
-  uint32_t version = 0x00010500;
+  uint32_t version = 0x00010700;
   std::memcpy(newer.data() + 4, &version, 4);
   EXPECT_EQ(clCreateProgramWithIL(context_, newer.data(), newer.size(), &err), nullptr);
   EXPECT_EQ(err, CL_INVALID_VALUE);
@@ -429,9 +443,9 @@ TEST_F(Spirv, ModulesTheDeviceCannotRunFailToBuildWithALog) {
   EXPECT_NE(log.find("Float16"), std::string::npos) << log;
   log = failedBuildLog("physical32");
   EXPECT_NE(log.find("Physical64"), std::string::npos) << log;
-  // The translator stops on an instruction it cannot read: its message is
-  // the log, and this process goes on.
-  log = failedBuildLog("copy_logical");
+  // The translator stops on a damaged module: its message is the log, and
+  // this process goes on.
+  log = failedBuildLog("damaged");
   EXPECT_NE(log.find("SPIR-V translator"), std::string::npos) << log;
   EXPECT_EQ(log.find("Stack dump"), std::string::npos) << log;
   EXPECT_NE(kernelOf(built("kernels"), "count_odd"), nullptr);

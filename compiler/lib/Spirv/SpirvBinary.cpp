@@ -38,7 +38,7 @@ constexpr Missing kMissingCapabilities[] = {
 // The versions the device reports, and reads: the translator reads SPIR-V
 // 1.4's new instructions once SpirvRewrites.cpp has put them in older
 // forms.
-constexpr std::pair<uint32_t, uint32_t> kVersions[] = {{1, 0}, {1, 1}, {1, 2}, {1, 3}, {1, 4}};
+constexpr std::pair<uint32_t, uint32_t> kVersions[] = {{1, 0}, {1, 1}, {1, 2}, {1, 3}, {1, 4}, {1, 5}, {1, 6}};
 
 uint32_t swapped(uint32_t word) {
   return (word >> 24) | ((word >> 8) & 0xff00) | ((word << 8) & 0xff0000) | (word << 24);

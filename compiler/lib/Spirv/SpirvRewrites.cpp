@@ -13,6 +13,11 @@
 //   OpPtrDiff (1.4)                   → (OpConvertPtrToU a - b) / element size
 //   OpCopyLogical (1.4)               → OpCompositeExtract of each member,
 //                                       copied logically, OpCompositeConstruct
+//   OpCompositeConstruct (the translator makes it a constant, and
+//   crashes on one of values)         → OpCompositeInsert from an OpUndef
+//   OpBitcast of a pointer to or from an integer or vector (1.5)
+//                                     → OpConvertPtrToU / OpConvertUToPtr
+//   the Nontemporal image operand (1.6) → nothing (a hint)
 //   OpVectorShuffle of vectors of two lengths
 //                                     → the shorter widened by a shuffle of
 //                                       itself first
@@ -70,6 +75,9 @@ class Rewriter {
     }
     Words words = header_;
     if (words.size() > 3) words[3] = bound_;
+    // What SPIR-V 1.5 and 1.6 add that OpenCL kernels use is rewritten
+    // here; the translator reads the rest as 1.4.
+    if (words.size() > 1 && words[1] > 0x00010400) words[1] = 0x00010400;
     bool needsInt64 = addedInt64_ && !hasInt64_;
     auto append = [&](const Words &inst) {
       // A capability goes with the others, before OpMemoryModel.
@@ -194,10 +202,22 @@ class Rewriter {
       copied.push_back(*member);
     }
     uint32_t result = fresh();
-    Words construct{uint32_t(copied.size() + 3) << 16 | spv::OpCompositeConstruct, to, result};
-    construct.insert(construct.end(), copied.begin(), copied.end());
-    out.push_back(construct);
+    construct(to, result, copied, out);
     return result;
+  }
+
+  // `result` of composite type `type` made of `members`: the translator
+  // makes every OpCompositeConstruct a constant, and crashes on one of
+  // values, so it is built by OpCompositeInsert from an OpUndef.
+  void construct(uint32_t type, uint32_t result, const std::vector<uint32_t> &members, std::vector<Words> &out) {
+    uint32_t value = fresh();
+    out.push_back(instruction(spv::OpUndef, {type, value}));
+    for (size_t i = 0; i < members.size(); ++i) {
+      uint32_t next = i + 1 == members.size() ? result : fresh();
+      out.push_back(instruction(spv::OpCompositeInsert, {type, next, members[i], value, uint32_t(i)}));
+      value = next;
+    }
+    if (members.empty()) out.back()[2] = result;
   }
 
   std::vector<Words> rewrite(Words inst) {
@@ -293,6 +313,59 @@ class Rewriter {
         // The last instruction built the value: it takes the result's id.
         out.back()[2] = inst[2];
         return out;
+      }
+      case spv::OpCompositeConstruct: {
+        std::vector<Words> out;
+        std::vector<uint32_t> members;
+        auto type = types_.find(inst[1]);
+        bool vector = type != types_.end() && (type->second[0] & 0xffff) == spv::OpTypeVector;
+        for (size_t i = 3; i < count; ++i) {
+          // A vector's constituents may be vectors: their components, in
+          // order.
+          std::optional<Words> part = vector ? typeOf(inst[i]) : std::nullopt;
+          if (!part || ((*part)[0] & 0xffff) != spv::OpTypeVector) {
+            members.push_back(inst[i]);
+            continue;
+          }
+          for (uint32_t c = 0; c < (*part)[3]; ++c) {
+            uint32_t component = fresh();
+            out.push_back(instruction(spv::OpCompositeExtract, {(*part)[2], component, inst[i], c}));
+            members.push_back(component);
+          }
+        }
+        construct(inst[1], inst[2], members, out);
+        return out;
+      }
+      case spv::OpBitcast: {
+        // SPIR-V 1.5: a bitcast between a pointer and a 64-bit integer or
+        // vector (LLVM's is not): through OpConvertPtrToU / OpConvertUToPtr.
+        std::optional<Words> from = typeOf(inst[3]);
+        auto to = types_.find(inst[1]);
+        if (!from || to == types_.end()) break;
+        bool fromPointer = ((*from)[0] & 0xffff) == spv::OpTypePointer;
+        bool toPointer = (to->second[0] & 0xffff) == spv::OpTypePointer;
+        if (fromPointer == toPointer) break;
+        uint32_t ulong = ulongType(), integer = fresh();
+        bool toScalar = (to->second[0] & 0xffff) == spv::OpTypeInt;
+        bool fromScalar = ((*from)[0] & 0xffff) == spv::OpTypeInt;
+        if (fromPointer) {
+          if (toScalar) return {instruction(spv::OpConvertPtrToU, {inst[1], inst[2], inst[3]})};
+          return {instruction(spv::OpConvertPtrToU, {ulong, integer, inst[3]}),
+                  instruction(spv::OpBitcast, {inst[1], inst[2], integer})};
+        }
+        if (fromScalar) return {instruction(spv::OpConvertUToPtr, {inst[1], inst[2], inst[3]})};
+        return {instruction(spv::OpBitcast, {ulong, integer, inst[3]}),
+                instruction(spv::OpConvertUToPtr, {inst[1], inst[2], integer})};
+      }
+      case spv::OpImageSampleExplicitLod:
+      case spv::OpImageRead:
+      case spv::OpImageFetch:
+      case spv::OpImageWrite: {
+        // SPIR-V 1.6's Nontemporal image operand: a hint, which the
+        // translator does not know; it has no operands of its own.
+        size_t mask = opcode == spv::OpImageWrite ? 4 : 5;
+        if (count > mask) inst[mask] &= ~uint32_t(spv::ImageOperandsNontemporalMask);
+        break;
       }
       case spv::OpVectorShuffle: {
         std::optional<Words> first = typeOf(inst[3]), second = typeOf(inst[4]);
