@@ -20,6 +20,7 @@
 #include <fstream>
 #include <latch>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -276,6 +277,44 @@ TEST_F(KernelCache, StoresOneFilePerProgramAndReusesIt) {
   EXPECT_EQ(binNames().size(), 3u) << "folder:\n" << listing();
   for (const auto &[name, link] : links)
     EXPECT_TRUE(stillSameFile(name, link)) << name << " was stored again";
+  EXPECT_TRUE(strays().empty()) << "folder:\n" << listing();
+}
+
+// A SPIR-V program: one file per specialization; the same module and
+// values again are served from it (neither the translator nor LLVM runs).
+TEST_F(KernelCache, SpirvProgramIsStoredPerSpecialization) {
+  std::ifstream in(std::string(LOCKSTEP_SPIRV_MODULES_DIR) + "/spec_constants.spv", std::ios::binary);
+  std::vector<uint8_t> module((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_FALSE(module.empty());
+  // Builds the module with SpecId 1 set to `value` (unset: its default,
+  // 123456) and returns what the kernel writes for it.
+  auto run = [&](std::optional<cl_int> value) -> uint64_t {
+    cl_int err = CL_SUCCESS;
+    cl_program program = clCreateProgramWithIL(context_, module.data(), module.size(), &err);
+    EXPECT_CL(err);
+    if (!program) return 0;
+    if (value) EXPECT_CL(clSetProgramSpecializationConstant(program, 1, sizeof(cl_int), &*value));
+    EXPECT_CL(clBuildProgram(program, 1, &device_, "", nullptr, nullptr));
+    cl_kernel k = clCreateKernel(program, "spec_values", &err);
+    EXPECT_CL(err);
+    cl_mem out = buffer(CL_MEM_READ_WRITE, 7 * sizeof(uint64_t));
+    EXPECT_TRUE(setArgs(k, out));
+    EXPECT_TRUE(ClTest::run(k, {1}));
+    uint64_t first = read<uint64_t>(out, 1)[0];
+    EXPECT_CL(clReleaseKernel(k));
+    EXPECT_CL(clReleaseProgram(program));
+    return first;
+  };
+  EXPECT_EQ(run(std::nullopt), 123456u);
+  std::string name = onlyBin();
+  ASSERT_FALSE(name.empty());
+  fs::path kept = keep(name);
+  EXPECT_EQ(run(std::nullopt), 123456u);
+  EXPECT_TRUE(stillSameFile(name, kept)) << "the second build stored the program again";
+  EXPECT_EQ(run(77), 77u);
+  EXPECT_EQ(binNames().size(), 2u) << "folder:\n" << listing();
+  EXPECT_EQ(run(std::nullopt), 123456u);
+  EXPECT_TRUE(stillSameFile(name, kept));
   EXPECT_TRUE(strays().empty()) << "folder:\n" << listing();
 }
 

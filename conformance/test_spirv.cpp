@@ -262,6 +262,34 @@ TEST_F(Spirv, ProgramAndKernelQueries) {
   EXPECT_EQ(bytes, 0u);
 }
 
+// CL_PROGRAM_BINARIES of an IL program load into a new program that runs.
+TEST_F(Spirv, ProgramBinaryOfAnILProgram) {
+  cl_program program = built("kernels");
+  ASSERT_NE(program, nullptr);
+  size_t size = 0;
+  ASSERT_CL(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr));
+  ASSERT_GT(size, 0u);
+  std::vector<unsigned char> binary(size);
+  unsigned char *target = binary.data();
+  ASSERT_CL(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof target, &target, nullptr));
+  const unsigned char *source = binary.data();
+  cl_int err = CL_SUCCESS;
+  cl_program loaded = clCreateProgramWithBinary(context_, 1, &device_, &size, &source, nullptr, &err);
+  ASSERT_CL(err);
+  owned_.push_back(loaded);
+  ASSERT_CL(clBuildProgram(loaded, 1, &device_, "", nullptr, nullptr));
+  cl_kernel k = kernelOf(loaded, "group_sums");
+  ASSERT_NE(k, nullptr);
+  std::vector<int> in = randomValues<int>(100, -9, 9);
+  cl_mem src = bufferFrom(in), sums = buffer(CL_MEM_READ_WRITE, sizeof(int)),
+         prefix = buffer(CL_MEM_READ_WRITE, in.size() * sizeof(int));
+  ASSERT_TRUE(setArgs(k, src, sums, prefix));
+  ASSERT_TRUE(run(k, {in.size()}, {in.size()}));
+  int total = 0;
+  for (int v : in) total += v;
+  EXPECT_EQ(read<int>(sums, 1)[0], total);
+}
+
 // The module's bytes with every word byte-swapped: SPIR-V may be either.
 TEST_F(Spirv, OppositeByteOrder) {
   std::vector<uint8_t> module = loadModule("kernels");
