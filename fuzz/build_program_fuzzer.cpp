@@ -12,6 +12,11 @@
 //       executable)
 //   @binary     the rest of the input is a program binary for
 //       clCreateProgramWithBinary + clBuildProgram
+//   @il         the rest of the input is a SPIR-V module for
+//       clCreateProgramWithIL; every specialization constant id 0-7 is set
+//       with each size 1, 2, 4, 8 (the wrong ones must be refused), then
+//       clBuildProgram, and clCompileProgram on a second program (the
+//       translator runs out of process: a crash of it is a failed build)
 //
 // Whatever comes out is queried: the build status, options and log (which
 // must be a NUL-terminated string of the size reported), the program's
@@ -345,6 +350,43 @@ void binaryPath(cl_context context, std::string_view bytes) {
   clReleaseProgram(program);
 }
 
+void ilPath(cl_context context, std::string_view bytes) {
+  cl_int err;
+  cl_program program = clCreateProgramWithIL(context, bytes.data(), bytes.size(), &err);
+  require((program != nullptr) == (err == CL_SUCCESS), "clCreateProgramWithIL's program and status disagree");
+  if (!program) {
+    require(err == CL_INVALID_VALUE, "clCreateProgramWithIL refused a module with an error outside the spec's list");
+    return;
+  }
+  const uint64_t value = 0x0123456789abcdefull;
+  for (cl_uint id = 0; id < 8; ++id) {
+    int accepted = 0;
+    for (size_t size : {1, 2, 4, 8}) {
+      err = clSetProgramSpecializationConstant(program, id, size, &value);
+      require(err == CL_SUCCESS || err == CL_INVALID_SPEC_ID || err == CL_INVALID_VALUE,
+              "clSetProgramSpecializationConstant: an error outside the spec's list");
+      accepted += err == CL_SUCCESS;
+    }
+    require(accepted <= 1, "a specialization constant took two sizes");
+  }
+  err = clBuildProgram(program, 1, &gDevice, "", nullptr, nullptr);
+  require(err == CL_SUCCESS || err == CL_BUILD_PROGRAM_FAILURE,
+          "clBuildProgram of an IL program returned an error outside the spec's list");
+  checkProgram(program, err == CL_SUCCESS, context);
+  size_t ilSize = 0;
+  require(clGetProgramInfo(program, CL_PROGRAM_IL, 0, nullptr, &ilSize) == CL_SUCCESS && ilSize == bytes.size(),
+          "CL_PROGRAM_IL is not the module given");
+  clReleaseProgram(program);
+
+  cl_program object = clCreateProgramWithIL(context, bytes.data(), bytes.size(), &err);
+  require(err == CL_SUCCESS && object, "clCreateProgramWithIL of a module it took before");
+  err = clCompileProgram(object, 1, &gDevice, "", 0, nullptr, nullptr, nullptr, nullptr);
+  require(err == CL_SUCCESS || err == CL_COMPILE_PROGRAM_FAILURE,
+          "clCompileProgram of an IL program returned an error outside the spec's list");
+  checkProgram(object, false, context);
+  clReleaseProgram(object);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
@@ -371,6 +413,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!context) die("clCreateContext", err);
   if (options == "@binary")
     binaryPath(context, rest);
+  else if (options == "@il")
+    ilPath(context, rest);
   else if (options.starts_with("@"))
     linkPath(context, options.substr(1), rest);
   else

@@ -132,7 +132,9 @@ std::optional<Module> read(std::span<const uint8_t> bytes, std::string &error) {
   for (const Found &constant : constants) {
     auto id = specIds.find(constant.result);
     auto bytes = typeBytes.find(constant.type);
-    if (id == specIds.end() || bytes == typeBytes.end() || bytes->second == 0) continue;
+    // Scalars of 1, 2, 4 or 8 bytes (a damaged module may declare others).
+    if (id == specIds.end() || bytes == typeBytes.end()) continue;
+    if (bytes->second != 1 && bytes->second != 2 && bytes->second != 4 && bytes->second != 8) continue;
     module.specConstants.push_back({id->second, bytes->second});
   }
   return module;
@@ -164,8 +166,9 @@ std::vector<uint32_t> specialize(const Module &module, std::span<const SpecValue
     if (value == byResult.end()) continue;
     if (opcode == spv::OpSpecConstantTrue || opcode == spv::OpSpecConstantFalse) {
       words[at] = (count << 16) | (value->second & 0xff ? spv::OpSpecConstantTrue : spv::OpSpecConstantFalse);
-    } else if (opcode == spv::OpSpecConstant) {
+    } else if (opcode == spv::OpSpecConstant && count >= 4) {
       uint32_t bits = typeBits[words[at + 1]];
+      if (bits == 0 || bits > 64) continue;
       uint64_t raw = value->second;
       if (bits < 64) raw &= (uint64_t(1) << bits) - 1;
       // Literals narrower than a word are sign-extended for signed integer

@@ -100,12 +100,44 @@ class Rewriter {
     bool hasResult = false, hasType = false;
     spv::HasResultAndType(opcode, &hasResult, &hasType);
     if (hasResult && hasType && inst.size() >= 3) typeOf_[inst[2]] = inst[1];
-    if (hasResult && !hasType && inst.size() >= 2 && opcode >= spv::OpTypeVoid && opcode <= spv::OpTypeForwardPointer)
+    if (hasResult && !hasType && opcode >= spv::OpTypeVoid && opcode <= spv::OpTypeForwardPointer &&
+        inst.size() >= minimumTypeWords(opcode))
       types_[inst[1]] = inst;
     if (opcode == spv::OpConstant && inst.size() >= 4) constants_[inst[2]] = inst[3];
     if (opcode == spv::OpCapability && inst.size() >= 2 && inst[1] == spv::CapabilityInt64) hasInt64_ = true;
     if (opcode == spv::OpDecorate && inst.size() >= 3 && inst[2] == spv::DecorationCPacked) packed_.push_back(inst[1]);
   }
+
+  // Words a type declaration must have for the operands read here (a
+  // damaged module's shorter ones are not recorded).
+  static size_t minimumTypeWords(spv::Op opcode) {
+    switch (opcode) {
+      case spv::OpTypeInt:
+      case spv::OpTypeVector:
+      case spv::OpTypeArray:
+      case spv::OpTypePointer: return 4;
+      case spv::OpTypeFloat: return 3;
+      default: return 2;
+    }
+  }
+
+  // Words an instruction rewritten here must have; a shorter one (a
+  // damaged module) is left for the translator to refuse.
+  static size_t minimumWords(spv::Op opcode) {
+    switch (opcode) {
+      case spv::OpPtrEqual:
+      case spv::OpPtrNotEqual:
+      case spv::OpPtrDiff:
+      case spv::OpVectorShuffle: return 5;
+      case spv::OpCopyLogical:
+      case spv::OpBitcast:
+      case spv::OpCopyMemorySized: return 4;
+      default: return 3;
+    }
+  }
+  // Limits on what a rewrite builds, against a damaged module's sizes and
+  // self-containing types.
+  static constexpr uint32_t kMaxComponents = 16, kMaxMembers = 1024, kMaxDepth = 16;
 
   uint32_t fresh() { return bound_++; }
 
@@ -136,9 +168,9 @@ class Rewriter {
 
   // Bytes and alignment of a type as OpenCL C lays it out; nullopt if not
   // known here.
-  std::optional<std::pair<uint64_t, uint64_t>> layout(uint32_t type) const {
+  std::optional<std::pair<uint64_t, uint64_t>> layout(uint32_t type, uint32_t depth = 0) const {
     auto found = types_.find(type);
-    if (found == types_.end()) return std::nullopt;
+    if (found == types_.end() || depth > kMaxDepth) return std::nullopt;
     const Words &inst = found->second;
     switch (spv::Op(inst[0] & 0xffff)) {
       case spv::OpTypeBool: return std::pair{1, 1};
@@ -146,13 +178,13 @@ class Rewriter {
       case spv::OpTypeFloat: return std::pair{inst[2] / 8, inst[2] / 8};
       case spv::OpTypePointer: return std::pair{8, 8};
       case spv::OpTypeVector: {
-        auto element = layout(inst[2]);
+        auto element = layout(inst[2], depth + 1);
         if (!element) return std::nullopt;
         uint64_t count = inst[3] == 3 ? 4 : inst[3];
         return std::pair{element->first * count, element->first * count};
       }
       case spv::OpTypeArray: {
-        auto element = layout(inst[2]);
+        auto element = layout(inst[2], depth + 1);
         auto length = constants_.find(inst[3]);
         if (!element || length == constants_.end()) return std::nullopt;
         return std::pair{element->first * length->second, element->second};
@@ -161,7 +193,7 @@ class Rewriter {
         bool packed = std::find(packed_.begin(), packed_.end(), inst[1]) != packed_.end();
         uint64_t size = 0, align = 1;
         for (size_t i = 2; i < inst.size(); ++i) {
-          auto member = layout(inst[i]);
+          auto member = layout(inst[i], depth + 1);
           if (!member) return std::nullopt;
           uint64_t a = packed ? 1 : member->second;
           size = (size + a - 1) / a * a + member->first;
@@ -182,22 +214,25 @@ class Rewriter {
     if ((inst[0] & 0xffff) == spv::OpTypeStruct) return std::vector<uint32_t>(inst.begin() + 2, inst.end());
     if ((inst[0] & 0xffff) != spv::OpTypeArray) return std::nullopt;
     auto length = constants_.find(inst[3]);
-    if (length == constants_.end()) return std::nullopt;
+    if (length == constants_.end() || length->second > kMaxMembers) return std::nullopt;
     return std::vector<uint32_t>(length->second, inst[2]);
   }
 
   // `value` (of type `from`) as a value of the logically matching type
   // `to`, built by instructions appended to `out`; nullopt if the types'
   // shapes are not known here.
-  std::optional<uint32_t> copyLogically(uint32_t value, uint32_t from, uint32_t to, std::vector<Words> &out) {
+  std::optional<uint32_t> copyLogically(uint32_t value, uint32_t from, uint32_t to, std::vector<Words> &out,
+                                        uint32_t depth = 0) {
     if (from == to) return value;
     std::optional<std::vector<uint32_t>> source = members(from), target = members(to);
-    if (!source || !target || source->size() != target->size()) return std::nullopt;
+    if (!source || !target || source->size() != target->size() || source->size() > kMaxMembers ||
+        depth > kMaxDepth)
+      return std::nullopt;
     std::vector<uint32_t> copied;
     for (size_t i = 0; i < target->size(); ++i) {
       uint32_t element = fresh();
       out.push_back(instruction(spv::OpCompositeExtract, {(*source)[i], element, value, uint32_t(i)}));
-      std::optional<uint32_t> member = copyLogically(element, (*source)[i], (*target)[i], out);
+      std::optional<uint32_t> member = copyLogically(element, (*source)[i], (*target)[i], out, depth + 1);
       if (!member) return std::nullopt;
       copied.push_back(*member);
     }
@@ -223,6 +258,7 @@ class Rewriter {
   std::vector<Words> rewrite(Words inst) {
     auto opcode = spv::Op(inst[0] & 0xffff);
     uint32_t count = uint32_t(inst.size());
+    if (count < minimumWords(opcode)) return {std::move(inst)};
     switch (opcode) {
       case spv::OpConstantNull: {
         auto type = types_.find(inst[1]);
@@ -323,7 +359,7 @@ class Rewriter {
           // A vector's constituents may be vectors: their components, in
           // order.
           std::optional<Words> part = vector ? typeOf(inst[i]) : std::nullopt;
-          if (!part || ((*part)[0] & 0xffff) != spv::OpTypeVector) {
+          if (!part || ((*part)[0] & 0xffff) != spv::OpTypeVector || (*part)[3] > kMaxComponents) {
             members.push_back(inst[i]);
             continue;
           }
@@ -371,6 +407,7 @@ class Rewriter {
         std::optional<Words> first = typeOf(inst[3]), second = typeOf(inst[4]);
         if (!first || !second || first->size() < 4 || second->size() < 4 || (*first)[3] == (*second)[3]) break;
         uint32_t n1 = (*first)[3], n2 = (*second)[3], n = std::max(n1, n2);
+        if (n > kMaxComponents) break;
         uint32_t wide = typeId(spv::OpTypeVector, {(*first)[2], n});
         auto widen = [&](uint32_t value, uint32_t length, std::vector<Words> &out) {
           uint32_t id = fresh();
