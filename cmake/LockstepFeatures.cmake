@@ -26,6 +26,9 @@ set(LOCKSTEP_OPENCL_C_EXTENSIONS
   cl_khr_3d_image_writes
   cl_khr_depth_images
   cl_khr_srgb_image_writes
+  # __builtin_expect and __builtin_assume (Clang's own; the frontend defines
+  # the macro, compiler/lib/Frontend.cpp), and SPIR-V's SPV_KHR_expect_assume.
+  cl_khr_expect_assume
 )
 # Not cl_khr_subgroups: the extension requires independent forward progress
 # of sub-groups, and the sub-groups of a work-group run one after another on

@@ -44,6 +44,35 @@ TEST_F(Language, ProgramScopeGlobalVariablesPersistAcrossLaunches) {
 
 // One helper taking a generic pointer, called with global, local and private
 // memory.
+// cl_khr_expect_assume, which the device reports: its macro is defined in
+// OpenCL C (1.2 and 3.0) and __builtin_expect / __builtin_assume compile
+// and keep the program's meaning.
+TEST_F(Language, ExpectAndAssume) {
+  ASSERT_NE(deviceString(device_, CL_DEVICE_EXTENSIONS).find("cl_khr_expect_assume"), std::string::npos);
+  const char *source = R"CLC(
+    #ifndef cl_khr_expect_assume
+    #error cl_khr_expect_assume is not defined
+    #endif
+    kernel void k(global const int *in, global int *out, int n) {
+      __builtin_assume(n > 0);
+      size_t i = get_global_id(0);
+      int v = in[i];
+      if (__builtin_expect(v % n == 0, 0)) v = -v;
+      out[i] = v;
+    }
+  )CLC";
+  for (const char *options : {"", "-cl-std=CL3.0"}) {
+    cl_kernel k = kernel(source, "k", options);
+    ASSERT_NE(k, nullptr) << options;
+    std::vector<int> in = randomValues<int>(1000, -500, 500);
+    cl_mem src = bufferFrom(in), dst = buffer(CL_MEM_READ_WRITE, in.size() * sizeof(int));
+    ASSERT_TRUE(setArgs(k, src, dst, cl_int(7)));
+    ASSERT_TRUE(run(k, {in.size()}));
+    std::vector<int> got = read<int>(dst, in.size());
+    for (size_t i = 0; i < in.size(); ++i) ASSERT_EQ(got[i], in[i] % 7 == 0 ? -in[i] : in[i]) << i;
+  }
+}
+
 TEST_F(Language, GenericAddressSpace) {
   if (!hasFeature("__opencl_c_generic_address_space")) GTEST_SKIP();
   cl_kernel k = kernel(R"CLC(

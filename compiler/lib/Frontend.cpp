@@ -55,14 +55,21 @@ constexpr const char *kAbsentExtensionMacros[] = {
     "__opencl_c_ext_fp32_global_atomic_min_max", "__opencl_c_ext_fp32_local_atomic_min_max",
     "__opencl_c_ext_image_raw10_raw12", "cl_khr_kernel_clock", "__opencl_c_kernel_clock_scope_device",
     "__opencl_c_kernel_clock_scope_work_group", "__opencl_c_kernel_clock_scope_sub_group"};
+// Extensions Clang 19 does not know (its -cl-ext ignores them), whose
+// OpenCL C it compiles all the same: cl_khr_expect_assume's __builtin_expect
+// and __builtin_assume. Their macros are defined here when the device offers
+// them.
+constexpr const char *kMacroOnlyExtensions[] = {"cl_khr_expect_assume"};
 constexpr const char *kAbsentExtensionsHeader = "__lockstep_absent_extensions.h";
 
 std::string absentExtensionsHeader() {
   std::string text;
   std::string supported = std::string(" ") + LOCKSTEP_OPENCL_C_EXTENSIONS + " ";
+  auto offered = [&](const char *name) { return supported.find(std::string(" ") + name + " ") != std::string::npos; };
   for (const char *name : kAbsentExtensionMacros)
-    if (supported.find(std::string(" ") + name + " ") == std::string::npos)
-      text += std::string("#undef ") + name + "\n";
+    if (!offered(name)) text += std::string("#undef ") + name + "\n";
+  for (const char *name : kMacroOnlyExtensions)
+    if (offered(name)) text += std::string("#define ") + name + " 1\n";
   return text;
 }
 

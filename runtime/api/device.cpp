@@ -29,10 +29,10 @@ bool fp64() { return Compiler::instance().languageSupport().fp64; }
 
 // What SPIR-V programs add to CL_DEVICE_EXTENSIONS: cl_khr_il_program, and
 // the SPIR-V extensions of the OpenCL environment the translator reads and
-// the CTS's spirv_new suite passes with.
+// the CTS's spirv_new suite passes with (cl_khr_expect_assume, which is
+// OpenCL C's too, is in the compiler's list).
 constexpr const char *ilExtensions() {
-  return "cl_khr_il_program cl_khr_spirv_no_integer_wrap_decoration cl_khr_spirv_linkonce_odr "
-         "cl_khr_expect_assume";
+  return "cl_khr_il_program cl_khr_spirv_no_integer_wrap_decoration cl_khr_spirv_linkonce_odr";
 }
 
 // CL_DEVICE_EXTENSIONS: what the kernel language offers (the compiler's
