@@ -167,8 +167,15 @@ class Rewriter {
   }
 
   // Bytes and alignment of a type as OpenCL C lays it out; nullopt if not
-  // known here.
+  // known here (or not sensible: a damaged module's zero-width integer, a
+  // size past 2^40).
   std::optional<std::pair<uint64_t, uint64_t>> layout(uint32_t type, uint32_t depth = 0) const {
+    std::optional<std::pair<uint64_t, uint64_t>> result = layoutOf(type, depth);
+    if (!result || result->first == 0 || result->second == 0 || result->first > (uint64_t(1) << 40))
+      return std::nullopt;
+    return result;
+  }
+  std::optional<std::pair<uint64_t, uint64_t>> layoutOf(uint32_t type, uint32_t depth) const {
     auto found = types_.find(type);
     if (found == types_.end() || depth > kMaxDepth) return std::nullopt;
     const Words &inst = found->second;
@@ -179,7 +186,7 @@ class Rewriter {
       case spv::OpTypePointer: return std::pair{8, 8};
       case spv::OpTypeVector: {
         auto element = layout(inst[2], depth + 1);
-        if (!element) return std::nullopt;
+        if (!element || inst[3] > kMaxComponents) return std::nullopt;
         uint64_t count = inst[3] == 3 ? 4 : inst[3];
         return std::pair{element->first * count, element->first * count};
       }
@@ -328,7 +335,9 @@ class Rewriter {
         std::optional<Words> pointer = typeOf(inst[3]);
         auto element = pointer && ((*pointer)[0] & 0xffff) == spv::OpTypePointer ? layout((*pointer)[3]) : std::nullopt;
         auto result = types_.find(inst[1]);
-        if (!element || element->first == 0 || result == types_.end()) break;
+        if (!element || element->first == 0 || result == types_.end() ||
+            (result->second[0] & 0xffff) != spv::OpTypeInt)
+          break;
         uint32_t ulong = ulongType(), a = fresh(), b = fresh(), bytes = fresh(), size = fresh(), elements = fresh();
         std::vector<Words> out = {
             instruction(spv::OpConvertPtrToU, {ulong, a, inst[3]}),
