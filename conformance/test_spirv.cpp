@@ -106,8 +106,10 @@ TEST_F(Spirv, LocalMemoryAndBarrier) {
   }
 }
 
+// -cl-std names an OpenCL C version: an IL program's build ignores it
+// (runtimes over SPIR-V pass their own), while other options still count.
 TEST_F(Spirv, Atomics) {
-  cl_kernel k = kernelOf(built("kernels"), "count_odd");
+  cl_kernel k = kernelOf(built("kernels", "-cl-std=CL2.0 -cl-mad-enable"), "count_odd");
   ASSERT_NE(k, nullptr);
   const size_t n = 100000;
   std::vector<int> in = randomValues<int>(n, -1000000, 1000000);
@@ -436,6 +438,15 @@ TEST_F(Spirv, Spirv14Instructions) {
 TEST_F(Spirv, BuildWithAnUnresolvedImportFailsWithALog) {
   std::string log = failedBuildLog("linked");
   EXPECT_NE(log.find("lockstep_test_helper"), std::string::npos) << log;
+}
+
+TEST_F(Spirv, InvalidBuildOptions) {
+  cl_program program = create(loadModule("kernels"));
+  ASSERT_NE(program, nullptr);
+  EXPECT_EQ(clBuildProgram(program, 1, &device_, "-no-such-option", nullptr, nullptr), CL_INVALID_BUILD_OPTIONS);
+  EXPECT_EQ(clCompileProgram(program, 1, &device_, "-no-such-option", 0, nullptr, nullptr, nullptr, nullptr),
+            CL_INVALID_COMPILER_OPTIONS);
+  EXPECT_CL(clBuildProgram(program, 1, &device_, "-cl-fast-relaxed-math -DIGNORED=1", nullptr, nullptr));
 }
 
 TEST_F(Spirv, CreateRefusesWhatIsNotSpirv) {

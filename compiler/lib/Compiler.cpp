@@ -450,6 +450,19 @@ std::optional<IntermediateLanguage> Compiler::inspectIL(std::span<const uint8_t>
 
 namespace {
 
+// The build options of an IL program as the compiler reads them: -cl-std,
+// which names an OpenCL C version, has no meaning for SPIR-V and is left
+// out whatever version it names (SYCL and HIP runtimes pass their own).
+std::string ilOptions(std::string_view text) {
+  std::string kept;
+  for (const std::string &word : splitOptions(text)) {
+    if (word.starts_with("-cl-std=")) continue;
+    if (!kept.empty()) kept += ' ';
+    kept += word.find_first_of(" \t\"'") == std::string::npos ? word : "\"" + word + "\"";
+  }
+  return kept;
+}
+
 // A SPIR-V module's words, specialized: nullopt with `result` saying why.
 std::optional<std::vector<uint32_t>> specializedWords(std::span<const uint8_t> il, std::span<const SpecValue> values,
                                                       Result &result) {
@@ -465,7 +478,8 @@ std::optional<std::vector<uint32_t>> specializedWords(std::span<const uint8_t> i
 
 }  // namespace
 
-Result Compiler::buildIL(std::span<const uint8_t> il, std::span<const SpecValue> values, std::string_view optionText) {
+Result Compiler::buildIL(std::span<const uint8_t> il, std::span<const SpecValue> values, std::string_view given) {
+  std::string optionText = ilOptions(given);
   Result result;
   std::optional<FrontendOptions> options = parseOptionsInto(optionText, false, result);
   if (!options) return result;
@@ -485,7 +499,8 @@ Result Compiler::buildIL(std::span<const uint8_t> il, std::span<const SpecValue>
 }
 
 Result Compiler::compileIL(std::span<const uint8_t> il, std::span<const SpecValue> values,
-                           std::string_view optionText) {
+                           std::string_view given) {
+  std::string optionText = ilOptions(given);
   Result result;
   std::optional<FrontendOptions> options = parseOptionsInto(optionText, false, result);
   if (!options) return result;
