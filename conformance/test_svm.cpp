@@ -97,7 +97,7 @@ TEST_F(Svm, AllocHonoursFlagsAndAlignment) {
       CL_MEM_WRITE_ONLY | CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS,
   };
   for (cl_svm_mem_flags flags : flagSets) {
-    for (cl_uint alignment : {0u, 1u, 2u, 4u, 16u, 64u, 128u, 256u, 4096u, 65536u}) {
+    for (cl_uint alignment : {0u, 1u, 2u, 4u, 16u, 64u, 128u, 256u, 4096u, 65536u, 2u << 20}) {
       const size_t size = 1000 + alignment;
       auto *p = static_cast<unsigned char *>(clSVMAlloc(context_, flags, size, alignment));
       ASSERT_NE(p, nullptr) << "flags " << flags << " alignment " << alignment;
@@ -120,7 +120,8 @@ TEST_F(Svm, AllocRefusesWhatTheSpecRefuses) {
   EXPECT_EQ(clSVMAlloc(context_, CL_MEM_READ_WRITE, 0, 0), nullptr);
   EXPECT_EQ(clSVMAlloc(context_, CL_MEM_READ_WRITE, size_t(maxAlloc) + 1, 0), nullptr);
   EXPECT_EQ(clSVMAlloc(context_, CL_MEM_READ_WRITE, SIZE_MAX, 0), nullptr);
-  for (cl_uint alignment : {3u, 6u, 100u, 0x80000001u})
+  // Not a power of two; past the largest alignment offered (2 MiB).
+  for (cl_uint alignment : {3u, 6u, 100u, 0x80000001u, 4u << 20, 0x80000000u})
     EXPECT_EQ(clSVMAlloc(context_, CL_MEM_READ_WRITE, 64, alignment), nullptr) << alignment;
   // CL_MEM_SVM_ATOMICS "is valid only if CL_MEM_SVM_FINE_GRAIN_BUFFER is
   // specified"; the access flags exclude each other; buffer-only flags and

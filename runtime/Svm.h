@@ -42,8 +42,9 @@ class SvmRegistry {
   // Frees what the application did not (its context is destroyed).
   ~SvmRegistry();
 
-  // `size` bytes aligned to `alignment` (a power of two, or 0 for the
-  // default, kDefaultAlignment); flags and size are validated by the caller.
+  // `size` bytes aligned to `alignment` (a power of two up to
+  // kMaxAlignment, or 0 for the default, kDefaultAlignment); flags and size
+  // are validated by the caller.
   // Null if the memory cannot be had.
   void *allocate(cl_svm_mem_flags flags, size_t size, size_t alignment);
   // Frees the allocation `base` starts; false (and nothing happens) if no
@@ -62,6 +63,10 @@ class SvmRegistry {
   // bytes); every allocation is aligned at least as much, as buffers are
   // (CL_DEVICE_MEM_BASE_ADDR_ALIGN), so a buffer over one is well aligned.
   static constexpr size_t kDefaultAlignment = 128;
+  // The largest alignment granted: the spec asks for long16's at most;
+  // applications ask for a page, or a 2 MiB huge page. More would reserve
+  // that much address space per allocation for nothing.
+  static constexpr size_t kMaxAlignment = size_t{2} << 20;
 
  private:
   mutable std::shared_mutex mutex_;

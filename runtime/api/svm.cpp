@@ -43,8 +43,10 @@ bool validAllocation(cl_context context, cl_svm_mem_flags flags, size_t size,
   if (size == 0) return false;
   for (cl_device_id device : context->devices())
     if (size > device->maxAllocSize) return false;
-  // "alignment is not a power of two": 0 is the default.
-  return (alignment & (alignment - 1)) == 0;
+  // "alignment is not a power of two or the OpenCL implementation cannot
+  // support the specified alignment": 0 is the default; past
+  // SvmRegistry::kMaxAlignment is refused.
+  return (alignment & (alignment - 1)) == 0 && alignment <= SvmRegistry::kMaxAlignment;
 }
 
 // Every SVM command: CL_INVALID_COMMAND_QUEUE; the wait list is checked
