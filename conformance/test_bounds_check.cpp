@@ -4,7 +4,9 @@
 // launch fails (a negative execution status on its event) and stderr names
 // the kernel, the source place (program.cl:LINE:COL), the argument, the byte
 // offset and the work-item. Memory next to the buffer stays as it was, and
-// correct kernels run silently with right results.
+// correct kernels run silently with right results. An SVM pointer argument
+// is checked against the end of its allocation; other host memory given as
+// one has no limit.
 #include <algorithm>
 #include <cstring>
 
@@ -354,6 +356,50 @@ kernel void reduce(global const int *in, global int *out, local int *scratch) {
       EXPECT_EQ(got[g], sum) << g;
     }
   }
+}
+
+// An SVM pointer argument is checked against the end of its allocation,
+// counted from the pointer: one into the middle of an allocation may reach
+// the allocation's last byte and no further.
+TEST_F(BoundsCheck, SvmPointerIntoAnAllocationIsCheckedAgainstItsEnd) {
+  cl_kernel k = checkedKernel(kShiftedStore, "shifted_store");
+  ASSERT_NE(k, nullptr);
+  const size_t total = 300, offset = 44, n = total - offset;
+  auto *svm = static_cast<int *>(clSVMAlloc(context_, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER,
+                                            total * sizeof(int), 0));
+  ASSERT_NE(svm, nullptr);
+  std::fill(svm, svm + total, -3);
+  ASSERT_EQ(clSetKernelArgSVMPointer(k, 0, svm + offset), CL_SUCCESS);
+  cl_int shift = 0;
+  ASSERT_EQ(clSetKernelArg(k, 1, sizeof shift, &shift), CL_SUCCESS);
+  std::string log;
+  EXPECT_EQ(launchStatus(k, {n}, {}, log), CL_COMPLETE) << log;
+  EXPECT_EQ(log, "");
+  for (size_t i = 0; i < total; ++i) ASSERT_EQ(svm[i], i < offset ? -3 : int(i - offset)) << i;
+  // One element further: the store past the allocation's end is reported
+  // with the bytes from the pointer to that end.
+  shift = 1;
+  ASSERT_EQ(clSetKernelArg(k, 1, sizeof shift, &shift), CL_SUCCESS);
+  expectReported(k, {n}, {},
+                 {"argument 0 'out'", "4-byte store",
+                  "byte offset " + std::to_string(4 * n) + " of " + std::to_string(4 * n) + " bytes"});
+  clSVMFree(context_, svm);
+}
+
+// Memory clSVMAlloc did not make (fine-grained system SVM) has no known
+// end: a checked kernel reaches as far into it as it likes.
+TEST_F(BoundsCheck, SystemMemoryArgumentHasNoLimit) {
+  cl_kernel k = checkedKernel(kShiftedStore, "shifted_store");
+  ASSERT_NE(k, nullptr);
+  const size_t n = 1 << 16, shift = 3 << 16;
+  std::vector<int> memory(n + shift, -9);
+  ASSERT_EQ(clSetKernelArgSVMPointer(k, 0, memory.data()), CL_SUCCESS);
+  cl_int s = cl_int(shift);
+  ASSERT_EQ(clSetKernelArg(k, 1, sizeof s, &s), CL_SUCCESS);
+  std::string log;
+  EXPECT_EQ(launchStatus(k, {n}, {}, log), CL_COMPLETE) << log;
+  EXPECT_EQ(log, "");
+  for (size_t i = 0; i < n + shift; ++i) ASSERT_EQ(memory[i], i < shift ? -9 : int(i - shift)) << i;
 }
 
 }  // namespace

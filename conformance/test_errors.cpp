@@ -213,6 +213,64 @@ TEST_F(Errors, MapAndUnmap) {
                   clEnqueueUnmapMemObject(queue_, mem_, notMapped, 0, nullptr, nullptr));
 }
 
+// The SVM entry points check their handles and wait lists like every other
+// command: a queue, kernel or context of the wrong kind, a released queue,
+// a wait list that is no list or holds an event of another context.
+TEST_F(Errors, SvmHandlesAndWaitLists) {
+  cl_int err = CL_SUCCESS;
+  char *svm = static_cast<char *>(clSVMAlloc(context_, CL_MEM_READ_WRITE, 256, 0));
+  ASSERT_NE(svm, nullptr);
+  const int pattern = 7;
+  const void *list[] = {svm};
+  void *freeList[] = {svm};
+  cl_command_queue released = clCreateCommandQueueWithProperties(context_, device_, nullptr, &err);
+  ASSERT_CL(err);
+  ASSERT_CL(clReleaseCommandQueue(released));
+  for (cl_command_queue bad : {as<cl_command_queue>(mem_), as<cl_command_queue>(context_), released}) {
+    EXPECT_CL_ERROR(CL_INVALID_COMMAND_QUEUE, clEnqueueSVMFree(bad, 1, freeList, nullptr, nullptr, 0, nullptr, nullptr));
+    EXPECT_CL_ERROR(CL_INVALID_COMMAND_QUEUE, clEnqueueSVMMemcpy(bad, CL_TRUE, svm, svm + 128, 64, 0, nullptr, nullptr));
+    EXPECT_CL_ERROR(CL_INVALID_COMMAND_QUEUE, clEnqueueSVMMemFill(bad, svm, &pattern, sizeof pattern, 64, 0, nullptr, nullptr));
+    EXPECT_CL_ERROR(CL_INVALID_COMMAND_QUEUE, clEnqueueSVMMap(bad, CL_TRUE, CL_MAP_READ, svm, 64, 0, nullptr, nullptr));
+    EXPECT_CL_ERROR(CL_INVALID_COMMAND_QUEUE, clEnqueueSVMUnmap(bad, svm, 0, nullptr, nullptr));
+    EXPECT_CL_ERROR(CL_INVALID_COMMAND_QUEUE, clEnqueueSVMMigrateMem(bad, 1, list, nullptr, 0, 0, nullptr, nullptr));
+  }
+  // Wait lists: no list for a count, a list for no count, a handle that is
+  // no event, an event of another context.
+  cl_event notAnEvent = as<cl_event>(mem_);
+  cl_context other = clCreateContext(nullptr, 1, &device_, nullptr, nullptr, &err);
+  ASSERT_CL(err);
+  cl_event foreign = clCreateUserEvent(other, &err);
+  ASSERT_CL(err);
+  struct Case {
+    cl_uint count;
+    const cl_event *events;
+    cl_int expected;
+  };
+  for (Case c : {Case{1, nullptr, CL_INVALID_EVENT_WAIT_LIST}, Case{0, &notAnEvent, CL_INVALID_EVENT_WAIT_LIST},
+                 Case{1, &notAnEvent, CL_INVALID_EVENT_WAIT_LIST}, Case{1, &foreign, CL_INVALID_CONTEXT}}) {
+    SCOPED_TRACE(c.expected);
+    EXPECT_CL_ERROR(c.expected, clEnqueueSVMFree(queue_, 1, freeList, nullptr, nullptr, c.count, c.events, nullptr));
+    EXPECT_CL_ERROR(c.expected, clEnqueueSVMMemcpy(queue_, CL_TRUE, svm, svm + 128, 64, c.count, c.events, nullptr));
+    EXPECT_CL_ERROR(c.expected, clEnqueueSVMMemFill(queue_, svm, &pattern, sizeof pattern, 64, c.count, c.events, nullptr));
+    EXPECT_CL_ERROR(c.expected, clEnqueueSVMMap(queue_, CL_TRUE, CL_MAP_READ, svm, 64, c.count, c.events, nullptr));
+    EXPECT_CL_ERROR(c.expected, clEnqueueSVMUnmap(queue_, svm, c.count, c.events, nullptr));
+    EXPECT_CL_ERROR(c.expected, clEnqueueSVMMigrateMem(queue_, 1, list, nullptr, 0, c.count, c.events, nullptr));
+  }
+  EXPECT_CL(clSetUserEventStatus(foreign, CL_COMPLETE));
+  EXPECT_CL(clReleaseEvent(foreign));
+  EXPECT_CL(clReleaseContext(other));
+  // Kernels and contexts of the wrong kind.
+  EXPECT_CL_ERROR(CL_INVALID_KERNEL, clSetKernelArgSVMPointer(as<cl_kernel>(mem_), 0, svm));
+  EXPECT_CL_ERROR(CL_INVALID_KERNEL, clSetKernelExecInfo(as<cl_kernel>(queue_), CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, nullptr));
+  EXPECT_EQ(clSVMAlloc(as<cl_context>(queue_), CL_MEM_READ_WRITE, 64, 0), nullptr);
+  clSVMFree(as<cl_context>(mem_), svm);  // nothing happens: the allocation stays
+  EXPECT_CL(clEnqueueSVMMemFill(queue_, svm, &pattern, sizeof pattern, 256, 0, nullptr, nullptr));
+  EXPECT_CL(clFinish(queue_));
+  EXPECT_EQ(reinterpret_cast<int *>(svm)[63], pattern);
+  // The allocation was freed by none of the refused frees.
+  clSVMFree(context_, svm);
+}
+
 TEST_F(Errors, ProgramCreationAndBuild) {
   cl_int err = CL_SUCCESS;
   const char *text = "kernel void k(global int *o) { o[0] = 1; }";

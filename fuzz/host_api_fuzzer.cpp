@@ -9,11 +9,18 @@
 // random offsets, sizes and flags; set kernel arguments to random sizes and
 // values; launch the tiny kernels with random work sizes and offsets; pass
 // wait lists holding bad, stale and foreign handles; set user event status
-// and callbacks.
+// and callbacks; allocate and free shared virtual memory with random flags,
+// sizes and alignments, and pass SVM pointers (into the middle of an
+// allocation, past its end, or host memory) to the SVM commands, to kernel
+// arguments and to buffers made over them.
 //
 // What it never does: pass host memory shorter than the size it gives (the
 // spec lets a driver read or write any host pointer it is handed; the host
-// arrays here are larger than any buffer or host region the calls name),
+// arrays here are larger than any buffer or host region the calls name; an
+// SVM range may run past its allocation only where Lockstep can see it, on
+// a queue of the allocation's context), free SVM memory that anything may
+// still use (only allocations never handed to a call are freed before the
+// end; the rest go with the context),
 // pass a garbage pointer as the first handle of a call (the ICD loader
 // follows it to find the dispatch table; a released handle of Lockstep's is
 // fine, its memory stays mapped, runtime/Object.cpp), or block on a user
@@ -139,6 +146,15 @@ struct Mapping {
   cl_mem mem;
   void *pointer;
 };
+
+// An SVM allocation of the harness's context, which lives until the end.
+struct SvmBlock {
+  char *base;
+  size_t size;
+  bool used = false;  // handed to a call: may be in use until the end
+};
+
+void CL_CALLBACK countSvmFree(cl_command_queue, cl_uint, void **, void *) { gCallbacks.fetch_add(1); }
 
 class Harness {
  public:
@@ -266,6 +282,27 @@ class Harness {
   void markers();
   void userEvents();
   void flushFinishWait();
+  void svmAllocFree();
+  void svmCommand();
+  void svmKernelAndBuffer();
+  // A pointer for an SVM call and the bytes it may reach: into one of the
+  // harness's allocations (marked used), one of the host arrays, or NULL.
+  struct SvmPointer {
+    char *pointer;
+    size_t room;
+    bool inAllocation;
+  };
+  SvmPointer svmPointer(bool written);
+  // The size an SVM command is given from `p`: anything on a queue of the
+  // harness's context (Lockstep refuses what runs past an allocation),
+  // else no more than the memory there.
+  size_t svmSize(const SvmPointer &p, bool queueOfOwnContext);
+  bool queueOfOwnContext(cl_command_queue queue) {
+    cl_context context = nullptr;
+    return clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof context, &context, nullptr) ==
+               CL_SUCCESS &&
+           context == context_;
+  }
   void misc();
   void cleanUp();
 
@@ -281,6 +318,7 @@ class Harness {
   cl_context context_ = nullptr;
   std::vector<Handle> handles_;
   std::vector<Mapping> mappings_;
+  std::vector<SvmBlock> svm_;
   cl_event event_ = nullptr;
 };
 
@@ -1100,6 +1138,213 @@ void Harness::flushFinishWait() {
   }
 }
 
+Harness::SvmPointer Harness::svmPointer(bool written) {
+  uint8_t choice = in_.u8();
+  if (choice < 8) return {nullptr, 0, false};
+  if (choice < 64 || svm_.empty()) {
+    size_t offset = in_.u16() % 4096;
+    char *host = reinterpret_cast<char *>(written ? gHostOut : gHostIn);
+    return {host + offset, kHostBytes - offset, false};
+  }
+  SvmBlock &block = svm_[in_.u8() % svm_.size()];
+  block.used = true;
+  // The start, somewhere inside, or its very end.
+  size_t offset = in_.u8() < 128 ? 0 : std::min(offsetValue(), block.size);
+  return {block.base + offset, block.size - offset, true};
+}
+
+size_t Harness::svmSize(const SvmPointer &p, bool ownContext) {
+  size_t size = sizeValue();
+  if (ownContext && p.inAllocation) return size;
+  return std::min(size, p.room);
+}
+
+void Harness::svmAllocFree() {
+  static const cl_svm_mem_flags kFlags[] = {
+      0, CL_MEM_READ_WRITE, CL_MEM_READ_ONLY, CL_MEM_WRITE_ONLY, CL_MEM_SVM_FINE_GRAIN_BUFFER,
+      CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS, CL_MEM_SVM_ATOMICS,
+      CL_MEM_READ_WRITE | CL_MEM_READ_ONLY, CL_MEM_USE_HOST_PTR, 1ull << 40};
+  static const cl_uint kAlignments[] = {0, 0, 1, 2, 3, 8, 64, 128, 4096, 1u << 21, 1u << 22, 0x80000000u};
+  if (svm_.empty() || in_.u8() < 160) {
+    cl_context context = pickAs<cl_context>(kContext, true);
+    size_t size = sizeValue();
+    void *p = clSVMAlloc(context, in_.pick(kFlags), size, in_.pick(kAlignments));
+    if (!p) return;
+    if (size > kHostBytes) die("clSVMAlloc granted a size the harness never means", 0);
+    if (context == context_) {
+      svm_.push_back({static_cast<char *>(p), size});
+      // Every byte is the application's.
+      std::memset(p, 0x11, size);
+    } else {
+      // Another context may go at any time, and its allocations with it.
+      clSVMFree(context, p);
+    }
+    return;
+  }
+  size_t i = in_.u8() % svm_.size();
+  SvmBlock block = svm_[i];
+  switch (in_.u8() % 4) {
+    case 0:
+      // Only what no call ever saw is freed now.
+      if (block.used) return;
+      clSVMFree(context_, block.base);
+      svm_.erase(svm_.begin() + i);
+      break;
+    case 1: {
+      if (block.used) return;
+      void *list[] = {block.base};
+      cl_command_queue queue = pickAs<cl_command_queue>(kQueue, true);
+      WaitList w = waitList();
+      cl_event *out = eventOut();
+      cl_int err = clEnqueueSVMFree(queue, 1, list, nullptr, nullptr, w.count, w.list(), out);
+      keepEvent(err, out);
+      if (err == CL_SUCCESS) svm_.erase(svm_.begin() + i);
+      break;
+    }
+    case 2: {
+      // With a callback (which frees nothing), any pointers; without one
+      // (Lockstep frees them), allocations no call saw. Sometimes a list
+      // whose count and pointer disagree.
+      bool callback = in_.u8() >= 64;
+      void *list[4];
+      cl_uint n = in_.u8() % 5;
+      for (cl_uint j = 0; j < n; ++j) {
+        if (callback) {
+          list[j] = svmPointer(false).pointer;
+        } else {
+          const SvmBlock &b = svm_[in_.u8() % svm_.size()];
+          if (b.used) return;
+          list[j] = b.base;
+        }
+      }
+      cl_command_queue queue = pickAs<cl_command_queue>(kQueue, true);
+      WaitList w = waitList();
+      cl_event *out = eventOut();
+      bool mismatch = in_.u8() < 16;
+      cl_int err = clEnqueueSVMFree(queue, mismatch ? 1 : n, mismatch ? nullptr : list,
+                                    callback ? countSvmFree : nullptr, nullptr, w.count, w.list(), out);
+      keepEvent(err, out);
+      if (err == CL_SUCCESS && !callback)
+        for (cl_uint j = 0; j < n; ++j)
+          for (size_t k = 0; k < svm_.size(); ++k)
+            if (svm_[k].base == list[j]) {
+              svm_.erase(svm_.begin() + k);
+              break;
+            }
+      break;
+    }
+    default:
+      // Frees that must do nothing: NULL, the middle of an allocation, host
+      // memory, a context that is not the allocation's.
+      clSVMFree(context_, nullptr);
+      if (block.size > 1) clSVMFree(context_, block.base + 1);
+      clSVMFree(context_, gHostOut);
+      if (cl_context other = pickAs<cl_context>(kContext, true); other != context_)
+        clSVMFree(other, block.base);
+      break;
+  }
+}
+
+void Harness::svmCommand() {
+  cl_command_queue queue = pickAs<cl_command_queue>(kQueue, true);
+  bool own = queueOfOwnContext(queue);
+  WaitList w = waitList();
+  cl_event *out = eventOut();
+  cl_int err = CL_SUCCESS;
+  static const cl_map_flags kMapFlags[] = {CL_MAP_READ, CL_MAP_WRITE, CL_MAP_READ | CL_MAP_WRITE,
+                                           CL_MAP_WRITE_INVALIDATE_REGION,
+                                           CL_MAP_WRITE_INVALIDATE_REGION | CL_MAP_READ, 0, 1 << 5};
+  switch (in_.u8() % 5) {
+    case 0: {
+      SvmPointer dst = svmPointer(true), src = in_.flag() ? dst : svmPointer(false);
+      if (src.pointer == dst.pointer && src.pointer && in_.flag()) {
+        // Overlapping, a little apart.
+        size_t shift = std::min<size_t>(in_.u8() % 8, src.room);
+        src.pointer += shift;
+        src.room -= shift;
+      }
+      size_t size = std::min(svmSize(dst, own), svmSize(src, own));
+      err = clEnqueueSVMMemcpy(queue, blocking(), dst.pointer, src.pointer, size, w.count, w.list(), out);
+      break;
+    }
+    case 1: {
+      static const size_t kPatterns[] = {0, 1, 2, 3, 4, 8, 16, 32, 64, 128, 256};
+      unsigned char pattern[256];
+      in_.fill(pattern, 16);
+      SvmPointer p = svmPointer(true);
+      err = clEnqueueSVMMemFill(queue, p.pointer, in_.u8() < 8 ? nullptr : pattern, in_.pick(kPatterns),
+                                svmSize(p, own), w.count, w.list(), out);
+      break;
+    }
+    case 2: {
+      SvmPointer p = svmPointer(true);
+      size_t size = svmSize(p, own);
+      cl_bool block = blocking();
+      err = clEnqueueSVMMap(queue, block, in_.pick(kMapFlags), p.pointer, size, w.count, w.list(), out);
+      // A blocking map is ready: every byte of it must be the host's.
+      if (err == CL_SUCCESS && block && p.inAllocation) std::memset(p.pointer, 0x5a, std::min(size, p.room));
+      break;
+    }
+    case 3:
+      err = clEnqueueSVMUnmap(queue, svmPointer(true).pointer, w.count, w.list(), out);
+      break;
+    default: {
+      const void *pointers[4];
+      size_t sizes[4];
+      cl_uint n = in_.u8() % 5;
+      for (cl_uint j = 0; j < n; ++j) {
+        SvmPointer p = svmPointer(false);
+        pointers[j] = p.pointer;
+        sizes[j] = in_.u8() < 128 ? 0 : sizeValue();
+      }
+      static const cl_mem_migration_flags kFlags[] = {0, CL_MIGRATE_MEM_OBJECT_HOST,
+                                                      CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED, 4};
+      err = clEnqueueSVMMigrateMem(queue, in_.u8() < 16 ? 1 : n, in_.u8() < 16 ? nullptr : pointers,
+                                   in_.flag() ? sizes : nullptr, in_.pick(kFlags), w.count, w.list(), out);
+      break;
+    }
+  }
+  keepEvent(err, out);
+}
+
+void Harness::svmKernelAndBuffer() {
+  switch (in_.u8() % 3) {
+    case 0: {
+      // The tiny kernels touch one byte of a pointer argument at most: any
+      // pointer with a byte behind it (or NULL) may be set.
+      SvmPointer p = svmPointer(true);
+      if (p.pointer && p.room == 0) return;
+      clSetKernelArgSVMPointer(pickAs<cl_kernel>(kKernel, true), in_.u8() % 6, p.pointer);
+      break;
+    }
+    case 1: {
+      static const cl_kernel_exec_info kNames[] = {CL_KERNEL_EXEC_INFO_SVM_PTRS,
+                                                   CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, 0x11B8};
+      static const size_t kSizes[] = {0, 1, 4, 8, 16, 24, 32};
+      void *value[4];
+      for (void *&v : value) v = svmPointer(false).pointer;
+      clSetKernelExecInfo(pickAs<cl_kernel>(kKernel, true), in_.pick(kNames), in_.pick(kSizes),
+                          in_.u8() < 16 ? nullptr : value);
+      break;
+    }
+    default: {
+      // A buffer over SVM memory, in the allocation's context: a size past
+      // the allocation's end is refused.
+      if (svm_.empty()) return;
+      SvmPointer p = svmPointer(false);
+      if (!p.inAllocation) return;
+      size_t size = sizeValue();
+      cl_mem_flags flags = in_.flag() ? CL_MEM_USE_HOST_PTR : CL_MEM_COPY_HOST_PTR;
+      cl_int err;
+      cl_mem mem = clCreateBuffer(context_, flags, size, p.pointer, &err);
+      if (mem) {
+        if (size > p.room) die("a buffer past the end of its SVM allocation was created", 0);
+        track(kMem, mem).size = size;
+      }
+    }
+  }
+}
+
 void Harness::misc() {
   switch (in_.u8() % 7) {
     case 0:
@@ -1202,7 +1447,8 @@ void Harness::run() {
     kCreateBuffer, kCreateSubBuffer, kCreateImage, kCreateSampler, kCreateQueue,
     kCreateUserEvent, kCreateProgram, kCreateKernel, kRetain, kRelease, kQuery,
     kSetKernelArg, kSetKernelArgsValid, kLaunch, kReadWrite, kCopyFill, kRect, kMapUnmap,
-    kImageCommand, kMarkers, kUserEvents, kFlushFinishWait, kMisc, kOps
+    kImageCommand, kMarkers, kUserEvents, kFlushFinishWait, kSvmAllocFree, kSvmCommand,
+    kSvmKernelAndBuffer, kMisc, kOps
   };
   for (int steps = 0; steps < 256 && !in_.empty(); ++steps) {
     switch (in_.u8() % kOps) {
@@ -1228,6 +1474,9 @@ void Harness::run() {
       case kMarkers: markers(); break;
       case kUserEvents: userEvents(); break;
       case kFlushFinishWait: flushFinishWait(); break;
+      case kSvmAllocFree: svmAllocFree(); break;
+      case kSvmCommand: svmCommand(); break;
+      case kSvmKernelAndBuffer: svmKernelAndBuffer(); break;
       default: misc(); break;
     }
   }

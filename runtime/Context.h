@@ -1,11 +1,13 @@
 // A context: its devices, the properties it was created with, the error
-// notification and the destructor callbacks.
+// notification, the destructor callbacks and its shared virtual memory
+// allocations (Svm.h).
 #pragma once
 
 #include <mutex>
 #include <vector>
 
 #include "Object.h"
+#include "Svm.h"
 
 struct _cl_context
     : lockstep::runtime::Object<_cl_context, lockstep::runtime::Tag::Context, CL_INVALID_CONTEXT> {
@@ -25,6 +27,11 @@ struct _cl_context
   void notify(const char *message) const;
   void addDestructorCallback(DestructorFn fn, void *userData);
 
+  // clSVMAlloc's allocations; those the application did not free go with
+  // the context.
+  lockstep::runtime::SvmRegistry &svm() { return svm_; }
+  const lockstep::runtime::SvmRegistry &svm() const { return svm_; }
+
  private:
   std::vector<cl_device_id> devices_;
   std::vector<cl_context_properties> properties_;
@@ -32,4 +39,5 @@ struct _cl_context
   void *notifyUserData_;
   std::mutex mutex_;
   std::vector<std::pair<DestructorFn, void *>> destructorCallbacks_;
+  lockstep::runtime::SvmRegistry svm_;
 };

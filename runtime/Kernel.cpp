@@ -87,6 +87,7 @@ void _cl_kernel::setArgument(cl_uint index, size_t size, const void *value) {
     case ArgKind::ConstantPointer:
       // A NULL arg_value, or one that points at NULL, is a NULL pointer.
       state.buffer = value ? *static_cast<const cl_mem *>(value) : nullptr;
+      state.svm = false;
       break;
     case ArgKind::Image:
       state.buffer = *static_cast<const cl_mem *>(value);
@@ -105,6 +106,16 @@ void _cl_kernel::setArgument(cl_uint index, size_t size, const void *value) {
       std::memcpy(arguments_.data() + arg.offset, value, size);
       break;
   }
+  state.set = true;
+}
+
+void _cl_kernel::setSvmArgument(cl_uint index, const void *pointer, uint64_t bytes) {
+  std::lock_guard lock(mutex_);
+  ArgumentState &state = states_[index];
+  state.buffer = nullptr;
+  state.svm = true;
+  state.svmPointer = pointer;
+  state.svmBytes = pointer ? bytes : 0;  // NULL: as a NULL buffer
   state.set = true;
 }
 
@@ -149,9 +160,11 @@ bool _cl_kernel::snapshotInto(runtime::ArgumentSnapshot &snapshot) const {
     const ArgumentState &state = states_[i];
     if (!state.set) return false;
     const compiler::KernelArgument &arg = description_->arguments[i];
-    // Bounds-checked kernels read each buffer's and __local argument's size.
+    // Bounds-checked kernels read each buffer's and __local argument's size
+    // (an SVM pointer's: its bytes to the end of its allocation).
     if (description_->argumentSizesOffset != 0) {
       uint64_t bytes = arg.kind == ArgKind::LocalPointer ? state.localSize
+                       : state.svm                        ? state.svmBytes
                        : (arg.kind == ArgKind::GlobalPointer || arg.kind == ArgKind::ConstantPointer) &&
                                state.buffer && runtime::isValid(state.buffer)
                            ? state.buffer->size()
@@ -163,7 +176,11 @@ bool _cl_kernel::snapshotInto(runtime::ArgumentSnapshot &snapshot) const {
     if (arg.kind != ArgKind::GlobalPointer && arg.kind != ArgKind::ConstantPointer && !image)
       continue;
     const void *address = nullptr;
-    if (state.buffer) {
+    if (state.svm) {
+      // An SVM pointer is the memory itself; nothing to keep alive (the
+      // application frees it only after the commands using it).
+      address = state.svmPointer;
+    } else if (state.buffer) {
       // A buffer or image the application released since clSetKernelArg is
       // no valid argument value any more.
       if (!runtime::isValid(state.buffer) || state.buffer->referenceCount() == 0) return false;

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -82,6 +83,12 @@ struct _cl_kernel
   // against the argument's kind: a buffer or image handle (or, for a
   // buffer, none), a sampler, a __local size, or a value's bytes.
   void setArgument(cl_uint index, size_t size, const void *value);
+  // clSetKernelArgSVMPointer, once checked: a __global or __constant
+  // pointer argument gets `pointer` itself (SVM memory, or any host memory:
+  // fine-grained system SVM). `bytes` is what bounds-checked kernels may
+  // reach from it (kNoLimit: unknown).
+  void setSvmArgument(cl_uint index, const void *pointer, uint64_t bytes);
+  static constexpr uint64_t kNoLimit = UINT64_MAX;
   bool allArgumentsSet() const;
   // CL_KERNEL_WORK_GROUP_SIZE: the required size if the kernel has one, else
   // the device's maximum.
@@ -111,6 +118,11 @@ struct _cl_kernel
     // the application's error, caught by the tag check where possible.
     cl_mem buffer = nullptr;
     uint64_t localSize = 0;  // LocalPointer
+    // Global/ConstantPointer set by clSetKernelArgSVMPointer (buffer null):
+    // the pointer, and its bytes to the end of its SVM allocation.
+    bool svm = false;
+    const void *svmPointer = nullptr;
+    uint64_t svmBytes = 0;
   };
 
   // Lays the __local arguments out after the static __local variables, each

@@ -71,9 +71,11 @@ _cl_mem::_cl_mem(cl_context context, cl_mem_flags flags, size_t size, void *host
                  std::vector<cl_mem_properties> properties)
     : context_(context), flags_(flags), size_(size), properties_(std::move(properties)) {
   if (flags & CL_MEM_USE_HOST_PTR) {
-    // Zero copy: the application's memory is the buffer.
+    // Zero copy: the application's memory is the buffer; over an SVM
+    // allocation, "the shared memory as the underlying storage".
     data_ = static_cast<char *>(hostPtr);
     hostPtr_ = hostPtr;
+    usesSvmPointer_ = context->svm().find(hostPtr).has_value();
   } else {
     data_ = allocateStorage(size);
     ownsData_ = true;
@@ -88,7 +90,8 @@ _cl_mem::_cl_mem(_cl_mem *parent, cl_mem_flags flags, size_t origin, size_t size
       size_(size),
       data_(parent->data_ + origin),
       parent_(parent),
-      offset_(origin) {
+      offset_(origin),
+      usesSvmPointer_(parent->usesSvmPointer_) {
   // CL_MEM_HOST_PTR of a sub-buffer: host_ptr + origin when the parent has
   // CL_MEM_USE_HOST_PTR.
   if (parent->flags_ & CL_MEM_USE_HOST_PTR)

@@ -45,6 +45,9 @@ struct _cl_mem
   void *hostPtr() const { return hostPtr_; }   // CL_MEM_HOST_PTR
   _cl_mem *parent() const { return parent_; }  // CL_MEM_ASSOCIATED_MEMOBJECT
   size_t offset() const { return offset_; }    // CL_MEM_OFFSET
+  // CL_MEM_USES_SVM_POINTER: a buffer over memory of one of its context's
+  // SVM allocations (CL_MEM_USE_HOST_PTR), or a sub-buffer of one.
+  bool usesSvmPointer() const { return usesSvmPointer_; }
   const std::vector<cl_mem_properties> &properties() const { return properties_; }
 
   // Map bookkeeping; maps are zero copy. mapCount (CL_MEM_MAP_COUNT) follows
@@ -69,6 +72,7 @@ struct _cl_mem
   _cl_mem *parent_ = nullptr;  // internal reference
   size_t offset_ = 0;
   bool ownsData_ = false;
+  bool usesSvmPointer_ = false;
   std::vector<cl_mem_properties> properties_;
   std::unique_ptr<lockstep::runtime::ImageLayout> image_;
   std::mutex mutex_;

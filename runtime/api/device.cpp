@@ -20,6 +20,11 @@ namespace {
 
 constexpr cl_device_fp_config kFpConfig = CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST |
                                           CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF | CL_FP_FMA;
+// Every order and scope. All devices: the host's threads and the kernels'
+// share coherent memory, so an atomic of that scope on SVM memory is one
+// x86 locked instruction for both (Clang makes it a system-scope atomic);
+// the compiler reports __opencl_c_atomic_scope_all_devices to match
+// (cmake/LockstepFeatures.cmake).
 constexpr cl_device_atomic_capabilities kAtomicOrdersAndScopes =
     CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
     CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |
@@ -296,7 +301,7 @@ bool computeInfo(cl_device_id d, cl_device_info param, const InfoWriter &out) {
 namespace lockstep::api {
 namespace {
 
-// Memory: sizes, caches, alignment, arguments; pipes (absent).
+// Memory: sizes, caches, alignment, arguments, SVM; pipes (absent).
 bool memoryInfo(cl_device_id d, cl_device_info param, const InfoWriter &out) {
   switch (param) {
     case CL_DEVICE_ADDRESS_BITS:
@@ -346,14 +351,22 @@ bool memoryInfo(cl_device_id d, cl_device_info param, const InfoWriter &out) {
       out.value<size_t>(_cl_device_id::kPrintfBufferSize);
       return true;
     case CL_DEVICE_SVM_CAPABILITIES:
-      out.value<cl_device_svm_capabilities>(0);
+      // One address space with the host, coherent caches: every kind of
+      // SVM, host memory of any origin included (api/svm.cpp).
+      out.value<cl_device_svm_capabilities>(
+          CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
+          CL_DEVICE_SVM_FINE_GRAIN_SYSTEM | CL_DEVICE_SVM_ATOMICS);
+      return true;
+    case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
+    case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
+    case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
+      // "0 which indicates that the preferred alignment is aligned to the
+      // natural size of the type": an x86 atomic needs no more.
+      out.value<cl_uint>(0);
       return true;
     case CL_DEVICE_MAX_PIPE_ARGS:
     case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
     case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
-    case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
-    case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
-    case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
       out.value<cl_uint>(0);
       return true;
   }

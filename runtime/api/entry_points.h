@@ -17,9 +17,10 @@
 
 // clang-format off
 // Platform, device, context, queue, event, memory (buffers and images),
-// samplers, and the optional features Lockstep does not offer (pipes, SVM,
-// GL/EGL sharing, device fission, native kernels: api/unsupported.cpp lists
-// them all), and cl_khr_subgroups' name of the sub-group query.
+// samplers, shared virtual memory (api/svm.cpp), and the optional features
+// Lockstep does not offer (pipes, GL/EGL sharing, device fission, native
+// kernels: api/unsupported.cpp lists them all), and cl_khr_subgroups' name
+// of the sub-group query.
 #define LOCKSTEP_OBJECT_ENTRY_POINTS(X)                                                       \
   X(clGetPlatformIDs) X(clGetPlatformInfo) X(clGetDeviceIDs) X(clGetDeviceInfo)               \
   X(clCreateSubDevices) X(clRetainDevice) X(clReleaseDevice) X(clGetDeviceAndHostTimer)      \
@@ -58,8 +59,8 @@
   X(clGetKernelSubGroupInfoKHR)
 
 // Programs, kernels and kernel launches (runtime/api/program.cpp, kernel.cpp,
-// kernel_arguments.cpp, ndrange.cpp; the IL, built-in kernel, SVM and
-// release-callback ones in unsupported.cpp).
+// kernel_arguments.cpp (SVM arguments too), ndrange.cpp; the IL, built-in
+// kernel and release-callback ones in unsupported.cpp).
 #define LOCKSTEP_PROGRAM_ENTRY_POINTS(X)                                                      \
   X(clCreateProgramWithSource) X(clCreateProgramWithBinary)                                   \
   X(clCreateProgramWithBuiltInKernels) X(clCreateProgramWithIL) X(clRetainProgram)            \

@@ -1,7 +1,10 @@
 // clSetKernelArg: the spec's checks of arg_index, arg_size and arg_value
 // against the kind of the argument (buffer, image, sampler, __local, value),
 // in the order the OpenCL 3.0 API specification lists its errors; the
-// kernel then records the value (_cl_kernel::setArgument).
+// kernel then records the value (_cl_kernel::setArgument). And the SVM
+// side of a kernel's arguments: clSetKernelArgSVMPointer (a pointer
+// argument given SVM or any host memory) and clSetKernelExecInfo.
+#include "Context.h"
 #include "Kernel.h"
 #include "Memory.h"
 #include "Sampler.h"
@@ -111,6 +114,60 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t ar
         break;
     }
     k->setArgument(arg_index, arg_size, arg_value);
+  });
+}
+
+cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index,
+                                            const void *arg_value) {
+  return guarded([&] {
+    _cl_kernel *k = checked(kernel);
+    // The device supports SVM: "CL_INVALID_OPERATION if no devices in the
+    // context associated with kernel support SVM" never applies.
+    // "CL_INVALID_ARG_INDEX if arg_index is not a valid argument index."
+    check(arg_index < k->argumentCount(), CL_INVALID_ARG_INDEX);
+    // "The SVM pointer can only be used for arguments that are declared to
+    // be a pointer to global or constant memory": for any other, arg_value
+    // is "not a valid value" (CL_INVALID_ARG_VALUE). Any pointer is valid
+    // for those (fine-grained system SVM: memory the application allocated
+    // itself too); NULL is a NULL pointer.
+    ArgKind kind = k->argument(arg_index).kind;
+    check(kind == ArgKind::GlobalPointer || kind == ArgKind::ConstantPointer,
+          CL_INVALID_ARG_VALUE);
+    // What bounds-checked kernels may reach: up to the end of the SVM
+    // allocation the pointer lies in (which may start before it); memory
+    // clSVMAlloc did not make has no known end.
+    std::optional<SvmAllocation> allocation = k->context()->svm().find(arg_value);
+    k->setSvmArgument(arg_index, arg_value,
+                      allocation ? allocation->bytesFrom(arg_value) : _cl_kernel::kNoLimit);
+  });
+}
+
+cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,
+                                       size_t param_value_size, const void *param_value) {
+  return guarded([&] {
+    checked(kernel);
+    // "CL_INVALID_VALUE if param_value is NULL and param_value_size is
+    // greater than zero".
+    check(param_value != nullptr || param_value_size == 0, CL_INVALID_VALUE);
+    switch (param_name) {
+      case CL_KERNEL_EXEC_INFO_SVM_PTRS:
+        // The SVM allocations the kernel may reach besides its arguments,
+        // as an array of pointers ("or if the size specified by
+        // param_value_size is not valid": not a whole number of them). On
+        // a CPU every allocation is in reach of every kernel already:
+        // there is nothing to make resident, so the set is not kept.
+        check(param_value_size % sizeof(void *) == 0, CL_INVALID_VALUE);
+        return;
+      case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
+        // A cl_bool. CL_TRUE is always allowed (the device supports
+        // fine-grained system SVM), and CL_FALSE only makes such accesses
+        // undefined: nothing to record either way.
+        check(param_value_size == sizeof(cl_bool) && param_value != nullptr, CL_INVALID_VALUE);
+        return;
+      default:
+        // "CL_INVALID_VALUE if param_name is not valid".
+        fail(CL_INVALID_VALUE);
+    }
   });
 }
 

@@ -34,6 +34,12 @@ cl_mem createBuffer(cl_context context, const cl_mem_properties *properties, cl_
   // CL_MEM_COPY_HOST_PTR or CL_MEM_USE_HOST_PTR are not set in flags."
   bool wantsHostPtr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
   check(wantsHostPtr == (hostPtr != nullptr), CL_INVALID_HOST_PTR);
+  // "CL_INVALID_BUFFER_SIZE ... if CL_MEM_USE_HOST_PTR or
+  // CL_MEM_COPY_HOST_PTR is set in flags, and host_ptr is a pointer returned
+  // by clSVMAlloc, and size is greater than the size passed to clSVMAlloc":
+  // likewise for a pointer into an allocation, whose bytes end with it.
+  if (wantsHostPtr)
+    check(context->svm().fitsAllocation(hostPtr, size), CL_INVALID_BUFFER_SIZE);
   return new _cl_mem(context, withDefaultAccess(flags), size, hostPtr, std::move(props));
 }
 
@@ -109,7 +115,7 @@ cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name,
       case CL_MEM_OFFSET:
         return out.value<size_t>(m->offset());
       case CL_MEM_USES_SVM_POINTER:
-        return out.value<cl_bool>(CL_FALSE);
+        return out.value<cl_bool>(m->usesSvmPointer() ? CL_TRUE : CL_FALSE);
       case CL_MEM_PROPERTIES:
         return out.array<cl_mem_properties>(m->properties());
       default:

@@ -1,16 +1,10 @@
 // Every entry point of a feature Lockstep does not offer, in one place. Each
 // checks its handles, then gives the error the spec names for a device
-// without the feature (or, where the spec has none, the answer a device
-// without it gives: clSVMAlloc's NULL). The dispatch table has slots for
-// them (api/entry_points.h); the platform and device report none of their
+// without the feature. The dispatch table has slots for them
+// (api/entry_points.h); the platform and device report none of their
 // features or extensions. Everything else in runtime/api/ is offered.
 //
 //   pipes                     clCreatePipe, clGetPipeInfo
-//   shared virtual memory     clSVMAlloc, clSVMFree, clEnqueueSVMFree,
-//                             clEnqueueSVMMemcpy, clEnqueueSVMMemFill,
-//                             clEnqueueSVMMap, clEnqueueSVMUnmap,
-//                             clEnqueueSVMMigrateMem, clSetKernelArgSVMPointer,
-//                             clSetKernelExecInfo (its parameters are SVM's)
 //   device partitioning       clCreateSubDevices, and cl_ext_device_fission's
 //                             clCreateSubDevicesEXT, clRetainDeviceEXT,
 //                             clReleaseDeviceEXT (the last two act on the root
@@ -33,7 +27,6 @@
 //                             clCreateEventFromEGLSyncKHR
 #include "Context.h"
 #include "Device.h"
-#include "Kernel.h"
 #include "Memory.h"
 #include "Program.h"
 #include "Queue.h"
@@ -53,7 +46,7 @@ namespace {
 }
 
 // "CL_INVALID_OPERATION if the device associated with command_queue does
-// not support images" (likewise SVM, the sharing extensions).
+// not support images" (likewise the sharing extensions).
 [[noreturn]] void notOnQueue(cl_command_queue queue) {
   checked(queue);
   fail(CL_INVALID_OPERATION);
@@ -71,68 +64,6 @@ cl_mem CL_API_CALL clCreatePipe(cl_context context, cl_mem_flags, cl_uint, cl_ui
 }
 cl_int CL_API_CALL clGetPipeInfo(cl_mem pipe, cl_pipe_info, size_t, void *, size_t *) {
   return guarded([&] { notOfThatKind(pipe); });
-}
-
-// --- shared virtual memory ---
-// "If clSVMAlloc fails, a NULL pointer is returned": no device supports SVM.
-void *CL_API_CALL clSVMAlloc(cl_context, cl_svm_mem_flags, size_t, unsigned int) { return nullptr; }
-// Only pointers from clSVMAlloc may be passed, and it returns none.
-void CL_API_CALL clSVMFree(cl_context, void *) {}
-
-cl_int CL_API_CALL clEnqueueSVMFree(cl_command_queue command_queue, cl_uint, void **,
-                                    void(CL_CALLBACK *)(cl_command_queue, cl_uint, void **, void *),
-                                    void *, cl_uint, const cl_event *, cl_event *) {
-  return guarded([&] { notOnQueue(command_queue); });
-}
-cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool, void *, const void *,
-                                      size_t, cl_uint, const cl_event *, cl_event *) {
-  return guarded([&] { notOnQueue(command_queue); });
-}
-cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue command_queue, void *, const void *, size_t,
-                                       size_t, cl_uint, const cl_event *, cl_event *) {
-  return guarded([&] { notOnQueue(command_queue); });
-}
-cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue command_queue, cl_bool, cl_map_flags, void *,
-                                   size_t, cl_uint, const cl_event *, cl_event *) {
-  return guarded([&] { notOnQueue(command_queue); });
-}
-cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue command_queue, void *, cl_uint,
-                                     const cl_event *, cl_event *) {
-  return guarded([&] { notOnQueue(command_queue); });
-}
-cl_int CL_API_CALL clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint, const void **,
-                                          const size_t *, cl_mem_migration_flags, cl_uint,
-                                          const cl_event *, cl_event *) {
-  return guarded([&] { notOnQueue(command_queue); });
-}
-
-// SVM arguments and the SVM parameters of clSetKernelExecInfo.
-cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index,
-                                            const void *arg_value) {
-  return guarded([&] {
-    checked(kernel);
-    // "CL_INVALID_OPERATION if no devices in the context associated with
-    // kernel support SVM": CL_DEVICE_SVM_CAPABILITIES is 0.
-    fail(CL_INVALID_OPERATION);
-  });
-}
-
-cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,
-                                       size_t param_value_size, const void *param_value) {
-  return guarded([&] {
-    checked(kernel);
-    switch (param_name) {
-      case CL_KERNEL_EXEC_INFO_SVM_PTRS:
-      case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
-        // "CL_INVALID_OPERATION if no devices in the context associated with
-        // kernel support SVM": whatever param_value is, as the CTS's API
-        // consistency test expects of a device without SVM.
-        fail(CL_INVALID_OPERATION);
-      default:
-        // "CL_INVALID_VALUE if param_name is not valid".
-        fail(CL_INVALID_VALUE);
-    }
-  });
 }
 
 // --- device partitioning ---
