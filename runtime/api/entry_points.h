@@ -18,7 +18,7 @@
 // clang-format off
 // Platform, device, context, queue, event, memory (buffers and images),
 // samplers, and the optional features Lockstep does not offer (pipes, SVM,
-// GL/EGL sharing, device fission, native kernels: api/unsupported.cpp lists
+// GL/EGL sharing, native kernels: api/unsupported.cpp lists
 // them all), and cl_khr_subgroups' name of the sub-group query.
 #define LOCKSTEP_OBJECT_ENTRY_POINTS(X)                                                       \
   X(clGetPlatformIDs) X(clGetPlatformInfo) X(clGetDeviceIDs) X(clGetDeviceInfo)               \
