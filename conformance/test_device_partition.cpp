@@ -604,6 +604,24 @@ TEST(DevicePartition, OneContextOfRootAndSubDevices) {
   runAffine(setup.context, setup.program, setup.queues[2], devices[2], 7);
   clReleaseEvent(marker);
   clReleaseEvent(user);
+
+  // A build for the root device alone is one for its sub-devices too; a
+  // build for a sub-device is not one for its parent.
+  cl_program program = clCreateProgramWithSource(setup.context, 1, &kSource, nullptr, &err);
+  ASSERT_CL(err);
+  ASSERT_CL(clBuildProgram(program, 1, &devices[0], "", nullptr, nullptr));
+  runAffine(setup.context, program, setup.queues[1], devices[1], 6);
+  clReleaseProgram(program);
+  program = clCreateProgramWithSource(setup.context, 1, &kSource, nullptr, &err);
+  ASSERT_CL(err);
+  ASSERT_CL(clBuildProgram(program, 1, &devices[2], "", nullptr, nullptr));
+  for (cl_device_id device : {devices[0], devices[1]}) {
+    cl_build_status status = CL_BUILD_SUCCESS;
+    ASSERT_CL(clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_STATUS, sizeof status, &status, nullptr));
+    EXPECT_EQ(status, CL_BUILD_NONE);
+  }
+  runAffine(setup.context, program, setup.queues[2], devices[2], 8);
+  clReleaseProgram(program);
 }
 
 TEST(DevicePartition, GetDeviceIDsListsOnlyRootDevices) {
