@@ -1387,8 +1387,13 @@ void Harness::misc() {
           static_cast<cl_device_partition_property>(in_.u8() % 3), 0, 0, 0};
       cl_device_id out[4];
       cl_uint count;
-      cl_int err = clCreateSubDevices(gDevice, properties, 4, out, &count);
-      if (err == CL_SUCCESS) die("clCreateSubDevices succeeded: the harness cannot release them", 0);
+      cl_uint wanted = in_.u8() % 5;
+      cl_int err = clCreateSubDevices(gDevice, properties, wanted, wanted ? out : nullptr, &count);
+      // Sub-devices made are released at once (and the count must fit).
+      if (err == CL_SUCCESS && wanted) {
+        if (count > wanted) die("clCreateSubDevices wrote more devices than asked for", 0);
+        for (cl_uint i = 0; i < count; ++i) clReleaseDevice(out[i]);
+      }
       break;
     }
     case 5: {

@@ -2,19 +2,26 @@
 
 #include <algorithm>
 
+#include "Device.h"
+
 _cl_context::_cl_context(std::vector<cl_device_id> devices,
                          std::vector<cl_context_properties> properties, NotifyFn notify,
                          void *notifyUserData)
     : devices_(std::move(devices)),
       properties_(std::move(properties)),
       notify_(notify),
-      notifyUserData_(notifyUserData) {}
+      notifyUserData_(notifyUserData) {
+  // The context keeps its devices: sub-devices the application released
+  // live on while a context (and so its programs) uses them.
+  for (cl_device_id device : devices_) device->retainInternal();
+}
 
 _cl_context::~_cl_context() {
   // "called in the reverse order they were registered", just before the
   // context is destroyed.
   for (auto it = destructorCallbacks_.rbegin(); it != destructorCallbacks_.rend(); ++it)
     it->first(this, it->second);
+  for (cl_device_id device : devices_) device->releaseInternal();
 }
 
 bool _cl_context::hasDevice(cl_device_id device) const {

@@ -25,13 +25,6 @@ std::string cpuinfoField(std::string_view key) {
   return {};
 }
 
-cl_uint usableCpus() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
-  return std::max(1, get_nprocs());
-}
-
 // A sysfs number such as "32K", "8M" or "64", in bytes (or as is).
 cl_ulong readSysfsSize(const std::string &path) {
   std::ifstream file(path);
@@ -109,7 +102,9 @@ _cl_device_id::_cl_device_id(cl_platform_id platform) : platform_(platform) {
   } else if (vendor.empty()) {
     vendor = "Unknown";
   }
-  computeUnits = usableCpus();
+  cpus_ = lockstep::runtime::topology::usableCpus();
+  computeUnits = cl_uint(cpus_.size());
+  affinityDomains_ = lockstep::runtime::topology::describedDomains(cpus_);
   maxClockMHz = ::maxClockMHz();
   struct sysinfo info {};
   if (sysinfo(&info) == 0) globalMemSize = cl_ulong(info.totalram) * info.mem_unit;
@@ -125,7 +120,47 @@ _cl_device_id::_cl_device_id(cl_platform_id platform) : platform_(platform) {
   static tbb::global_control workers(tbb::global_control::max_allowed_parallelism,
                                      computeUnits + 1);
   static tbb::global_control stacks(tbb::global_control::thread_stack_size, kWorkerStackBytes);
-  arena_ = std::make_unique<tbb::task_arena>(int(computeUnits), 0);
+  startArena();
 }
 
-_cl_device_id::~_cl_device_id() = default;
+_cl_device_id::_cl_device_id(_cl_device_id *parent, lockstep::runtime::topology::CpuList cpus,
+                             std::vector<cl_device_partition_property> partitionType)
+    : name(parent->name),
+      vendor(parent->vendor),
+      vendorId(parent->vendorId),
+      computeUnits(cl_uint(cpus.size())),
+      maxClockMHz(parent->maxClockMHz),
+      globalMemSize(parent->globalMemSize),
+      maxAllocSize(parent->maxAllocSize),
+      globalCacheSize(parent->globalCacheSize),
+      globalCacheLineSize(parent->globalCacheLineSize),
+      preferredVectorWidth(parent->preferredVectorWidth),
+      nativeVectorWidth(parent->nativeVectorWidth),
+      platform_(parent->platform_),
+      parent_(parent),
+      cpus_(std::move(cpus)),
+      partitionType_(std::move(partitionType)),
+      affinityDomains_(parent->affinityDomains_) {
+  parent_->retainInternal();
+  try {
+    startArena();
+  } catch (...) {
+    parent_->releaseInternal();
+    throw;
+  }
+}
+
+// An arena of one thread per CPU of the device, its threads pinned to them.
+// (The oneTBB worker pool, sized for the root device's CPUs, serves every
+// arena: sub-devices used at once share it.)
+void _cl_device_id::startArena() {
+  arena_ = std::make_unique<tbb::task_arena>(int(computeUnits), 0);
+  arena_->initialize();
+  pinning_ = std::make_unique<lockstep::runtime::ThreadPinning>(*arena_, cpus_);
+}
+
+_cl_device_id::~_cl_device_id() {
+  pinning_.reset();
+  arena_.reset();
+  if (parent_) parent_->releaseInternal();
+}

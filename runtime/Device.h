@@ -1,5 +1,8 @@
 // The CPU device: what it reports (fixed when the platform is created, read
 // from the machine) and the oneTBB arena every command of the device runs in.
+// A sub-device (clCreateSubDevices) is a device of its own on some of its
+// parent's CPUs: it reports what its parent does except for its compute
+// units and partition queries, and its arena's threads run on its CPUs only.
 #pragma once
 
 #include <oneapi/tbb/task_arena.h>
@@ -11,14 +14,39 @@
 #include <vector>
 
 #include "Object.h"
+#include "Topology.h"
+#include "exec/ThreadPinning.h"
 #include "lockstep/compiler/GroupAbi.h"
 
 struct _cl_device_id
     : lockstep::runtime::Object<_cl_device_id, lockstep::runtime::Tag::Device, CL_INVALID_DEVICE> {
+  // The root device: every CPU this process may use.
   explicit _cl_device_id(cl_platform_id platform);
+  // A sub-device of `parent` on `cpus` (some of the parent's), made with the
+  // partition properties `partitionType` (terminated by 0). Keeps its parent.
+  _cl_device_id(_cl_device_id *parent, lockstep::runtime::topology::CpuList cpus,
+                std::vector<cl_device_partition_property> partitionType);
   ~_cl_device_id();
 
   cl_platform_id platform() const { return platform_; }
+
+  // Partitioning. The root device has no parent and an empty partition type.
+  bool isSubDevice() const { return parent_ != nullptr; }
+  _cl_device_id *parent() const { return parent_; }
+  const lockstep::runtime::topology::CpuList &cpus() const { return cpus_; }
+  const std::vector<cl_device_partition_property> &partitionType() const { return partitionType_; }
+  // The affinity domains the machine describes (CL_DEVICE_PARTITION_AFFINITY_DOMAIN).
+  cl_device_affinity_domain affinityDomains() const { return affinityDomains_; }
+  // The application's clRetainDevice / clReleaseDevice: counted for
+  // sub-devices; the root device is never destroyed and ignores them.
+  void retainByApplication() {
+    if (isSubDevice()) retain();
+  }
+  void releaseByApplication() {
+    if (isSubDevice()) release();
+  }
+  // CL_DEVICE_REFERENCE_COUNT: 1 for the root device.
+  cl_uint applicationReferences() const { return isSubDevice() ? referenceCount() : 1; }
 
   // Every command of the device runs as a task of this arena (all cores this
   // process may use). Kernels run their work-groups as TBB tasks spawned
@@ -92,6 +120,14 @@ struct _cl_device_id
   // them succeed and change nothing.
 
  private:
+  void startArena();
+
   cl_platform_id platform_;
+  _cl_device_id *parent_ = nullptr;  // an internal reference, if a sub-device
+  lockstep::runtime::topology::CpuList cpus_;
+  std::vector<cl_device_partition_property> partitionType_;
+  cl_device_affinity_domain affinityDomains_ = 0;
   std::unique_ptr<tbb::task_arena> arena_;
+  // Declared after the arena: stops observing before the arena goes.
+  std::unique_ptr<lockstep::runtime::ThreadPinning> pinning_;
 };

@@ -14,10 +14,14 @@ _cl_command_queue::_cl_command_queue(cl_context context, cl_device_id device,
       properties_(properties),
       propertiesArray_(std::move(propertiesArray)) {
   context_->retainInternal();
+  // A sub-device lives while a queue on it does (its commands run in its
+  // arena).
+  device_->retainInternal();
 }
 
 _cl_command_queue::~_cl_command_queue() {
   // Every command holds the queue, so none is pending here.
+  device_->releaseInternal();
   context_->releaseInternal();
 }
 

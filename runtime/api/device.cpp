@@ -1,5 +1,5 @@
-// Device discovery and queries, and timers (sub-devices, not offered, are in
-// api/unsupported.cpp). Most of its length is clGetDeviceInfo's answer to
+// Device discovery and queries, and timers (making sub-devices is
+// api/device_partition.cpp's). Most of its length is clGetDeviceInfo's answer to
 // each of the ~100 queries the specification lists, one case each.
 #include "Device.h"
 
@@ -416,7 +416,7 @@ bool imageInfo(cl_device_id d, cl_device_info param, const InfoWriter &out) {
   return false;
 }
 
-// Queues, device-side enqueue (absent) and partitioning (none).
+// Queues, device-side enqueue (absent) and partitioning.
 bool queueAndPartitionInfo(cl_device_id d, cl_device_info param, const InfoWriter &out) {
   switch (param) {
     case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES:  // == CL_DEVICE_QUEUE_PROPERTIES
@@ -430,30 +430,36 @@ bool queueAndPartitionInfo(cl_device_id d, cl_device_info param, const InfoWrite
     case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
     case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
     case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
-    case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
       out.value<cl_uint>(0);
+      return true;
+    case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
+      // A sub-device per compute unit at most (EQUALLY 1).
+      out.value<cl_uint>(d->computeUnits);
       return true;
     case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
       out.value<cl_device_device_enqueue_capabilities>(0);
       return true;
     case CL_DEVICE_PARTITION_PROPERTIES: {
-      // "If the device cannot be partitioned ... a value of 0 will be returned."
-      const cl_device_partition_property none[1] = {0};
-      out.array<cl_device_partition_property>(none);
+      // Affinity domains where the machine describes any (sysfs).
+      std::vector<cl_device_partition_property> types = {CL_DEVICE_PARTITION_EQUALLY,
+                                                         CL_DEVICE_PARTITION_BY_COUNTS};
+      if (d->affinityDomains()) types.push_back(CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN);
+      out.array<cl_device_partition_property>(types);
       return true;
     }
     case CL_DEVICE_PARTITION_AFFINITY_DOMAIN:
-      out.value<cl_device_affinity_domain>(0);
+      out.value<cl_device_affinity_domain>(d->affinityDomains());
       return true;
     case CL_DEVICE_PARTITION_TYPE:
-      // A root device: "may return a param_value_size_ret of 0".
-      out.array<cl_device_partition_property>({});
+      // A root device: "may return a param_value_size_ret of 0"; a
+      // sub-device: the properties it was made with (terminated).
+      out.array<cl_device_partition_property>(d->partitionType());
       return true;
     case CL_DEVICE_PARENT_DEVICE:
-      out.value<cl_device_id>(nullptr);
+      out.value<cl_device_id>(d->parent());
       return true;
     case CL_DEVICE_REFERENCE_COUNT:
-      out.value<cl_uint>(1);  // root devices are not reference counted
+      out.value<cl_uint>(d->applicationReferences());
       return true;
   }
   return false;
@@ -475,12 +481,12 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
   });
 }
 
-// Root devices: retain and release succeed and change nothing.
+// Counted for sub-devices; for root devices they succeed and change nothing.
 cl_int CL_API_CALL clRetainDevice(cl_device_id device) {
-  return guarded([&] { checked(device); });
+  return guarded([&] { checked(device)->retainByApplication(); });
 }
 cl_int CL_API_CALL clReleaseDevice(cl_device_id device) {
-  return guarded([&] { checked(device); });
+  return guarded([&] { checked(device)->releaseByApplication(); });
 }
 cl_int CL_API_CALL clGetDeviceAndHostTimer(cl_device_id device, cl_ulong *device_timestamp,
                                            cl_ulong *host_timestamp) {

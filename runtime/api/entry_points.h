@@ -17,10 +17,10 @@
 
 // clang-format off
 // Platform, device, context, queue, event, memory (buffers and images),
-// samplers, shared virtual memory (api/svm.cpp), and the optional features
-// Lockstep does not offer (pipes, GL/EGL sharing, device fission, native
-// kernels: api/unsupported.cpp lists them all), and cl_khr_subgroups' name
-// of the sub-group query.
+// samplers, shared virtual memory (api/svm.cpp), device partitioning
+// (api/device_partition.cpp), and the optional features Lockstep does not
+// offer (pipes, GL/EGL sharing, native kernels: api/unsupported.cpp lists
+// them all), and cl_khr_subgroups' name of the sub-group query.
 #define LOCKSTEP_OBJECT_ENTRY_POINTS(X)                                                       \
   X(clGetPlatformIDs) X(clGetPlatformInfo) X(clGetDeviceIDs) X(clGetDeviceInfo)               \
   X(clCreateSubDevices) X(clRetainDevice) X(clReleaseDevice) X(clGetDeviceAndHostTimer)      \

@@ -41,6 +41,28 @@ std::vector<cl_device_id> selectDevices(cl_uint numDevices, const cl_device_id *
   return devices;
 }
 
+// A build or compile for a device is one for its sub-devices in the
+// program too (they run the same code): `devices` and those of the
+// program's devices that descend from one of them (for a program from
+// binaries, those given a binary).
+std::vector<cl_device_id> withSubDevices(std::vector<cl_device_id> devices, const _cl_program &program) {
+  auto listed = [&](cl_device_id device) {
+    return std::find(devices.begin(), devices.end(), device) != devices.end();
+  };
+  for (cl_device_id device : program.devices()) {
+    if (listed(device)) continue;
+    if (program.origin() == _cl_program::Origin::Binary &&
+        program.buildOf(device).binaryType == CL_PROGRAM_BINARY_TYPE_NONE)
+      continue;
+    for (cl_device_id up = device->parent(); up; up = up->parent())
+      if (listed(up)) {
+        devices.push_back(device);
+        break;
+      }
+  }
+  return devices;
+}
+
 std::string optionsOf(const char *options) { return options ? options : ""; }
 
 std::string joinNames(const std::vector<std::string> &names) {
@@ -173,7 +195,7 @@ cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices,
     check(p->origin() != _cl_program::Origin::Linked, CL_INVALID_OPERATION);
     // The build is synchronous ("clBuildProgram does not need to wait" is a
     // permission), so pfn_notify runs before returning, on this thread.
-    cl_int status = p->build(devices, optionsOf(options));
+    cl_int status = p->build(withSubDevices(std::move(devices), *p), optionsOf(options));
     if (pfn_notify) pfn_notify(program, user_data);
     check(status == CL_SUCCESS, status);
   });
@@ -209,7 +231,7 @@ cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_devices,
     // clCreateProgramWithIL."
     check(p->origin() == _cl_program::Origin::Source || p->origin() == _cl_program::Origin::IL,
           CL_INVALID_OPERATION);
-    cl_int status = p->compile(devices, optionsOf(options), headers);
+    cl_int status = p->compile(withSubDevices(std::move(devices), *p), optionsOf(options), headers);
     if (pfn_notify) pfn_notify(program, user_data);
     check(status == CL_SUCCESS, status);
   });

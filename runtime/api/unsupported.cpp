@@ -5,10 +5,6 @@
 // features or extensions. Everything else in runtime/api/ is offered.
 //
 //   pipes                     clCreatePipe, clGetPipeInfo
-//   device partitioning       clCreateSubDevices, and cl_ext_device_fission's
-//                             clCreateSubDevicesEXT, clRetainDeviceEXT,
-//                             clReleaseDeviceEXT (the last two act on the root
-//                             device as clRetainDevice and clReleaseDevice do)
 //   on-device queues          clSetDefaultDeviceCommandQueue
 //   native kernels            clEnqueueNativeKernel
 //   built-in kernels          clCreateProgramWithBuiltInKernels
@@ -65,36 +61,6 @@ cl_mem CL_API_CALL clCreatePipe(cl_context context, cl_mem_flags, cl_uint, cl_ui
 cl_int CL_API_CALL clGetPipeInfo(cl_mem pipe, cl_pipe_info, size_t, void *, size_t *) {
   return guarded([&] { notOfThatKind(pipe); });
 }
-
-// --- device partitioning ---
-cl_int CL_API_CALL clCreateSubDevices(cl_device_id in_device,
-                                      const cl_device_partition_property *properties,
-                                      cl_uint num_devices, cl_device_id *out_devices,
-                                      cl_uint *num_devices_ret) {
-  return guarded([&] {
-    checked(in_device);
-    // The device reports no partition type, so every request names one it
-    // does not support: "CL_INVALID_VALUE if values specified in properties
-    // are not valid or if values specified in properties are valid but not
-    // supported by the device."
-    fail(CL_INVALID_VALUE);
-  });
-}
-
-cl_int CL_API_CALL clCreateSubDevicesEXT(cl_device_id in_device,
-                                         const cl_device_partition_property_ext *properties,
-                                         cl_uint num_entries, cl_device_id *out_devices,
-                                         cl_uint *num_devices) {
-  return guarded([&] {
-    checked(in_device);
-    fail(CL_INVALID_VALUE);
-  });
-}
-
-// cl_ext_device_fission's retain and release: of the root device, which they
-// leave as it is.
-cl_int CL_API_CALL clRetainDeviceEXT(cl_device_id device) { return api::clRetainDevice(device); }
-cl_int CL_API_CALL clReleaseDeviceEXT(cl_device_id device) { return api::clReleaseDevice(device); }
 
 // --- changing a queue's properties ---
 cl_int CL_API_CALL clSetCommandQueueProperty(cl_command_queue command_queue,

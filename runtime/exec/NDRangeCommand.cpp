@@ -151,8 +151,8 @@ Command PreparedLaunch::command(cl_device_id device, const NDRange &range) && {
   launch.pollsStop = description.pollsStop;
   launch.failed = false;
   launch.stop = 0;
-  // The root device lives as long as the platform, so its arena outlives
-  // every command.
+  // The device outlives every command: the command's event keeps its queue,
+  // and the queue its device (a sub-device's arena goes with it).
   tbb::task_arena *arena = &device->arena();
   return [pending = std::move(pending), arena]() -> cl_int {
     // A launch of one group whose loops all end cannot be stopped part-way:

@@ -25,6 +25,16 @@ namespace {
 thread_local bool tlRunsCommands = false;
 thread_local _cl_event *tlContinuation = nullptr;
 
+// The device whose arena task this thread is running (null: an application
+// thread). A thread runs another device's command only as a task of that
+// device's arena: the commands of a sub-device run on its CPUs only, and an
+// application thread, pinned to none, runs none of a sub-device's.
+thread_local cl_device_id tlArenaDevice = nullptr;
+
+bool mayRunHere(cl_device_id device) {
+  return tlArenaDevice ? device == tlArenaDevice : !device->isSubDevice();
+}
+
 }  // namespace
 
 void Scheduler::prepare(_cl_event *event, Command work) { event->node_.work_ = std::move(work); }
@@ -34,7 +44,9 @@ bool Scheduler::claim(_cl_event *event) {
 }
 
 void Scheduler::runIfWaiting(_cl_event *event) {
-  if (!tlRunsCommands && event->status() == CL_SUBMITTED && claim(event)) runClaimed(event, event);
+  if (!tlRunsCommands && event->status() == CL_SUBMITTED && mayRunHere(event->queue_->device()) &&
+      claim(event))
+    runClaimed(event, event);
 }
 
 void Scheduler::addDependent(_cl_event *event, _cl_event *dependent, bool propagateFailure) {
@@ -83,7 +95,7 @@ void Scheduler::submit(_cl_event *event, bool runHere) {
     run(event);
     return;
   }
-  if (tlRunsCommands && !tlContinuation) {
+  if (tlRunsCommands && !tlContinuation && mayRunHere(event->queue_->device())) {
     // The thread that completed this command's last dependency runs it next.
     claim(event);
     event->setStatus(CL_SUBMITTED);
@@ -102,9 +114,11 @@ void Scheduler::submit(_cl_event *event, bool runHere) {
 
 void Scheduler::enqueueTask(_cl_event *event, cl_device_id device, bool claimed) {
   handOff(event);
-  device->arena().enqueue([event, claimed] {
+  device->arena().enqueue([event, claimed, device] {
     takeOver(event);
+    cl_device_id outer = std::exchange(tlArenaDevice, device);
     if (claimed || claim(event)) runClaimed(event, nullptr);
+    tlArenaDevice = outer;
     event->releaseInternal();
   });
 }

@@ -1,0 +1,232 @@
+// Device partitioning: clCreateSubDevices and cl_ext_device_fission's
+// clCreateSubDevicesEXT, clRetainDeviceEXT and clReleaseDeviceEXT. Here the
+// partition properties are validated and turned into the CPU set of each
+// sub-device (from the parent's CPUs, ascending; affinity domains from the
+// OS topology, runtime/Topology.h); _cl_device_id makes the devices.
+#include <CL/cl_ext.h>
+
+#include <algorithm>
+#include <limits>
+#include <vector>
+
+#include "Device.h"
+#include "Topology.h"
+#include "api/entry_points.h"
+
+using namespace lockstep::runtime;
+using lockstep::runtime::topology::CpuList;
+
+namespace lockstep::api {
+
+namespace {
+
+// What a partition request asks for: each sub-device's CPUs and the
+// properties CL_DEVICE_PARTITION_TYPE reports for them.
+struct Plan {
+  std::vector<CpuList> cpus;
+  std::vector<cl_device_partition_property> type;
+};
+
+// CL_DEVICE_PARTITION_EQUALLY n: as many devices of n CPUs as there are.
+Plan equally(const _cl_device_id &device, cl_device_partition_property n) {
+  // "CL_INVALID_VALUE if values specified in properties are not valid".
+  check(n > 0 && n <= cl_device_partition_property(std::numeric_limits<cl_uint>::max()),
+        CL_INVALID_VALUE);
+  const CpuList &cpus = device.cpus();
+  // Not one device of n compute units fits: the device cannot be
+  // partitioned so.
+  check(size_t(n) <= cpus.size(), CL_DEVICE_PARTITION_FAILED);
+  Plan plan;
+  for (size_t first = 0; first + size_t(n) <= cpus.size(); first += size_t(n))
+    plan.cpus.emplace_back(cpus.begin() + first, cpus.begin() + first + n);
+  plan.type = {CL_DEVICE_PARTITION_EQUALLY, n, 0};
+  return plan;
+}
+
+// CL_DEVICE_PARTITION_BY_COUNTS c1 c2 ... LIST_END: a device of each count.
+// `counts` points at c1; `*end` receives the element after LIST_END.
+Plan byCounts(const _cl_device_id &device, const cl_device_partition_property *counts,
+              const cl_device_partition_property **end) {
+  const CpuList &cpus = device.cpus();
+  std::vector<cl_device_partition_property> list;
+  size_t total = 0;
+  const cl_device_partition_property *p = counts;
+  for (; *p != CL_DEVICE_PARTITION_BY_COUNTS_LIST_END; ++p) {
+    // "the number of compute units requested for one or more sub-devices is
+    // less than zero", "the number of sub-devices requested exceeds
+    // CL_DEVICE_PARTITION_MAX_SUB_DEVICES", "the total number of compute
+    // units requested exceeds CL_DEVICE_PARTITION_MAX_COMPUTE_UNITS" (read
+    // no further than that: an unterminated list is not walked to its end).
+    check(*p > 0, CL_INVALID_DEVICE_PARTITION_COUNT);
+    check(list.size() < cpus.size(), CL_INVALID_DEVICE_PARTITION_COUNT);
+    check(size_t(*p) <= cpus.size() - total, CL_INVALID_DEVICE_PARTITION_COUNT);
+    total += size_t(*p);
+    list.push_back(*p);
+  }
+  *end = p + 1;
+  // No count at all: no sub-device is requested.
+  check(!list.empty(), CL_INVALID_DEVICE_PARTITION_COUNT);
+  Plan plan;
+  size_t first = 0;
+  for (cl_device_partition_property count : list) {
+    plan.cpus.emplace_back(cpus.begin() + first, cpus.begin() + first + count);
+    first += size_t(count);
+  }
+  plan.type.push_back(CL_DEVICE_PARTITION_BY_COUNTS);
+  plan.type.insert(plan.type.end(), list.begin(), list.end());
+  plan.type.push_back(CL_DEVICE_PARTITION_BY_COUNTS_LIST_END);
+  plan.type.push_back(0);
+  return plan;
+}
+
+// CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN: a device per group of CPUs that
+// share the domain. A domain all of the device's CPUs share (or that
+// leaves one group) does not partition it: CL_DEVICE_PARTITION_FAILED.
+Plan byAffinityDomain(const _cl_device_id &device, cl_device_partition_property value) {
+  auto domain = cl_device_affinity_domain(value);
+  // Exactly one domain, and one the device reports.
+  check(value > 0 && (domain & (domain - 1)) == 0 && (domain & device.affinityDomains()),
+        CL_INVALID_VALUE);
+  std::vector<CpuList> groups;
+  if (domain == CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE) {
+    for (cl_device_affinity_domain candidate : topology::kDomainOrder) {
+      if (!(candidate & device.affinityDomains())) continue;
+      groups = topology::domainGroups(candidate, device.cpus());
+      if (groups.size() > 1) {
+        domain = candidate;  // CL_DEVICE_PARTITION_TYPE names the domain used
+        break;
+      }
+    }
+  } else {
+    groups = topology::domainGroups(domain, device.cpus());
+  }
+  check(groups.size() > 1, CL_DEVICE_PARTITION_FAILED);
+  Plan plan;
+  plan.cpus = std::move(groups);
+  plan.type = {CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN, cl_device_partition_property(domain), 0};
+  return plan;
+}
+
+// The plan `properties` describe: exactly one partition scheme and its
+// value(s), then the terminating 0.
+Plan planFor(const _cl_device_id &device, const cl_device_partition_property *properties) {
+  check(properties != nullptr, CL_INVALID_VALUE);
+  Plan plan;
+  const cl_device_partition_property *end = nullptr;
+  switch (properties[0]) {
+    case CL_DEVICE_PARTITION_EQUALLY:
+      plan = equally(device, properties[1]);
+      end = properties + 2;
+      break;
+    case CL_DEVICE_PARTITION_BY_COUNTS:
+      plan = byCounts(device, properties + 1, &end);
+      break;
+    case CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN:
+      plan = byAffinityDomain(device, properties[1]);
+      end = properties + 2;
+      break;
+    default:
+      // No scheme (an empty list), or one not offered.
+      fail(CL_INVALID_VALUE);
+  }
+  // "Only one of the listed partitioning schemes can be specified."
+  check(*end == 0, CL_INVALID_VALUE);
+  return plan;
+}
+
+}  // namespace
+
+cl_int CL_API_CALL clCreateSubDevices(cl_device_id in_device,
+                                      const cl_device_partition_property *properties,
+                                      cl_uint num_devices, cl_device_id *out_devices,
+                                      cl_uint *num_devices_ret) {
+  return guarded([&] {
+    checked(in_device);
+    Plan plan = planFor(*in_device, properties);
+    check(out_devices == nullptr || num_devices >= plan.cpus.size(), CL_INVALID_VALUE);
+    if (out_devices) {
+      // All or none: a failure part-way releases those already made.
+      std::vector<Ref<_cl_device_id>> made;
+      made.reserve(plan.cpus.size());
+      for (CpuList &cpus : plan.cpus)
+        made.push_back(Ref<_cl_device_id>::adopt(new _cl_device_id(in_device, std::move(cpus), plan.type)));
+      for (size_t i = 0; i < made.size(); ++i) out_devices[i] = made[i].detach();
+    }
+    if (num_devices_ret) *num_devices_ret = cl_uint(plan.cpus.size());
+  });
+}
+
+namespace {
+
+// cl_ext_device_fission's properties, in the core scheme's terms. Its
+// partition by names (CPU numbers) is not offered: CL_INVALID_VALUE.
+std::vector<cl_device_partition_property> coreProperties(
+    const cl_device_partition_property_ext *properties) {
+  check(properties != nullptr, CL_INVALID_VALUE);
+  std::vector<cl_device_partition_property> core;
+  switch (properties[0]) {
+    case CL_DEVICE_PARTITION_EQUALLY_EXT:
+      check(properties[1] <= std::numeric_limits<cl_uint>::max(), CL_INVALID_VALUE);
+      core = {CL_DEVICE_PARTITION_EQUALLY, cl_device_partition_property(properties[1])};
+      properties += 2;
+      break;
+    case CL_DEVICE_PARTITION_BY_COUNTS_EXT: {
+      core = {CL_DEVICE_PARTITION_BY_COUNTS};
+      const cl_device_partition_property_ext *p = properties + 1;
+      // The counts are unsigned here: one past the largest core count is
+      // refused as the core call would refuse it (and the walk stops there).
+      size_t limit = size_t(std::numeric_limits<cl_uint>::max());
+      for (; *p != CL_PARTITION_BY_COUNTS_LIST_END_EXT; ++p) {
+        check(*p <= limit && core.size() <= limit, CL_INVALID_DEVICE_PARTITION_COUNT);
+        core.push_back(cl_device_partition_property(*p));
+      }
+      core.push_back(CL_DEVICE_PARTITION_BY_COUNTS_LIST_END);
+      properties = p + 1;
+      break;
+    }
+    case CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN_EXT: {
+      cl_device_affinity_domain domain = 0;
+      switch (properties[1]) {
+        case CL_AFFINITY_DOMAIN_L1_CACHE_EXT: domain = CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE; break;
+        case CL_AFFINITY_DOMAIN_L2_CACHE_EXT: domain = CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE; break;
+        case CL_AFFINITY_DOMAIN_L3_CACHE_EXT: domain = CL_DEVICE_AFFINITY_DOMAIN_L3_CACHE; break;
+        case CL_AFFINITY_DOMAIN_L4_CACHE_EXT: domain = CL_DEVICE_AFFINITY_DOMAIN_L4_CACHE; break;
+        case CL_AFFINITY_DOMAIN_NUMA_EXT: domain = CL_DEVICE_AFFINITY_DOMAIN_NUMA; break;
+        case CL_AFFINITY_DOMAIN_NEXT_FISSIONABLE_EXT:
+          domain = CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE;
+          break;
+        default: fail(CL_INVALID_VALUE);
+      }
+      core = {CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN, cl_device_partition_property(domain)};
+      properties += 2;
+      break;
+    }
+    default:
+      fail(CL_INVALID_VALUE);  // CL_DEVICE_PARTITION_BY_NAMES_EXT, or none
+  }
+  check(*properties == CL_PROPERTIES_LIST_END_EXT, CL_INVALID_VALUE);
+  core.push_back(0);
+  return core;
+}
+
+}  // namespace
+
+cl_int CL_API_CALL clCreateSubDevicesEXT(cl_device_id in_device,
+                                         const cl_device_partition_property_ext *properties,
+                                         cl_uint num_entries, cl_device_id *out_devices,
+                                         cl_uint *num_devices) {
+  std::vector<cl_device_partition_property> core;
+  cl_int error = guarded([&] {
+    checked(in_device);
+    core = coreProperties(properties);
+  });
+  if (error != CL_SUCCESS) return error;
+  return api::clCreateSubDevices(in_device, core.data(), num_entries, out_devices, num_devices);
+}
+
+// cl_ext_device_fission's retain and release: as clRetainDevice and
+// clReleaseDevice (counted for sub-devices, nothing for the root device).
+cl_int CL_API_CALL clRetainDeviceEXT(cl_device_id device) { return api::clRetainDevice(device); }
+cl_int CL_API_CALL clReleaseDeviceEXT(cl_device_id device) { return api::clReleaseDevice(device); }
+
+}  // namespace lockstep::api
