@@ -156,7 +156,7 @@ _cl_device_id::_cl_device_id(_cl_device_id *parent, lockstep::runtime::topology:
 void _cl_device_id::startArena() {
   arena_ = std::make_unique<tbb::task_arena>(int(computeUnits), 0);
   arena_->initialize();
-  pinning_ = std::make_unique<lockstep::runtime::ThreadPinning>(*arena_, cpus_);
+  pinning_ = std::make_unique<lockstep::runtime::ThreadPinning>(*arena_, cpus_, isSubDevice());
 }
 
 _cl_device_id::~_cl_device_id() {

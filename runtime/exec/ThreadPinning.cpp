@@ -25,8 +25,10 @@ thread_local std::vector<Saved> tlSaved;
 
 }  // namespace
 
-ThreadPinning::ThreadPinning(tbb::task_arena &arena, const std::vector<int> &cpus)
-    : tbb::task_scheduler_observer(arena), id_(gNextId.fetch_add(1, std::memory_order_relaxed)) {
+ThreadPinning::ThreadPinning(tbb::task_arena &arena, const std::vector<int> &cpus, bool pinApplicationThreads)
+    : tbb::task_scheduler_observer(arena),
+      pinApplicationThreads_(pinApplicationThreads),
+      id_(gNextId.fetch_add(1, std::memory_order_relaxed)) {
   CPU_ZERO(&cpus_);
   for (int cpu : cpus)
     if (cpu >= 0 && cpu < CPU_SETSIZE) CPU_SET(cpu, &cpus_);
@@ -36,6 +38,7 @@ ThreadPinning::ThreadPinning(tbb::task_arena &arena, const std::vector<int> &cpu
 ThreadPinning::~ThreadPinning() { observe(false); }
 
 void ThreadPinning::on_scheduler_entry(bool isWorker) {
+  if (!isWorker && !pinApplicationThreads_) return;
   if (!isWorker) {
     Saved saved{};
     saved.pinnedFor = tlPinnedFor;
@@ -49,7 +52,7 @@ void ThreadPinning::on_scheduler_entry(bool isWorker) {
 }
 
 void ThreadPinning::on_scheduler_exit(bool isWorker) {
-  if (isWorker || tlSaved.empty()) return;
+  if (isWorker || !pinApplicationThreads_ || tlSaved.empty()) return;
   Saved saved = tlSaved.back();
   tlSaved.pop_back();
   if (saved.restore && tlPinnedFor != saved.pinnedFor &&

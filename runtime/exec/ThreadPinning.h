@@ -7,7 +7,9 @@
 // root device's too: a worker entering an arena is re-pinned unless the
 // last arena it was pinned for is this one (one syscall per change of arena,
 // none while a worker stays with one device). An application thread that
-// joins an arena (task_arena::execute) gets its own affinity back on leaving.
+// joins a sub-device's arena (task_arena::execute) gets its own affinity
+// back on leaving; one that joins the root device's, whose CPUs are all the
+// process may use, is left alone (no system call on a launch's path).
 #pragma once
 
 #include <oneapi/tbb/task_arena.h>
@@ -21,8 +23,9 @@ namespace lockstep::runtime {
 
 class ThreadPinning : public tbb::task_scheduler_observer {
  public:
-  // Starts observing `arena`, whose threads then run on `cpus` only.
-  ThreadPinning(tbb::task_arena &arena, const std::vector<int> &cpus);
+  // Starts observing `arena`, whose threads then run on `cpus` only
+  // (application threads too, with `pinApplicationThreads`).
+  ThreadPinning(tbb::task_arena &arena, const std::vector<int> &cpus, bool pinApplicationThreads);
   ~ThreadPinning() override;
 
   void on_scheduler_entry(bool isWorker) override;
@@ -30,6 +33,7 @@ class ThreadPinning : public tbb::task_scheduler_observer {
 
  private:
   cpu_set_t cpus_;
+  bool pinApplicationThreads_;
   uint64_t id_;  // unique per arena, never reused (addresses are)
 };
 
