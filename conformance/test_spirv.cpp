@@ -143,6 +143,35 @@ TEST_F(Spirv, WorkGroupCollectivesOverARemainderGroup) {
   }
 }
 
+// Sub-groups through SPIR-V (OpGroupIAdd, OpGroupBroadcast, the
+// SubgroupId built-ins): a sub-group is as many consecutive local ids as
+// the kernel's sub-group size, the last one of a group possibly fewer.
+TEST_F(Spirv, SubGroups) {
+  cl_kernel k = kernelOf(built("kernels"), "sub_group_sums");
+  ASSERT_NE(k, nullptr);
+  const size_t n = 1000, group = 100;
+  size_t width = 0;
+  ASSERT_CL(clGetKernelSubGroupInfo(k, device_, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof group, &group,
+                                    sizeof width, &width, nullptr));
+  ASSERT_GT(width, 0u);
+  std::vector<int> in = randomValues<int>(n, -1000, 1000);
+  cl_mem src = bufferFrom(in), sums = buffer(CL_MEM_READ_WRITE, n * sizeof(int)),
+         first = buffer(CL_MEM_READ_WRITE, n * sizeof(int)), ids = buffer(CL_MEM_READ_WRITE, n * sizeof(cl_uint));
+  ASSERT_TRUE(setArgs(k, src, sums, first, ids));
+  ASSERT_TRUE(run(k, {n}, {group}));
+  std::vector<int> gotSums = read<int>(sums, n), gotFirst = read<int>(first, n);
+  std::vector<cl_uint> gotIds = read<cl_uint>(ids, n);
+  for (size_t i = 0; i < n; ++i) {
+    size_t lid = i % group, sub = lid / width, start = i - lid + sub * width;
+    size_t end = std::min(i - lid + group, start + width);
+    int total = 0;
+    for (size_t j = start; j < end; ++j) total += in[j];
+    ASSERT_EQ(gotSums[i], total) << "work-item " << i;
+    ASSERT_EQ(gotFirst[i], in[start]) << "work-item " << i;
+    ASSERT_EQ(gotIds[i], sub * 1000 + lid % width) << "work-item " << i;
+  }
+}
+
 TEST_F(Spirv, ImageWithSamplerArgument) {
   cl_kernel k = kernelOf(built("kernels"), "sample");
   ASSERT_NE(k, nullptr);
@@ -241,7 +270,8 @@ TEST_F(Spirv, ProgramAndKernelQueries) {
   EXPECT_EQ(il, module);
   char names[512] = {};
   ASSERT_CL(clGetProgramInfo(program, CL_PROGRAM_KERNEL_NAMES, sizeof names, names, nullptr));
-  for (const char *name : {"reverse_in_group", "count_odd", "group_sums", "sample", "sample_constant", "scale_by_value"})
+  for (const char *name : {"reverse_in_group", "count_odd", "group_sums", "sample", "sample_constant", "scale_by_value",
+                           "sub_group_sums"})
     EXPECT_NE(std::string(names).find(name), std::string::npos) << names;
   cl_kernel k = kernelOf(program, "reverse_in_group");
   ASSERT_NE(k, nullptr);

@@ -1,6 +1,7 @@
 // Source of kernels.spvasm: clang-15 -cc1 -triple spir64-unknown-unknown
 // -cl-std=CL2.0 -finclude-default-header -no-opaque-pointers -O2
-// -emit-llvm-bc, then llvm-spirv-15 --spirv-max-version=1.2 and spirv-dis.
+// -cl-ext=+cl_khr_subgroups -emit-llvm-bc, then llvm-spirv-15
+// --spirv-max-version=1.2 and spirv-dis.
 kernel void reverse_in_group(global const float *in, global float *out, local float *tile) {
   size_t lid = get_local_id(0), n = get_local_size(0);
   tile[lid] = in[get_global_id(0)];
@@ -44,4 +45,14 @@ typedef struct {
 kernel void scale_by_value(Params params, global float *data, int4 offsets) {
   size_t i = get_global_id(0);
   if (i < params.count) data[i] = data[i] * params.scale + offsets.x - offsets.w;
+}
+
+// Sub-groups (cl_khr_subgroups' functions, compiled with it enabled).
+#pragma OPENCL EXTENSION cl_khr_subgroups : enable
+kernel void sub_group_sums(global const int *in, global int *sums, global int *first, global uint *ids) {
+  size_t i = get_global_id(0);
+  int v = in[i];
+  sums[i] = sub_group_reduce_add(v);
+  first[i] = sub_group_broadcast(v, 0);
+  ids[i] = get_sub_group_id() * 1000 + get_sub_group_local_id();
 }
