@@ -445,19 +445,20 @@ TEST(DevicePartition, EquallyOneComputeUnitEach) {
 TEST(DevicePartition, EquallyLeavesTheRemainderUnused) {
   CpuList usable = usableCpus();
   if (usable.size() < 2) GTEST_SKIP() << "one CPU: nothing to partition";
-  cl_device_partition_property n = cl_device_partition_property(usable.size() / 2 + 1);
-  SubDevices subs;
-  const Props props = {CL_DEVICE_PARTITION_EQUALLY, n, 0};
-  ASSERT_TRUE(partition(root(), props, subs));
-  ASSERT_EQ(subs.size(), usable.size() / size_t(n));
-  for (size_t i = 0; i < subs.size(); ++i) expectSubDevice(subs[i], root(), props, size_t(n));
-  // All of them: one device of every CPU.
-  SubDevices all;
+  // n CPUs each with some left over needs 3 CPUs or more.
+  if (usable.size() >= 3) {
+    cl_device_partition_property n = cl_device_partition_property(usable.size() / 2 + 1);
+    SubDevices subs;
+    const Props props = {CL_DEVICE_PARTITION_EQUALLY, n, 0};
+    ASSERT_TRUE(partition(root(), props, subs));
+    ASSERT_EQ(subs.size(), usable.size() / size_t(n));
+    for (size_t i = 0; i < subs.size(); ++i) expectSubDevice(subs[i], root(), props, size_t(n));
+    runAffineOn(subs[0], -3);
+  }
+  // All of them: the device again, which is no partition.
   const Props whole = {CL_DEVICE_PARTITION_EQUALLY, cl_device_partition_property(usable.size()), 0};
-  ASSERT_TRUE(partition(root(), whole, all));
-  ASSERT_EQ(all.size(), 1u);
-  expectSubDevice(all[0], root(), whole, usable.size());
-  runAffineOn(all[0], -3);
+  cl_uint count = 0;
+  EXPECT_CL_ERROR(CL_DEVICE_PARTITION_FAILED, clCreateSubDevices(root(), whole.data(), 0, nullptr, &count));
 }
 
 TEST(DevicePartition, ByCounts) {
@@ -566,15 +567,12 @@ TEST(DevicePartition, SubDevicesOfSubDevices) {
   outer.devices.clear();
   runAffineOn(inner[1], 11);
   expectRunsOnlyOn(inner[1], {usable[1]});
-  // A third level: a device of one CPU still partitions into itself.
-  SubDevices third;
-  ASSERT_TRUE(partition(inner[0], props, third));
-  ASSERT_EQ(third.size(), 1u);
-  expectSubDevice(third[0], inner[0], props, 1);
-  runAffineOn(third[0], 13);
+  // A device of one CPU cannot be partitioned further: EQUALLY 1 would give
+  // the device again.
   cl_uint count;
+  EXPECT_CL_ERROR(CL_DEVICE_PARTITION_FAILED, clCreateSubDevices(inner[0], props.data(), 0, nullptr, &count));
   const Props two = {CL_DEVICE_PARTITION_EQUALLY, 2, 0};
-  EXPECT_CL_ERROR(CL_DEVICE_PARTITION_FAILED, clCreateSubDevices(inner[0], two.data(), 0, nullptr, &count));
+  EXPECT_CL_ERROR(CL_INVALID_DEVICE_PARTITION_COUNT, clCreateSubDevices(inner[0], two.data(), 0, nullptr, &count));
 }
 
 TEST(DevicePartition, OneContextOfRootAndSubDevices) {
@@ -722,8 +720,9 @@ TEST(DevicePartition, Errors) {
     EXPECT_EQ(count, 77u);
   }
 
-  // CL_DEVICE_PARTITION_FAILED: no device of that many compute units fits.
-  EXPECT_CL_ERROR(CL_DEVICE_PARTITION_FAILED, create({CL_DEVICE_PARTITION_EQUALLY, cu + 1, 0}));
+  // More compute units than the device has; all of them (the device again).
+  EXPECT_CL_ERROR(CL_INVALID_DEVICE_PARTITION_COUNT, create({CL_DEVICE_PARTITION_EQUALLY, cu + 1, 0}));
+  EXPECT_CL_ERROR(CL_DEVICE_PARTITION_FAILED, create({CL_DEVICE_PARTITION_EQUALLY, cu, 0}));
 
   // CL_INVALID_DEVICE_PARTITION_COUNT
   const auto end = CL_DEVICE_PARTITION_BY_COUNTS_LIST_END;

@@ -33,9 +33,14 @@ Plan equally(const _cl_device_id &device, cl_device_partition_property n) {
   check(n > 0 && n <= cl_device_partition_property(std::numeric_limits<cl_uint>::max()),
         CL_INVALID_VALUE);
   const CpuList &cpus = device.cpus();
-  // Not one device of n compute units fits: the device cannot be
-  // partitioned so.
-  check(size_t(n) <= cpus.size(), CL_DEVICE_PARTITION_FAILED);
+  // More compute units than the device has: "CL_INVALID_DEVICE_PARTITION_COUNT
+  // if ... the total number of compute units requested exceeds
+  // CL_DEVICE_PARTITION_MAX_COMPUTE_UNITS". All of them would give the
+  // device again: "CL_DEVICE_PARTITION_FAILED if the partition name is
+  // supported by the implementation but in_device could not be further
+  // partitioned" (the CTS reads both so).
+  check(size_t(n) <= cpus.size(), CL_INVALID_DEVICE_PARTITION_COUNT);
+  check(size_t(n) < cpus.size(), CL_DEVICE_PARTITION_FAILED);
   Plan plan;
   for (size_t first = 0; first + size_t(n) <= cpus.size(); first += size_t(n))
     plan.cpus.emplace_back(cpus.begin() + first, cpus.begin() + first + n);
