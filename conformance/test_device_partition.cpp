@@ -68,10 +68,10 @@ CpuList within(const CpuList &cpus, const CpuList &allowed) {
   return out;
 }
 
-// The groups of the usable CPUs sharing an affinity domain, as a set (empty
-// if the machine does not describe the domain).
-std::set<CpuList> domainGroups(cl_device_affinity_domain domain) {
-  CpuList usable = usableCpus();
+// The groups of the usable CPUs (or of `only`) sharing an affinity domain,
+// as a set (empty if the machine does not describe the domain).
+std::set<CpuList> domainGroups(cl_device_affinity_domain domain, const CpuList &only = {}) {
+  CpuList usable = only.empty() ? usableCpus() : only;
   std::set<CpuList> groups;
   if (domain == CL_DEVICE_AFFINITY_DOMAIN_NUMA) {
     for (int node = 0; node < 1024; ++node) {
@@ -111,6 +111,15 @@ cl_device_affinity_domain describedDomains() {
   cl_device_affinity_domain mask = 0;
   for (cl_device_affinity_domain domain : kDomains)
     if (!domainGroups(domain).empty()) mask |= domain;
+  return mask ? mask | CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE : 0;
+}
+
+// What CL_DEVICE_PARTITION_AFFINITY_DOMAIN reports for a device of `cpus`:
+// the domains that split them into two groups or more.
+cl_device_affinity_domain partitioningDomains(const CpuList &cpus = {}) {
+  cl_device_affinity_domain mask = 0;
+  for (cl_device_affinity_domain domain : kDomains)
+    if (domainGroups(domain, cpus).size() > 1) mask |= domain;
   return mask ? mask | CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE : 0;
 }
 
@@ -172,8 +181,9 @@ void expectLikeParent(cl_device_id sub, cl_device_id parent) {
             deviceInfo<cl_ulong>(parent, CL_DEVICE_MAX_MEM_ALLOC_SIZE));
   EXPECT_EQ(deviceInfo<size_t>(sub, CL_DEVICE_MAX_WORK_GROUP_SIZE),
             deviceInfo<size_t>(parent, CL_DEVICE_MAX_WORK_GROUP_SIZE));
-  EXPECT_EQ(deviceInfo<cl_device_affinity_domain>(sub, CL_DEVICE_PARTITION_AFFINITY_DOMAIN),
-            deviceInfo<cl_device_affinity_domain>(parent, CL_DEVICE_PARTITION_AFFINITY_DOMAIN));
+  EXPECT_EQ(deviceInfo<cl_device_affinity_domain>(sub, CL_DEVICE_PARTITION_AFFINITY_DOMAIN) &
+                ~deviceInfo<cl_device_affinity_domain>(parent, CL_DEVICE_PARTITION_AFFINITY_DOMAIN),
+            0u) << "a sub-device partitions by a domain its parent does not";
 }
 
 // The checks every sub-device passes: its parent, its partition type, its
@@ -410,10 +420,10 @@ TEST(DevicePartition, RootReportsWhatItSupports) {
   Props props(size / sizeof(cl_device_partition_property));
   ASSERT_CL(clGetDeviceInfo(device, CL_DEVICE_PARTITION_PROPERTIES, size, props.data(), nullptr));
   Props expected = {CL_DEVICE_PARTITION_EQUALLY, CL_DEVICE_PARTITION_BY_COUNTS};
-  if (describedDomains()) expected.push_back(CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN);
+  if (partitioningDomains()) expected.push_back(CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN);
   EXPECT_EQ(props, expected);
   EXPECT_EQ(deviceInfo<cl_device_affinity_domain>(device, CL_DEVICE_PARTITION_AFFINITY_DOMAIN),
-            describedDomains());
+            partitioningDomains());
   EXPECT_EQ(deviceInfo<cl_device_id>(device, CL_DEVICE_PARENT_DEVICE), nullptr);
   EXPECT_TRUE(partitionType(device).empty());
   // The root device is not counted.

@@ -104,7 +104,7 @@ _cl_device_id::_cl_device_id(cl_platform_id platform) : platform_(platform) {
   }
   cpus_ = lockstep::runtime::topology::usableCpus();
   computeUnits = cl_uint(cpus_.size());
-  affinityDomains_ = lockstep::runtime::topology::describedDomains(cpus_);
+  affinityDomains_ = lockstep::runtime::topology::partitioningDomains(cpus_);
   maxClockMHz = ::maxClockMHz();
   struct sysinfo info {};
   if (sysinfo(&info) == 0) globalMemSize = cl_ulong(info.totalram) * info.mem_unit;
@@ -140,7 +140,7 @@ _cl_device_id::_cl_device_id(_cl_device_id *parent, lockstep::runtime::topology:
       parent_(parent),
       cpus_(std::move(cpus)),
       partitionType_(std::move(partitionType)),
-      affinityDomains_(parent->affinityDomains_) {
+      affinityDomains_(lockstep::runtime::topology::partitioningDomains(cpus_)) {
   parent_->retainInternal();
   try {
     startArena();

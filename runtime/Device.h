@@ -35,7 +35,8 @@ struct _cl_device_id
   _cl_device_id *parent() const { return parent_; }
   const lockstep::runtime::topology::CpuList &cpus() const { return cpus_; }
   const std::vector<cl_device_partition_property> &partitionType() const { return partitionType_; }
-  // The affinity domains the machine describes (CL_DEVICE_PARTITION_AFFINITY_DOMAIN).
+  // The affinity domains that partition this device's CPUs
+  // (CL_DEVICE_PARTITION_AFFINITY_DOMAIN; topology::partitioningDomains).
   cl_device_affinity_domain affinityDomains() const { return affinityDomains_; }
   // The application's clRetainDevice / clReleaseDevice: counted for
   // sub-devices; the root device is never destroyed and ignores them.

@@ -158,10 +158,10 @@ std::vector<CpuList> domainGroups(cl_device_affinity_domain domain, const CpuLis
   return disjoint;
 }
 
-cl_device_affinity_domain describedDomains(const CpuList &cpus) {
+cl_device_affinity_domain partitioningDomains(const CpuList &cpus) {
   cl_device_affinity_domain domains = 0;
   for (cl_device_affinity_domain domain : kDomainOrder)
-    if (!domainGroups(domain, cpus).empty()) domains |= domain;
+    if (domainGroups(domain, cpus).size() > 1) domains |= domain;
   if (domains) domains |= CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE;
   return domains;
 }

@@ -27,10 +27,13 @@ CpuList parseCpuList(std::string_view text);
 // Empty if the machine describes that domain for none of `cpus`.
 std::vector<CpuList> domainGroups(cl_device_affinity_domain domain, const CpuList &cpus);
 
-// The domains the machine describes for `cpus` (the bits of
-// CL_DEVICE_PARTITION_AFFINITY_DOMAIN, NEXT_PARTITIONABLE included when any
-// is described).
-cl_device_affinity_domain describedDomains(const CpuList &cpus);
+// The domains that partition `cpus`, the bits of
+// CL_DEVICE_PARTITION_AFFINITY_DOMAIN (NEXT_PARTITIONABLE included when
+// there is one): those the machine describes for them and that make two
+// groups or more. A domain that leaves them in one group is described but
+// not reported: an application (the CTS's buffer_migrate) may expect every
+// reported domain to partition the device.
+cl_device_affinity_domain partitioningDomains(const CpuList &cpus);
 
 // The domains NEXT_PARTITIONABLE tries, outermost first.
 inline constexpr cl_device_affinity_domain kDomainOrder[] = {

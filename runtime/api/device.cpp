@@ -440,7 +440,7 @@ bool queueAndPartitionInfo(cl_device_id d, cl_device_info param, const InfoWrite
       out.value<cl_device_device_enqueue_capabilities>(0);
       return true;
     case CL_DEVICE_PARTITION_PROPERTIES: {
-      // Affinity domains where the machine describes any (sysfs).
+      // Affinity domains where one partitions the device (sysfs).
       std::vector<cl_device_partition_property> types = {CL_DEVICE_PARTITION_EQUALLY,
                                                          CL_DEVICE_PARTITION_BY_COUNTS};
       if (d->affinityDomains()) types.push_back(CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN);

@@ -89,13 +89,15 @@ Plan byCounts(const _cl_device_id &device, const cl_device_partition_property *c
 // leaves one group) does not partition it: CL_DEVICE_PARTITION_FAILED.
 Plan byAffinityDomain(const _cl_device_id &device, cl_device_partition_property value) {
   auto domain = cl_device_affinity_domain(value);
-  // Exactly one domain, and one the device reports.
-  check(value > 0 && (domain & (domain - 1)) == 0 && (domain & device.affinityDomains()),
-        CL_INVALID_VALUE);
+  constexpr cl_device_affinity_domain kKnown =
+      CL_DEVICE_AFFINITY_DOMAIN_NUMA | CL_DEVICE_AFFINITY_DOMAIN_L4_CACHE | CL_DEVICE_AFFINITY_DOMAIN_L3_CACHE |
+      CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE | CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE |
+      CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE;
+  // Exactly one domain of the spec's.
+  check(value > 0 && (domain & (domain - 1)) == 0 && (domain & kKnown), CL_INVALID_VALUE);
   std::vector<CpuList> groups;
   if (domain == CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE) {
     for (cl_device_affinity_domain candidate : topology::kDomainOrder) {
-      if (!(candidate & device.affinityDomains())) continue;
       groups = topology::domainGroups(candidate, device.cpus());
       if (groups.size() > 1) {
         domain = candidate;  // CL_DEVICE_PARTITION_TYPE names the domain used
@@ -104,6 +106,11 @@ Plan byAffinityDomain(const _cl_device_id &device, cl_device_partition_property 
     }
   } else {
     groups = topology::domainGroups(domain, device.cpus());
+    // A domain the machine does not describe for these CPUs is not
+    // supported; one that leaves them in one group is, but does not
+    // partition the device (neither is reported in
+    // CL_DEVICE_PARTITION_AFFINITY_DOMAIN).
+    check(!groups.empty(), CL_INVALID_VALUE);
   }
   check(groups.size() > 1, CL_DEVICE_PARTITION_FAILED);
   Plan plan;
