@@ -1,5 +1,7 @@
 #include "Context.h"
 
+#include "Queue.h"
+
 #include <algorithm>
 
 #include "Device.h"
@@ -22,6 +24,23 @@ _cl_context::~_cl_context() {
   for (auto it = destructorCallbacks_.rbegin(); it != destructorCallbacks_.rend(); ++it)
     it->first(this, it->second);
   for (cl_device_id device : devices_) device->releaseInternal();
+}
+
+void _cl_context::addQueue(cl_command_queue queue) {
+  std::lock_guard lock(queuesMutex_);
+  queues_.push_back(queue);
+}
+
+void _cl_context::removeQueue(cl_command_queue queue) {
+  std::lock_guard lock(queuesMutex_);
+  std::erase(queues_, queue);
+}
+
+void _cl_context::finishQueues() {
+  // Held while finishing: a queue being destroyed waits in removeQueue,
+  // whole and with nothing pending, so finishing it returns at once.
+  std::lock_guard lock(queuesMutex_);
+  for (cl_command_queue queue : queues_) queue->finish();
 }
 
 bool _cl_context::hasDevice(cl_device_id device) const {
