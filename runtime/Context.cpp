@@ -37,10 +37,20 @@ void _cl_context::removeQueue(cl_command_queue queue) {
 }
 
 void _cl_context::finishQueues() {
-  // Held while finishing: a queue being destroyed waits in removeQueue,
-  // whole and with nothing pending, so finishing it returns at once.
-  std::lock_guard lock(queuesMutex_);
-  for (cl_command_queue queue : queues_) queue->finish();
+  // Each queue is finished outside the lock, under a reference of its own
+  // (a command finishing meanwhile may destroy another queue, which waits
+  // for the lock); one already being destroyed has nothing pending.
+  std::vector<cl_command_queue> live;
+  {
+    std::lock_guard lock(queuesMutex_);
+    live.reserve(queues_.size());
+    for (cl_command_queue queue : queues_)
+      if (queue->tryRetainInternal()) live.push_back(queue);
+  }
+  for (cl_command_queue queue : live) {
+    queue->finish();
+    queue->releaseInternal();
+  }
 }
 
 bool _cl_context::hasDevice(cl_device_id device) const {

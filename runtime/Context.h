@@ -35,7 +35,7 @@ struct _cl_context
   // The context's live command-queues, for clMemBlockingFreeINTEL, which
   // waits for the commands that may use an allocation: a queue registers
   // itself when created and leaves first thing when destroyed (it has no
-  // pending command then).
+  // pending command then, and finishQueues skips it).
   void addQueue(cl_command_queue queue);
   void removeQueue(cl_command_queue queue);
   // Waits for every command enqueued so far on every queue of the context.
