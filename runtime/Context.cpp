@@ -1,5 +1,7 @@
 #include "Context.h"
 
+#include "Queue.h"
+
 #include <algorithm>
 
 #include "Device.h"
@@ -22,6 +24,33 @@ _cl_context::~_cl_context() {
   for (auto it = destructorCallbacks_.rbegin(); it != destructorCallbacks_.rend(); ++it)
     it->first(this, it->second);
   for (cl_device_id device : devices_) device->releaseInternal();
+}
+
+void _cl_context::addQueue(cl_command_queue queue) {
+  std::lock_guard lock(queuesMutex_);
+  queues_.push_back(queue);
+}
+
+void _cl_context::removeQueue(cl_command_queue queue) {
+  std::lock_guard lock(queuesMutex_);
+  std::erase(queues_, queue);
+}
+
+void _cl_context::finishQueues() {
+  // Each queue is finished outside the lock, under a reference of its own
+  // (a command finishing meanwhile may destroy another queue, which waits
+  // for the lock); one already being destroyed has nothing pending.
+  std::vector<cl_command_queue> live;
+  {
+    std::lock_guard lock(queuesMutex_);
+    live.reserve(queues_.size());
+    for (cl_command_queue queue : queues_)
+      if (queue->tryRetainInternal()) live.push_back(queue);
+  }
+  for (cl_command_queue queue : live) {
+    queue->finish();
+    queue->releaseInternal();
+  }
 }
 
 bool _cl_context::hasDevice(cl_device_id device) const {

@@ -32,6 +32,15 @@ struct _cl_context
   lockstep::runtime::SvmRegistry &svm() { return svm_; }
   const lockstep::runtime::SvmRegistry &svm() const { return svm_; }
 
+  // The context's live command-queues, for clMemBlockingFreeINTEL, which
+  // waits for the commands that may use an allocation: a queue registers
+  // itself when created and leaves first thing when destroyed (it has no
+  // pending command then, and finishQueues skips it).
+  void addQueue(cl_command_queue queue);
+  void removeQueue(cl_command_queue queue);
+  // Waits for every command enqueued so far on every queue of the context.
+  void finishQueues();
+
  private:
   std::vector<cl_device_id> devices_;
   std::vector<cl_context_properties> properties_;
@@ -40,4 +49,6 @@ struct _cl_context
   std::mutex mutex_;
   std::vector<std::pair<DestructorFn, void *>> destructorCallbacks_;
   lockstep::runtime::SvmRegistry svm_;
+  std::mutex queuesMutex_;
+  std::vector<cl_command_queue> queues_;
 };

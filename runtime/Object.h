@@ -125,6 +125,15 @@ class Object {
   }
   // The implementation's references (see Ref<> below).
   void retainInternal() { total_.fetch_add(1, std::memory_order_relaxed); }
+  // A reference to an object found through a list that does not own it
+  // (a context's queues): false if the object is already being destroyed.
+  bool tryRetainInternal() {
+    cl_uint count = total_.load(std::memory_order_relaxed);
+    do {
+      if (count == 0) return false;
+    } while (!total_.compare_exchange_weak(count, count + 1, std::memory_order_acquire));
+    return true;
+  }
   void releaseInternal() {
     if (total_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
       static_assert(!std::is_polymorphic_v<Derived>, "dispatch must stay at offset 0");

@@ -11,7 +11,10 @@ _cl_platform_id::_cl_platform_id()
     // cl_khr_icd: the loader requires it. cl_khr_extended_versioning: every
     // *_WITH_VERSION / *_NUMERIC_VERSION query is answered.
     // cl_khr_image2d_from_buffer: the device's (api/image.cpp).
-    : extensions_("cl_khr_icd cl_khr_extended_versioning cl_khr_image2d_from_buffer") {
+    // cl_intel_unified_shared_memory: api/usm.cpp.
+    : extensions_(
+          "cl_khr_icd cl_khr_extended_versioning cl_khr_image2d_from_buffer "
+          "cl_intel_unified_shared_memory") {
   // cl_khr_il_program: while the SPIR-V translator is installed.
   if (!lockstep::compiler::Compiler::instance().ilVersions().empty()) extensions_ += " cl_khr_il_program";
   timespec resolution{};

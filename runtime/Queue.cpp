@@ -17,10 +17,12 @@ _cl_command_queue::_cl_command_queue(cl_context context, cl_device_id device,
   // A sub-device lives while a queue on it does (its commands run in its
   // arena).
   device_->retainInternal();
+  context_->addQueue(this);
 }
 
 _cl_command_queue::~_cl_command_queue() {
   // Every command holds the queue, so none is pending here.
+  context_->removeQueue(this);
   device_->releaseInternal();
   context_->releaseInternal();
 }

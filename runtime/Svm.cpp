@@ -20,7 +20,7 @@ SvmRegistry::~SvmRegistry() {
   for (auto &[base, allocation] : allocations_) std::free(allocation.base);
 }
 
-void *SvmRegistry::allocate(cl_svm_mem_flags flags, size_t size, size_t alignment) {
+void *SvmRegistry::allocate(cl_svm_mem_flags flags, size_t size, size_t alignment, UsmInfo usm) {
   size_t align = std::max(alignment, kDefaultAlignment);
   if (size >= kHugePageBytes) align = std::max(align, kHugePageBytes);
   // aligned_alloc wants a multiple of the alignment.
@@ -31,7 +31,7 @@ void *SvmRegistry::allocate(cl_svm_mem_flags flags, size_t size, size_t alignmen
   if (align >= kHugePageBytes) madvise(base, rounded, MADV_HUGEPAGE);
   try {
     std::unique_lock lock(mutex_);
-    allocations_.emplace(reinterpret_cast<uintptr_t>(base), SvmAllocation{base, size, flags});
+    allocations_.emplace(reinterpret_cast<uintptr_t>(base), SvmAllocation{base, size, flags, alignment, usm});
   } catch (...) {
     std::free(base);
     return nullptr;

@@ -10,9 +10,15 @@
 // was allocated, for the queries and checks that need it; memory that the
 // application allocated itself (fine-grained system SVM) is just as usable
 // and is simply not found here.
+//
+// Unified shared memory (cl_intel_unified_shared_memory, api/usm.cpp) is the
+// same memory: host, device and shared allocations are registered here too,
+// with their kind, device and flags, so that SVM commands, kernel argument
+// bounds and the USM queries all resolve any of them.
 #pragma once
 
 #include <CL/cl.h>
+#include <CL/cl_ext.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -22,11 +28,22 @@
 
 namespace lockstep::runtime {
 
-// One clSVMAlloc allocation.
+// What a USM allocation records besides its memory (all zero for one of
+// clSVMAlloc).
+struct UsmInfo {
+  // CL_MEM_TYPE_HOST_INTEL, _DEVICE_INTEL or _SHARED_INTEL; 0 for clSVMAlloc.
+  cl_unified_shared_memory_type_intel type = 0;
+  cl_device_id device = nullptr;  // none for host (and device-less shared)
+  cl_mem_alloc_flags_intel flags = 0;
+};
+
+// One clSVMAlloc (or USM) allocation.
 struct SvmAllocation {
   char *base = nullptr;
   size_t size = 0;
   cl_svm_mem_flags flags = 0;
+  size_t alignment = 0;  // as asked (0: the default)
+  UsmInfo usm;
 
   // Bytes from `pointer` (inside the allocation, or at its end) to the end.
   size_t bytesFrom(const void *pointer) const {
@@ -46,7 +63,8 @@ class SvmRegistry {
   // kMaxAlignment, or 0 for the default, kDefaultAlignment); flags and size
   // are validated by the caller.
   // Null if the memory cannot be had.
-  void *allocate(cl_svm_mem_flags flags, size_t size, size_t alignment);
+  // `usm`: what a USM allocation records (api/usm.cpp).
+  void *allocate(cl_svm_mem_flags flags, size_t size, size_t alignment, UsmInfo usm = {});
   // Frees the allocation `base` starts; false (and nothing happens) if no
   // allocation starts there.
   bool free(void *base);

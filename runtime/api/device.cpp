@@ -49,6 +49,9 @@ std::string deviceExtensions() {
   // cl_khr_image2d_from_buffer: clCreateImage takes a buffer as a 2D
   // image's mem_object (api/image.cpp).
   list += "cl_khr_extended_versioning cl_khr_image2d_from_buffer";
+  // cl_intel_unified_shared_memory: USM allocations are SVM's host memory
+  // (api/usm.cpp).
+  list += " cl_intel_unified_shared_memory";
   // SPIR-V programs, while the translator is installed (docs/spirv.md).
   if (!Compiler::instance().ilVersions().empty()) list += " " + std::string(ilExtensions());
   return list;
@@ -356,6 +359,19 @@ bool memoryInfo(cl_device_id d, cl_device_info param, const InfoWriter &out) {
       out.value<cl_device_svm_capabilities>(
           CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
           CL_DEVICE_SVM_FINE_GRAIN_SYSTEM | CL_DEVICE_SVM_ATOMICS);
+      return true;
+    case CL_DEVICE_HOST_MEM_CAPABILITIES_INTEL:
+    case CL_DEVICE_DEVICE_MEM_CAPABILITIES_INTEL:
+    case CL_DEVICE_SINGLE_DEVICE_SHARED_MEM_CAPABILITIES_INTEL:
+    case CL_DEVICE_CROSS_DEVICE_SHARED_MEM_CAPABILITIES_INTEL:
+    case CL_DEVICE_SHARED_SYSTEM_MEM_CAPABILITIES_INTEL:
+      // Every kind of USM is the host's coherent memory, as is memory of
+      // any origin (fine-grained system SVM): kernels may access it, with
+      // atomics, while the host (or another device's kernels) does too.
+      out.value<cl_device_unified_shared_memory_capabilities_intel>(
+          CL_UNIFIED_SHARED_MEMORY_ACCESS_INTEL | CL_UNIFIED_SHARED_MEMORY_ATOMIC_ACCESS_INTEL |
+          CL_UNIFIED_SHARED_MEMORY_CONCURRENT_ACCESS_INTEL |
+          CL_UNIFIED_SHARED_MEMORY_CONCURRENT_ATOMIC_ACCESS_INTEL);
       return true;
     case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
     case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:

@@ -11,6 +11,7 @@
 // finds the global ::clRetainX of CL/cl.h, and the call is ambiguous.
 #pragma once
 
+#include <CL/cl_ext.h>
 #include <CL/cl_icd.h>
 
 #include <type_traits>
@@ -78,9 +79,18 @@
 // extensions in CL_PLATFORM_EXTENSIONS (not core functions, per the spec),
 // and clGetKernelSubGroupInfoKHR, the extension-named form of the core
 // sub-group query that programs written against cl_khr_subgroups look up
-// (a non-NULL address does not claim the extension, per the spec).
-#define LOCKSTEP_EXTENSION_FUNCTIONS(X) \
-  X(clIcdGetPlatformIDsKHR) X(clGetKernelSubGroupInfoKHR) X(clCreateProgramWithILKHR)
+// (a non-NULL address does not claim the extension, per the spec); and
+// cl_intel_unified_shared_memory's (api/usm.cpp), which have no dispatch
+// table slot: the ICD loader reaches them only through these.
+#define LOCKSTEP_EXTENSION_FUNCTIONS(X)                                                       \
+  X(clIcdGetPlatformIDsKHR) X(clGetKernelSubGroupInfoKHR) X(clCreateProgramWithILKHR)         \
+  LOCKSTEP_USM_FUNCTIONS(X)
+
+#define LOCKSTEP_USM_FUNCTIONS(X)                                                             \
+  X(clHostMemAllocINTEL) X(clDeviceMemAllocINTEL) X(clSharedMemAllocINTEL) X(clMemFreeINTEL)  \
+  X(clMemBlockingFreeINTEL) X(clGetMemAllocInfoINTEL) X(clSetKernelArgMemPointerINTEL)        \
+  X(clEnqueueMemFillINTEL) X(clEnqueueMemcpyINTEL) X(clEnqueueMemsetINTEL)                    \
+  X(clEnqueueMigrateMemINTEL) X(clEnqueueMemAdviseINTEL)
 // clang-format on
 
 namespace lockstep::api {
@@ -93,5 +103,11 @@ cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint numEntries, cl_platform_id *pl
                                           cl_uint *numPlatforms);
 cl_program CL_API_CALL clCreateProgramWithILKHR(cl_context context, const void *il, size_t length,
                                                 cl_int *errcode_ret);
+
+// cl_intel_unified_shared_memory (api/usm.cpp; clSetKernelArgMemPointerINTEL
+// in api/kernel_arguments.cpp), with the types of CL/cl_ext.h's prototypes.
+#define LOCKSTEP_DECLARE_USM_FUNCTION(name) extern std::remove_pointer_t<name##_fn> name;
+LOCKSTEP_USM_FUNCTIONS(LOCKSTEP_DECLARE_USM_FUNCTION)
+#undef LOCKSTEP_DECLARE_USM_FUNCTION
 
 }  // namespace lockstep::api

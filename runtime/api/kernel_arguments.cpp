@@ -142,6 +142,13 @@ cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index,
   });
 }
 
+// cl_intel_unified_shared_memory: a USM pointer is an SVM pointer here (the
+// registry bounds it by its allocation alike).
+cl_int CL_API_CALL clSetKernelArgMemPointerINTEL(cl_kernel kernel, cl_uint arg_index,
+                                                 const void *arg_value) {
+  return api::clSetKernelArgSVMPointer(kernel, arg_index, arg_value);
+}
+
 cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,
                                        size_t param_value_size, const void *param_value) {
   return guarded([&] {
@@ -158,6 +165,17 @@ cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info par
         // there is nothing to make resident, so the set is not kept.
         check(param_value_size % sizeof(void *) == 0, CL_INVALID_VALUE);
         return;
+      case CL_KERNEL_EXEC_INFO_USM_PTRS_INTEL:
+        // The USM allocations reached other than through arguments: on a
+        // CPU as in reach as SVM's, so validated alike and not kept.
+        check(param_value_size % sizeof(void *) == 0, CL_INVALID_VALUE);
+        return;
+      case CL_KERNEL_EXEC_INFO_INDIRECT_HOST_ACCESS_INTEL:
+      case CL_KERNEL_EXEC_INFO_INDIRECT_DEVICE_ACCESS_INTEL:
+      case CL_KERNEL_EXEC_INFO_INDIRECT_SHARED_ACCESS_INTEL:
+        // A cl_bool: whether the kernel may reach allocations of that kind
+        // that are not its arguments. Every allocation is host memory in
+        // reach of every kernel: nothing to record.
       case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
         // A cl_bool. CL_TRUE is always allowed (the device supports
         // fine-grained system SVM), and CL_FALSE only makes such accesses

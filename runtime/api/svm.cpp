@@ -16,6 +16,7 @@
 #include "api/enqueue.h"
 #include "api/entry_points.h"
 #include "api/fill.h"
+#include "api/svm_commands.h"
 
 using namespace lockstep::runtime;
 
@@ -55,16 +56,6 @@ bool validAllocation(cl_context context, cl_svm_mem_flags flags, size_t size,
 // does not support SVM" never applies.
 _cl_command_queue *svmQueue(cl_command_queue queue) { return checked(queue); }
 
-// A range a command reads or writes: it does not wrap around the address
-// space, and one that starts in an SVM allocation of the queue's context
-// ends inside it. The spec names no error for either; CL_INVALID_VALUE, as
-// for a buffer region out of bounds, instead of a command that would fault
-// on a worker thread.
-void checkSvmRange(_cl_command_queue *queue, const void *pointer, size_t size) {
-  check(reinterpret_cast<uintptr_t>(pointer) <= UINTPTR_MAX - size, CL_INVALID_VALUE);
-  check(queue->context()->svm().fitsAllocation(pointer, size), CL_INVALID_VALUE);
-}
-
 using FreeFn = void(CL_CALLBACK *)(cl_command_queue, cl_uint, void **, void *);
 
 // The queue handle the free callback receives is valid inside it (as an
@@ -78,6 +69,56 @@ void callFreeCallback(cl_command_queue queue, FreeFn fn, std::vector<void *> &po
 }
 
 }  // namespace
+
+// The commands SVM and USM share (api/svm_commands.h).
+
+// The spec names no error for a range that wraps or runs past its
+// allocation; CL_INVALID_VALUE, as for a buffer region out of bounds,
+// instead of a command that would fault on a worker thread.
+void checkSvmRange(_cl_command_queue *queue, const void *pointer, size_t size) {
+  check(reinterpret_cast<uintptr_t>(pointer) <= UINTPTR_MAX - size, CL_INVALID_VALUE);
+  check(queue->context()->svm().fitsAllocation(pointer, size), CL_INVALID_VALUE);
+}
+
+void enqueueHostMemcpy(_cl_command_queue *queue, cl_command_type type, cl_bool blocking,
+                     void *dstPtr, const void *srcPtr, size_t size, cl_uint numEvents,
+                     const cl_event *waitList, cl_event *event) {
+  // "CL_INVALID_VALUE if dst_ptr is NULL", "if src_ptr is NULL".
+  check(dstPtr != nullptr && srcPtr != nullptr, CL_INVALID_VALUE);
+  checkSvmRange(queue, dstPtr, size);
+  checkSvmRange(queue, srcPtr, size);
+  // "CL_MEM_COPY_OVERLAP if the values specified for dst_ptr, src_ptr and
+  // size result in an overlapping copy."
+  auto *dst = static_cast<char *>(dstPtr);
+  auto *src = static_cast<const char *>(srcPtr);
+  check(size == 0 || src + size <= dst || dst + size <= src, CL_MEM_COPY_OVERLAP);
+  enqueueCommand(
+      queue, type, numEvents, waitList, event,
+      [dst, src, size] {
+        if (size) std::memcpy(dst, src, size);
+        return CL_SUCCESS;
+      },
+      blocking, true);
+}
+
+void enqueueHostFill(_cl_command_queue *queue, cl_command_type type, void *pointer,
+                   const void *pattern, size_t patternSize, size_t size, cl_uint numEvents,
+                   const cl_event *waitList, cl_event *event) {
+  // "CL_INVALID_VALUE if svm_ptr is NULL".
+  check(pointer != nullptr, CL_INVALID_VALUE);
+  // The pattern's checks (pattern NULL, its size 0, not a power of two or
+  // past 128), then "if svm_ptr is not aligned to pattern_size bytes" and
+  // "if size is not a multiple of pattern_size".
+  FillPattern copy = checkedPattern(pattern, patternSize);
+  check(reinterpret_cast<uintptr_t>(pointer) % patternSize == 0, CL_INVALID_VALUE);
+  check(size % patternSize == 0, CL_INVALID_VALUE);
+  checkSvmRange(queue, pointer, size);
+  enqueueCommand(queue, type, numEvents, waitList, event,
+                 [out = static_cast<char *>(pointer), copy, size] {
+                   fillPattern(out, copy, size);
+                   return CL_SUCCESS;
+                 });
+}
 
 void *CL_API_CALL clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size,
                              unsigned int alignment) {
@@ -143,22 +184,8 @@ cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool bl
                                       const cl_event *event_wait_list, cl_event *event) {
   return guarded([&] {
     _cl_command_queue *queue = svmQueue(command_queue);
-    // "CL_INVALID_VALUE if dst_ptr is NULL", "if src_ptr is NULL".
-    check(dst_ptr != nullptr && src_ptr != nullptr, CL_INVALID_VALUE);
-    checkSvmRange(queue, dst_ptr, size);
-    checkSvmRange(queue, src_ptr, size);
-    // "CL_MEM_COPY_OVERLAP if the values specified for dst_ptr, src_ptr and
-    // size result in an overlapping copy."
-    auto *dst = static_cast<char *>(dst_ptr);
-    auto *src = static_cast<const char *>(src_ptr);
-    check(size == 0 || src + size <= dst || dst + size <= src, CL_MEM_COPY_OVERLAP);
-    enqueueCommand(
-        queue, CL_COMMAND_SVM_MEMCPY, num_events_in_wait_list, event_wait_list, event,
-        [dst, src, size] {
-          if (size) std::memcpy(dst, src, size);
-          return CL_SUCCESS;
-        },
-        blocking_copy, true);
+    enqueueHostMemcpy(queue, CL_COMMAND_SVM_MEMCPY, blocking_copy, dst_ptr, src_ptr, size,
+                      num_events_in_wait_list, event_wait_list, event);
   });
 }
 
@@ -168,20 +195,8 @@ cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue command_queue, void *svm
                                        const cl_event *event_wait_list, cl_event *event) {
   return guarded([&] {
     _cl_command_queue *queue = svmQueue(command_queue);
-    // "CL_INVALID_VALUE if svm_ptr is NULL".
-    check(svm_ptr != nullptr, CL_INVALID_VALUE);
-    // The pattern's checks (pattern NULL, its size 0, not a power of two or
-    // past 128), then "if svm_ptr is not aligned to pattern_size bytes" and
-    // "if size is not a multiple of pattern_size".
-    FillPattern copy = checkedPattern(pattern, pattern_size);
-    check(reinterpret_cast<uintptr_t>(svm_ptr) % pattern_size == 0, CL_INVALID_VALUE);
-    check(size % pattern_size == 0, CL_INVALID_VALUE);
-    checkSvmRange(queue, svm_ptr, size);
-    enqueueCommand(queue, CL_COMMAND_SVM_MEMFILL, num_events_in_wait_list, event_wait_list, event,
-                   [out = static_cast<char *>(svm_ptr), copy, size] {
-                     fillPattern(out, copy, size);
-                     return CL_SUCCESS;
-                   });
+    enqueueHostFill(queue, CL_COMMAND_SVM_MEMFILL, svm_ptr, pattern, pattern_size, size,
+                    num_events_in_wait_list, event_wait_list, event);
   });
 }
 
