@@ -675,6 +675,7 @@ TEST(DevicePartition, SubDevicesAreCounted) {
   ASSERT_CL(err);
   ASSERT_CL(clBuildProgram(program, 0, nullptr, "", nullptr, nullptr));
   ASSERT_CL(clReleaseDevice(sub));
+  for (size_t i = 1; i < subs.size(); ++i) ASSERT_CL(clReleaseDevice(subs[i]));
   subs.devices.clear();
   runAffine(context, program, queue, sub, 4);
   // The application's handle is gone.
