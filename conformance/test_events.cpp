@@ -14,21 +14,7 @@ namespace {
 
 const char *kIncrement = "kernel void inc(global int *a) { a[get_global_id(0)] += 1; }";
 
-class Events : public ClTest {
- protected:
-  cl_event userEvent() {
-    cl_int err = CL_SUCCESS;
-    cl_event event = clCreateUserEvent(context_, &err);
-    EXPECT_EQ(err, CL_SUCCESS) << errorName(err);
-    return track(event);
-  }
-  cl_int status(cl_event event) {
-    cl_int value = 1234;
-    EXPECT_CL(
-        clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof value, &value, nullptr));
-    return value;
-  }
-};
+class Events : public ClTest {};
 
 TEST_F(Events, EnqueueReturnsBeforeAGatedKernelRuns) {
   const size_t n = 1024;

@@ -50,6 +50,17 @@ class Spirv : public ClTest {
     EXPECT_EQ(err, CL_SUCCESS) << errorName(err) << "; log:\n" << buildLog(program, device_);
     return err == CL_SUCCESS ? program : nullptr;
   }
+  // A read-only 2D image of `format`, w x h, holding `texels`.
+  cl_mem image2d(cl_image_format format, size_t w, size_t h, void *texels) {
+    cl_image_desc desc{};
+    desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+    desc.image_width = w;
+    desc.image_height = h;
+    cl_int err = CL_SUCCESS;
+    cl_mem image = clCreateImage(context_, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &format, &desc, texels, &err);
+    EXPECT_CL(err);
+    return image ? track(image) : nullptr;
+  }
   // Builds a module that must fail; its log.
   std::string failedBuildLog(const char *name) {
     cl_program program = create(loadModule(name));
@@ -178,15 +189,9 @@ TEST_F(Spirv, ImageWithSamplerArgument) {
   const size_t w = 8, h = 4;
   std::vector<float> texels(w * h * 4);
   for (size_t i = 0; i < texels.size(); ++i) texels[i] = float(i) * 0.5f - 7.0f;
-  cl_image_format format{CL_RGBA, CL_FLOAT};
-  cl_image_desc desc{};
-  desc.image_type = CL_MEM_OBJECT_IMAGE2D;
-  desc.image_width = w;
-  desc.image_height = h;
+  cl_mem image = image2d({CL_RGBA, CL_FLOAT}, w, h, texels.data());
+  ASSERT_NE(image, nullptr);
   cl_int err = CL_SUCCESS;
-  cl_mem image = track(clCreateImage(context_, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &format, &desc,
-                                     texels.data(), &err));
-  ASSERT_CL(err);
   cl_sampler sampler = clCreateSampler(context_, CL_TRUE, CL_ADDRESS_REPEAT, CL_FILTER_NEAREST, &err);
   ASSERT_CL(err);
   // Normalized coordinates inside and outside [0, 1): repeat wraps them.
@@ -216,15 +221,8 @@ TEST_F(Spirv, ImageWithConstantSampler) {
   const size_t w = 5, h = 3;
   std::vector<uint8_t> texels(w * h * 4);
   for (size_t i = 0; i < texels.size(); ++i) texels[i] = uint8_t(i * 7 + 3);
-  cl_image_format format{CL_RGBA, CL_UNSIGNED_INT8};
-  cl_image_desc desc{};
-  desc.image_type = CL_MEM_OBJECT_IMAGE2D;
-  desc.image_width = w;
-  desc.image_height = h;
-  cl_int err = CL_SUCCESS;
-  cl_mem image = track(clCreateImage(context_, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &format, &desc,
-                                     texels.data(), &err));
-  ASSERT_CL(err);
+  cl_mem image = image2d({CL_RGBA, CL_UNSIGNED_INT8}, w, h, texels.data());
+  ASSERT_NE(image, nullptr);
   std::vector<int> coords;  // clamp to edge outside the image
   for (int y = -2; y < 5; ++y)
     for (int x = -2; x < 7; ++x) coords.insert(coords.end(), {x, y});

@@ -77,22 +77,6 @@ class Usm : public ClTest {
     EXPECT_EQ(size, sizeof value);
     return value;
   }
-  cl_event userEvent() {
-    cl_int err = CL_SUCCESS;
-    cl_event event = clCreateUserEvent(context_, &err);
-    EXPECT_CL(err);
-    return track(event);
-  }
-  static cl_int status(cl_event event) {
-    cl_int value = 1234;
-    EXPECT_CL(clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof value, &value, nullptr));
-    return value;
-  }
-  static cl_command_type typeOf(cl_event event) {
-    cl_command_type type = 0;
-    EXPECT_CL(clGetEventInfo(event, CL_EVENT_COMMAND_TYPE, sizeof type, &type, nullptr));
-    return type;
-  }
 
   clHostMemAllocINTEL_fn clHostMemAllocINTEL = nullptr;
   clDeviceMemAllocINTEL_fn clDeviceMemAllocINTEL = nullptr;

@@ -302,6 +302,15 @@ std::unique_ptr<JitProgram> compileSpecialized(std::span<const uint8_t> binary, 
   return code;
 }
 
+// clCompileProgram's result for a module (from OpenCL C or SPIR-V).
+Result compiledObject(const Module &M, std::string_view optionText, Result result) {
+  result.kind = BinaryKind::CompiledObject;
+  result.binary = makeBinary(BinaryKind::CompiledObject, M, optionText);
+  result.kernelNames = kernelNames(describeKernels(M));
+  result.status = Status::Success;
+  return result;
+}
+
 // Options, or nullopt with `result` saying why (CL_INVALID_*_OPTIONS).
 std::optional<FrontendOptions> parseOptionsInto(std::string_view text, bool forLink, Result &result) {
   std::string error;
@@ -356,11 +365,7 @@ Result Compiler::compile(std::string_view source, std::string_view optionText, s
     result.status = Status::Failure;
     return result;
   }
-  result.kind = BinaryKind::CompiledObject;
-  result.binary = makeBinary(BinaryKind::CompiledObject, *M, optionText);
-  result.kernelNames = kernelNames(describeKernels(*M));
-  result.status = Status::Success;
-  return result;
+  return compiledObject(*M, optionText, std::move(result));
 }
 
 Result Compiler::build(std::string_view source, std::string_view optionText) {
@@ -512,11 +517,7 @@ Result Compiler::compileIL(std::span<const uint8_t> il, std::span<const SpecValu
     result.status = Status::Failure;
     return result;
   }
-  result.kind = BinaryKind::CompiledObject;
-  result.binary = makeBinary(BinaryKind::CompiledObject, *M, optionText);
-  result.kernelNames = kernelNames(describeKernels(*M));
-  result.status = Status::Success;
-  return result;
+  return compiledObject(*M, optionText, std::move(result));
 }
 
 BinaryKind Compiler::inspect(std::span<const uint8_t> binary) const { return parseBinary(binary).kind; }

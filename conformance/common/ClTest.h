@@ -92,6 +92,25 @@ class ClTest : public ::testing::Test {
     return out;
   }
   cl_command_queue makeQueue(cl_command_queue_properties properties);
+  // A user event of the test's context, released with the rest.
+  cl_event userEvent() {
+    cl_int err = CL_SUCCESS;
+    cl_event event = clCreateUserEvent(context_, &err);
+    EXPECT_EQ(err, CL_SUCCESS) << errorName(err);
+    return track(event);
+  }
+  // An event's CL_EVENT_COMMAND_EXECUTION_STATUS and CL_EVENT_COMMAND_TYPE.
+  static cl_int status(cl_event event) {
+    cl_int value = 1234;
+    EXPECT_EQ(clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof value, &value, nullptr),
+              CL_SUCCESS);
+    return value;
+  }
+  static cl_command_type typeOf(cl_event event) {
+    cl_command_type type = 0;
+    EXPECT_EQ(clGetEventInfo(event, CL_EVENT_COMMAND_TYPE, sizeof type, &type, nullptr), CL_SUCCESS);
+    return type;
+  }
   cl_event track(cl_event event) {
     events_.push_back(event);
     return event;

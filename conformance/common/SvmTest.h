@@ -28,22 +28,6 @@ class SvmTest : public ClTest {
     EXPECT_NE(p, nullptr) << "clSVMAlloc of " << count * sizeof(T) << " bytes";
     return static_cast<T *>(p);
   }
-  cl_event userEvent() {
-    cl_int err = CL_SUCCESS;
-    cl_event event = clCreateUserEvent(context_, &err);
-    EXPECT_CL(err);
-    return track(event);
-  }
-  static cl_int status(cl_event event) {
-    cl_int value = 1234;
-    EXPECT_CL(clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof value, &value, nullptr));
-    return value;
-  }
-  static cl_command_type typeOf(cl_event event) {
-    cl_command_type type = 0;
-    EXPECT_CL(clGetEventInfo(event, CL_EVENT_COMMAND_TYPE, sizeof type, &type, nullptr));
-    return type;
-  }
   // Whether `pointer` lies in an SVM allocation of the context, with
   // `bytes` of it from there: a migration of that range is refused
   // otherwise.
