@@ -90,6 +90,33 @@ TEST_F(SuggestedLocalSize, MatchesTheLaunchWithNullLocalSize) {
   }
 }
 
+// A kernel whose work-items loop a different number of times (a masked
+// loop, for which the runtime keeps groups smaller) gets the launch's size
+// too.
+TEST_F(SuggestedLocalSize, MatchesTheLaunchForDivergentLoops) {
+  cl_kernel k = kernel(R"CLC(
+    kernel void steps(global ulong *out, global uint *steps) {
+      size_t g = get_global_id(1) * get_global_size(0) + get_global_id(0);
+      uint x = (uint)g + 1, n = 0;
+      while (x != 1) { x = (x & 1) ? 3 * x + 1 : x / 2; ++n; }
+      steps[g] = n;
+      if (g == 0) for (uint d = 0; d < 3; ++d) out[d] = get_local_size(d);
+    }
+  )CLC",
+                       "steps", "-cl-std=CL3.0");
+  ASSERT_NE(k, nullptr);
+  cl_mem out = buffer(CL_MEM_READ_WRITE, 3 * sizeof(cl_ulong));
+  cl_mem steps = buffer(CL_MEM_READ_WRITE, 4096 * 64 * sizeof(cl_uint));
+  ASSERT_TRUE(setArgs(k, out, steps));
+  for (const std::vector<size_t> &global : std::vector<std::vector<size_t>>{{4096}, {1000}, {512, 64}, {97, 13}}) {
+    SCOPED_TRACE(::testing::PrintToString(global));
+    std::vector<size_t> local = suggested(k, global);
+    ASSERT_TRUE(run(k, global));
+    std::vector<cl_ulong> used = read<cl_ulong>(out, 3);
+    for (size_t d = 0; d < global.size(); ++d) EXPECT_EQ(local[d], used[d]) << "dimension " << d;
+  }
+}
+
 // A required work-group size is the answer (all three dimensions of it).
 TEST_F(SuggestedLocalSize, RequiredWorkGroupSize) {
   cl_kernel k = sizeKernel("__attribute__((reqd_work_group_size(4, 2, 1)))");
