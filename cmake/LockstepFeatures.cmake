@@ -29,6 +29,11 @@ set(LOCKSTEP_OPENCL_C_EXTENSIONS
   # __builtin_expect and __builtin_assume (Clang's own; the frontend defines
   # the macro, compiler/lib/Frontend.cpp), and SPIR-V's SPV_KHR_expect_assume.
   cl_khr_expect_assume
+  # Work-group reductions and scans of mul, and/or/xor and the logical ones:
+  # Clang 19 has neither the macro nor the declarations, which the frontend
+  # adds (compiler/lib/Frontend.cpp); the work-group passes lower them as the
+  # OpenCL C 2.0 collectives (compiler/lib/WorkGroup/CollectiveCombine.cpp).
+  cl_khr_work_group_uniform_arithmetic
 )
 # Not cl_khr_subgroups: the extension requires independent forward progress
 # of sub-groups, and the sub-groups of a work-group run one after another on

@@ -5,7 +5,8 @@
 // local memory and barriers, atomics, work-group collectives over remainder
 // groups, images with sampler arguments and constant samplers, struct and
 // vector arguments, specialization constants of every scalar kind, linking
-// with OpenCL C both ways, SPIR-V 1.4's instructions, and the errors of
+// with OpenCL C both ways, SPIR-V 1.4's instructions,
+// SPV_KHR_uniform_group_instructions' group operations, and the errors of
 // creation, build and specialization, including a module that crashes the
 // translator.
 #include <CL/cl_ext.h>
@@ -516,6 +517,59 @@ TEST_F(Spirv, ModulesTheDeviceCannotRunFailToBuildWithALog) {
   EXPECT_NE(log.find("SPIR-V translator"), std::string::npos) << log;
   EXPECT_EQ(log.find("Stack dump"), std::string::npos) << log;
   EXPECT_NE(kernelOf(built("kernels"), "count_odd"), nullptr);
+}
+
+// SPV_KHR_uniform_group_instructions, which a device with
+// cl_khr_work_group_uniform_arithmetic accepts: the bitwise, logical and
+// multiplying group operations over groups of 16 and a remainder group,
+// against the host's combine of each group in linear order.
+TEST_F(Spirv, UniformGroupInstructions) {
+  ASSERT_NE(deviceString(device_, CL_DEVICE_EXTENSIONS).find("cl_khr_work_group_uniform_arithmetic"),
+            std::string::npos);
+  cl_program program = built("uniform_group");
+  ASSERT_NE(program, nullptr);
+  cl_kernel k = kernelOf(program, "uniform_group");
+  ASSERT_NE(k, nullptr);
+  const size_t local = 16, n = 4 * local + 5;
+  std::vector<cl_uint> in = randomValues<cl_uint>(n, 0, 0xffffffffu);
+  for (size_t i = 0; i < n; i += 3) in[i] |= 1;  // odd factors keep the products informative
+  // Some zeros for the logical operations: a group of all zeros, scattered
+  // ones in the last groups, none in the first.
+  for (size_t i = 0; i < local; ++i) in[local + i] = 0;
+  for (size_t i = 3 * local; i < n; i += 5) in[i] = 0;
+  std::vector<float> fin = randomValues<float>(n, 0.9f, 1.1f);
+  cl_mem mi = bufferFrom(in), mo = buffer(CL_MEM_WRITE_ONLY, 7 * n * sizeof(cl_uint));
+  cl_mem mf = bufferFrom(fin), mfo = buffer(CL_MEM_WRITE_ONLY, n * sizeof(float));
+  ASSERT_TRUE(setArgs(k, mi, mo, mf, mfo));
+  ASSERT_TRUE(run(k, {n}, {local}));
+  std::vector<cl_uint> out = read<cl_uint>(mo, 7 * n);
+  std::vector<float> fout = read<float>(mfo, n);
+  for (size_t first = 0; first < n; first += local) {
+    size_t end = std::min(first + local, n);
+    cl_uint allBits = ~0u, product = 1, orScan = 0, xorScan = 0;
+    bool all = true, any = false, odd = false;
+    float fproduct = 1.0f;
+    for (size_t i = first; i < end; ++i) {
+      allBits &= in[i];
+      product *= in[i];
+      all = all && in[i] != 0;
+    }
+    for (size_t i = first; i < end; ++i) {
+      EXPECT_EQ(out[i], allBits) << "BitwiseAnd reduce, " << i;
+      EXPECT_EQ(out[3 * n + i], product) << "IMul reduce, " << i;
+      EXPECT_EQ(out[4 * n + i], cl_uint(all)) << "LogicalAnd reduce, " << i;
+      EXPECT_EQ(out[2 * n + i], xorScan) << "BitwiseXor exclusive scan, " << i;
+      EXPECT_EQ(out[6 * n + i], cl_uint(odd)) << "LogicalXor exclusive scan, " << i;
+      EXPECT_NEAR(fout[i], fproduct, 1e-5f * local * std::fabs(fproduct)) << "FMul exclusive scan, " << i;
+      orScan |= in[i];
+      xorScan ^= in[i];
+      any = any || in[i] != 0;
+      odd = odd != (in[i] != 0);
+      fproduct *= fin[i];
+      EXPECT_EQ(out[n + i], orScan) << "BitwiseOr inclusive scan, " << i;
+      EXPECT_EQ(out[5 * n + i], cl_uint(any)) << "LogicalOr inclusive scan, " << i;
+    }
+  }
 }
 
 }  // namespace

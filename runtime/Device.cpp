@@ -102,6 +102,10 @@ _cl_device_id::_cl_device_id(cl_platform_id platform) : platform_(platform) {
   } else if (vendor.empty()) {
     vendor = "Unknown";
   }
+  uuid = lockstep::runtime::uuid::rootDevice(cpuinfoField("vendor_id") + "\n" + name + "\n" +
+                                             cpuinfoField("cpu family") + "\n" +
+                                             cpuinfoField("model\t") + "\n" +
+                                             cpuinfoField("stepping"));
   cpus_ = lockstep::runtime::topology::usableCpus();
   computeUnits = cl_uint(cpus_.size());
   affinityDomains_ = lockstep::runtime::topology::partitioningDomains(cpus_);
@@ -141,6 +145,9 @@ _cl_device_id::_cl_device_id(_cl_device_id *parent, lockstep::runtime::topology:
       cpus_(std::move(cpus)),
       partitionType_(std::move(partitionType)),
       affinityDomains_(lockstep::runtime::topology::partitioningDomains(cpus_)) {
+  const _cl_device_id *root = parent;
+  while (root->isSubDevice()) root = root->parent();
+  uuid = lockstep::runtime::uuid::subDevice(root->uuid, cpus_);
   parent_->retainInternal();
   try {
     startArena();

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "DeviceUuid.h"
 #include "Object.h"
 #include "Topology.h"
 #include "exec/ThreadPinning.h"
@@ -58,6 +59,7 @@ struct _cl_device_id
   std::string name;          // CPU model from /proc/cpuinfo
   std::string vendor;        // CPU vendor from /proc/cpuinfo
   cl_uint vendorId = 0;      // PCI vendor id of the CPU maker, 0 if unknown
+  lockstep::runtime::uuid::Uuid uuid{};  // CL_DEVICE_UUID_KHR (DeviceUuid.h)
   cl_uint computeUnits = 1;  // CPUs usable by this process (sched_getaffinity)
   cl_uint maxClockMHz = 0;
   cl_ulong globalMemSize = 0;

@@ -11,10 +11,14 @@ _cl_platform_id::_cl_platform_id()
     // cl_khr_icd: the loader requires it. cl_khr_extended_versioning: every
     // *_WITH_VERSION / *_NUMERIC_VERSION query is answered.
     // cl_khr_image2d_from_buffer: the device's (api/image.cpp).
-    // cl_intel_unified_shared_memory: api/usm.cpp.
+    // cl_intel_unified_shared_memory: api/usm.cpp. The device's
+    // cl_khr_suggested_local_work_size (api/suggested_local_size.cpp),
+    // cl_khr_device_uuid (api/device_uuid.cpp) and cl_ext_device_fission
+    // (api/device_partition.cpp).
     : extensions_(
           "cl_khr_icd cl_khr_extended_versioning cl_khr_image2d_from_buffer "
-          "cl_intel_unified_shared_memory") {
+          "cl_intel_unified_shared_memory cl_khr_suggested_local_work_size "
+          "cl_khr_device_uuid cl_ext_device_fission") {
   // cl_khr_il_program: while the SPIR-V translator is installed.
   if (!lockstep::compiler::Compiler::instance().ilVersions().empty()) extensions_ += " cl_khr_il_program";
   timespec resolution{};

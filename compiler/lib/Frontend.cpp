@@ -62,6 +62,37 @@ constexpr const char *kAbsentExtensionMacros[] = {
 constexpr const char *kMacroOnlyExtensions[] = {"cl_khr_expect_assume"};
 constexpr const char *kAbsentExtensionsHeader = "__lockstep_absent_extensions.h";
 
+// cl_khr_work_group_uniform_arithmetic, which Clang 19 neither knows nor
+// declares: its macro and its functions, declared as Clang declares the
+// OpenCL C 2.0 collectives (overloadable, convergent), so they mangle as
+// those do and the work-group passes lower them the same way
+// (parseCollective, CollectiveCombine.cpp). Like those, only where the
+// work-group collective functions are (OpenCL C 3.0 with the feature).
+constexpr const char *kWorkGroupUniformArithmetic = R"(
+#if defined(__opencl_c_work_group_collective_functions)
+#define cl_khr_work_group_uniform_arithmetic 1
+#define __LOCKSTEP_WG_ARITH(op, T) \
+  T __attribute__((overloadable, convergent)) work_group_reduce_##op(T); \
+  T __attribute__((overloadable, convergent)) work_group_scan_inclusive_##op(T); \
+  T __attribute__((overloadable, convergent)) work_group_scan_exclusive_##op(T);
+#define __LOCKSTEP_WG_INTEGER(op) \
+  __LOCKSTEP_WG_ARITH(op, int) __LOCKSTEP_WG_ARITH(op, uint) \
+  __LOCKSTEP_WG_ARITH(op, long) __LOCKSTEP_WG_ARITH(op, ulong)
+__LOCKSTEP_WG_INTEGER(mul) __LOCKSTEP_WG_ARITH(mul, float)
+#if defined(cl_khr_fp64) || defined(__opencl_c_fp64)
+__LOCKSTEP_WG_ARITH(mul, double)
+#endif
+#if defined(cl_khr_fp16)
+__LOCKSTEP_WG_ARITH(mul, half)
+#endif
+__LOCKSTEP_WG_INTEGER(and) __LOCKSTEP_WG_INTEGER(or) __LOCKSTEP_WG_INTEGER(xor)
+__LOCKSTEP_WG_ARITH(logical_and, int) __LOCKSTEP_WG_ARITH(logical_or, int)
+__LOCKSTEP_WG_ARITH(logical_xor, int)
+#undef __LOCKSTEP_WG_INTEGER
+#undef __LOCKSTEP_WG_ARITH
+#endif
+)";
+
 std::string absentExtensionsHeader() {
   std::string text;
   std::string supported = std::string(" ") + LOCKSTEP_OPENCL_C_EXTENSIONS + " ";
@@ -70,6 +101,7 @@ std::string absentExtensionsHeader() {
     if (!offered(name)) text += std::string("#undef ") + name + "\n";
   for (const char *name : kMacroOnlyExtensions)
     if (offered(name)) text += std::string("#define ") + name + " 1\n";
+  if (offered("cl_khr_work_group_uniform_arithmetic")) text += kWorkGroupUniformArithmetic;
   return text;
 }
 

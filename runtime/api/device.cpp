@@ -8,6 +8,7 @@
 #include <string>
 
 #include "Platform.h"
+#include "api/device_info.h"
 #include "api/entry_points.h"
 #include "lockstep/compiler/Compiler.h"
 
@@ -52,6 +53,10 @@ std::string deviceExtensions() {
   // cl_intel_unified_shared_memory: USM allocations are SVM's host memory
   // (api/usm.cpp).
   list += " cl_intel_unified_shared_memory";
+  // cl_khr_suggested_local_work_size: the local size a launch with a NULL
+  // one would use (api/suggested_local_size.cpp). cl_khr_device_uuid:
+  // api/device_uuid.cpp. cl_ext_device_fission: api/device_partition.cpp.
+  list += " cl_khr_suggested_local_work_size cl_khr_device_uuid cl_ext_device_fission";
   // SPIR-V programs, while the translator is installed (docs/spirv.md).
   if (!Compiler::instance().ilVersions().empty()) list += " " + std::string(ilExtensions());
   return list;
@@ -491,7 +496,8 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
     InfoWriter out(param_value_size, param_value, param_value_size_ret);
     if (identityInfo(device, param_name, out) || computeInfo(device, param_name, out) ||
         memoryInfo(device, param_name, out) || imageInfo(device, param_name, out) ||
-        queueAndPartitionInfo(device, param_name, out))
+        queueAndPartitionInfo(device, param_name, out) || uuidInfo(device, param_name, out) ||
+        fissionInfo(device, param_name, out))
       return;
     fail(CL_INVALID_VALUE);
   });

@@ -1,8 +1,10 @@
 // Device partitioning: clCreateSubDevices and cl_ext_device_fission's
-// clCreateSubDevicesEXT, clRetainDeviceEXT and clReleaseDeviceEXT. Here the
-// partition properties are validated and turned into the CPU set of each
-// sub-device (from the parent's CPUs, ascending; affinity domains from the
-// OS topology, runtime/Topology.h); _cl_device_id makes the devices.
+// clCreateSubDevicesEXT, clRetainDeviceEXT, clReleaseDeviceEXT and device
+// queries. Here the partition properties are validated and turned into the
+// CPU set of each sub-device (from the parent's CPUs, ascending; affinity
+// domains from the OS topology, runtime/Topology.h); _cl_device_id makes
+// the devices. The extension's calls are the core ones with its property
+// values, error codes and query answers translated.
 #include <CL/cl_ext.h>
 
 #include <algorithm>
@@ -11,6 +13,7 @@
 
 #include "Device.h"
 #include "Topology.h"
+#include "api/device_info.h"
 #include "api/entry_points.h"
 
 using namespace lockstep::runtime;
@@ -232,13 +235,101 @@ cl_int CL_API_CALL clCreateSubDevicesEXT(cl_device_id in_device,
     checked(in_device);
     core = coreProperties(properties);
   });
-  if (error != CL_SUCCESS) return error;
-  return api::clCreateSubDevices(in_device, core.data(), num_entries, out_devices, num_devices);
+  if (error == CL_SUCCESS)
+    error = api::clCreateSubDevices(in_device, core.data(), num_entries, out_devices, num_devices);
+  // The extension's names of the two partition errors: "CL_DEVICE_PARTITION_FAILED_EXT
+  // if the partition name is supported by the implementation but the input
+  // device couldn't be further partitioned", "CL_INVALID_PARTITION_COUNT_EXT
+  // if ... the number of sub-devices requested exceeds ... or the total
+  // number of compute units requested exceeds ...".
+  if (error == CL_DEVICE_PARTITION_FAILED) return CL_DEVICE_PARTITION_FAILED_EXT;
+  if (error == CL_INVALID_DEVICE_PARTITION_COUNT) return CL_INVALID_PARTITION_COUNT_EXT;
+  return error;
 }
 
 // cl_ext_device_fission's retain and release: as clRetainDevice and
 // clReleaseDevice (counted for sub-devices, nothing for the root device).
 cl_int CL_API_CALL clRetainDeviceEXT(cl_device_id device) { return api::clRetainDevice(device); }
 cl_int CL_API_CALL clReleaseDeviceEXT(cl_device_id device) { return api::clReleaseDevice(device); }
+
+namespace {
+
+// A core affinity domain (one bit of cl_device_affinity_domain) as the
+// extension's value.
+cl_device_partition_property_ext extDomain(cl_device_affinity_domain domain) {
+  switch (domain) {
+    case CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE: return CL_AFFINITY_DOMAIN_L1_CACHE_EXT;
+    case CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE: return CL_AFFINITY_DOMAIN_L2_CACHE_EXT;
+    case CL_DEVICE_AFFINITY_DOMAIN_L3_CACHE: return CL_AFFINITY_DOMAIN_L3_CACHE_EXT;
+    case CL_DEVICE_AFFINITY_DOMAIN_L4_CACHE: return CL_AFFINITY_DOMAIN_L4_CACHE_EXT;
+    case CL_DEVICE_AFFINITY_DOMAIN_NUMA: return CL_AFFINITY_DOMAIN_NUMA_EXT;
+    default: return CL_AFFINITY_DOMAIN_NEXT_FISSIONABLE_EXT;
+  }
+}
+
+// A sub-device's core partition properties (CL_DEVICE_PARTITION_TYPE) in
+// the extension's terms; a root device's is the empty list.
+std::vector<cl_device_partition_property_ext> extPartitionStyle(const _cl_device_id &device) {
+  const std::vector<cl_device_partition_property> &core = device.partitionType();
+  std::vector<cl_device_partition_property_ext> style;
+  if (!core.empty()) {
+    switch (core[0]) {
+      case CL_DEVICE_PARTITION_EQUALLY:
+        style = {CL_DEVICE_PARTITION_EQUALLY_EXT, cl_device_partition_property_ext(core[1])};
+        break;
+      case CL_DEVICE_PARTITION_BY_COUNTS:
+        style = {CL_DEVICE_PARTITION_BY_COUNTS_EXT};
+        for (size_t i = 1; core[i] != CL_DEVICE_PARTITION_BY_COUNTS_LIST_END; ++i)
+          style.push_back(cl_device_partition_property_ext(core[i]));
+        style.push_back(CL_PARTITION_BY_COUNTS_LIST_END_EXT);
+        break;
+      case CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN:
+        style = {CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN_EXT,
+                 extDomain(cl_device_affinity_domain(core[1]))};
+        break;
+    }
+  }
+  style.push_back(CL_PROPERTIES_LIST_END_EXT);
+  return style;
+}
+
+}  // namespace
+
+bool fissionInfo(cl_device_id d, cl_device_info param, const InfoWriter &out) {
+  using List = std::vector<cl_device_partition_property_ext>;
+  switch (param) {
+    case CL_DEVICE_PARENT_DEVICE_EXT:
+      out.value<cl_device_id>(d->parent());
+      return true;
+    case CL_DEVICE_PARTITION_TYPES_EXT: {
+      // As CL_DEVICE_PARTITION_PROPERTIES: by names is not offered.
+      List types = {CL_DEVICE_PARTITION_EQUALLY_EXT, CL_DEVICE_PARTITION_BY_COUNTS_EXT};
+      if (d->affinityDomains()) types.push_back(CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN_EXT);
+      types.push_back(CL_PROPERTIES_LIST_END_EXT);
+      out.array<cl_device_partition_property_ext>(types);
+      return true;
+    }
+    case CL_DEVICE_AFFINITY_DOMAINS_EXT: {
+      // Each domain of CL_DEVICE_PARTITION_AFFINITY_DOMAIN, in the order
+      // the extension numbers them (next fissionable last).
+      List domains;
+      for (cl_device_affinity_domain domain :
+           {CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE, CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE,
+            CL_DEVICE_AFFINITY_DOMAIN_L3_CACHE, CL_DEVICE_AFFINITY_DOMAIN_L4_CACHE,
+            CL_DEVICE_AFFINITY_DOMAIN_NUMA, CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE})
+        if (d->affinityDomains() & domain) domains.push_back(extDomain(domain));
+      domains.push_back(CL_PROPERTIES_LIST_END_EXT);
+      out.array<cl_device_partition_property_ext>(domains);
+      return true;
+    }
+    case CL_DEVICE_REFERENCE_COUNT_EXT:
+      out.value<cl_uint>(d->applicationReferences());
+      return true;
+    case CL_DEVICE_PARTITION_STYLE_EXT:
+      out.array<cl_device_partition_property_ext>(extPartitionStyle(*d));
+      return true;
+  }
+  return false;
+}
 
 }  // namespace lockstep::api

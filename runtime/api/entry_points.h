@@ -80,11 +80,14 @@
 // and clGetKernelSubGroupInfoKHR, the extension-named form of the core
 // sub-group query that programs written against cl_khr_subgroups look up
 // (a non-NULL address does not claim the extension, per the spec); and
-// cl_intel_unified_shared_memory's (api/usm.cpp), which have no dispatch
-// table slot: the ICD loader reaches them only through these.
+// cl_ext_device_fission's (api/device_partition.cpp: they have dispatch
+// table slots too); cl_intel_unified_shared_memory's (api/usm.cpp) and
+// cl_khr_suggested_local_work_size's (api/suggested_local_size.cpp), which
+// have no dispatch table slot: the ICD loader reaches them only through these.
 #define LOCKSTEP_EXTENSION_FUNCTIONS(X)                                                       \
   X(clIcdGetPlatformIDsKHR) X(clGetKernelSubGroupInfoKHR) X(clCreateProgramWithILKHR)         \
-  LOCKSTEP_USM_FUNCTIONS(X)
+  X(clCreateSubDevicesEXT) X(clRetainDeviceEXT) X(clReleaseDeviceEXT)                         \
+  X(clGetKernelSuggestedLocalWorkSizeKHR) LOCKSTEP_USM_FUNCTIONS(X)
 
 #define LOCKSTEP_USM_FUNCTIONS(X)                                                             \
   X(clHostMemAllocINTEL) X(clDeviceMemAllocINTEL) X(clSharedMemAllocINTEL) X(clMemFreeINTEL)  \
@@ -103,6 +106,8 @@ cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint numEntries, cl_platform_id *pl
                                           cl_uint *numPlatforms);
 cl_program CL_API_CALL clCreateProgramWithILKHR(cl_context context, const void *il, size_t length,
                                                 cl_int *errcode_ret);
+extern std::remove_pointer_t<clGetKernelSuggestedLocalWorkSizeKHR_fn>
+    clGetKernelSuggestedLocalWorkSizeKHR;
 
 // cl_intel_unified_shared_memory (api/usm.cpp; clSetKernelArgMemPointerINTEL
 // in api/kernel_arguments.cpp), with the types of CL/cl_ext.h's prototypes.

@@ -3,7 +3,10 @@
 // queue, kernel and arguments; the range (work_dim, global_work_offset,
 // global_work_size, local_work_size); what the launch needs (local memory,
 // stack, scratch: CL_OUT_OF_RESOURCES); then the wait list. The launch itself
-// is exec/NDRangeCommand's.
+// is exec/NDRangeCommand's. clGetKernelSuggestedLocalWorkSizeKHR
+// (api/suggested_local_size.cpp) makes the same checks through checkLaunch.
+#include "api/ndrange.h"
+
 #include <limits>
 
 #include "Device.h"
@@ -11,7 +14,6 @@
 #include "Queue.h"
 #include "api/enqueue.h"
 #include "api/entry_points.h"
-#include "exec/NDRangeCommand.h"
 
 namespace lockstep::api {
 
@@ -78,11 +80,18 @@ Dims checkedLocalSizeForNull(const _cl_kernel &kernel, cl_device_id device, cl_u
 // zero size, allowed since OpenCL 2.1) comes back with empty() true.
 NDRange checkRange(const _cl_kernel &kernel, cl_device_id device, cl_uint workDim,
                    const size_t *globalWorkOffset, const size_t *globalWorkSize,
-                   const size_t *localWorkSize) {
+                   const size_t *localWorkSize, EmptyRange emptyRange) {
   // "CL_INVALID_WORK_DIMENSION if work_dim is not a valid value (i.e. a value
   // between 1 and CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS)."
   check(workDim >= 1 && workDim <= _cl_device_id::kMaxWorkItemDimensions,
         CL_INVALID_WORK_DIMENSION);
+  // "CL_INVALID_GLOBAL_WORK_SIZE if global_work_size is NULL or if any of
+  // the values specified in global_work_size are 0" (the query's, and
+  // clEnqueueNDRangeKernel's before OpenCL 2.1).
+  if (emptyRange == EmptyRange::Invalid) {
+    check(globalWorkSize != nullptr, CL_INVALID_GLOBAL_WORK_SIZE);
+    for (cl_uint d = 0; d < workDim; ++d) check(globalWorkSize[d] != 0, CL_INVALID_GLOBAL_WORK_SIZE);
+  }
   // OpenCL 2.1 and later: "If global_work_size is NULL, or the value in any
   // passed dimension is 0 then the kernel command will trivially succeed".
   Dims offset{0, 0, 0}, global{0, 0, 0};
@@ -141,31 +150,39 @@ cl_int enqueueKernel(cl_command_type type, cl_command_queue command_queue, cl_ke
                      cl_event *event) {
   return guarded([&] {
     _cl_command_queue *queue = checked(command_queue);
-    _cl_kernel *k = checked(kernel);
-    // "CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built
-    // program executable available for device associated with
-    // command_queue."
-    check(k->program()->hasDevice(queue->device()), CL_INVALID_PROGRAM_EXECUTABLE);
-    // "CL_INVALID_CONTEXT if context associated with command_queue and
-    // kernel are not the same".
-    check(queue->context() == k->context(), CL_INVALID_CONTEXT);
-    // "CL_INVALID_KERNEL_ARGS if the kernel argument values have not been
-    // specified."
-    check(k->allArgumentsSet(), CL_INVALID_KERNEL_ARGS);
-    NDRange range = checkRange(*k, queue->device(), work_dim, global_work_offset, global_work_size,
-                               local_work_size);
-    // The snapshot is taken now: clSetKernelArg after this call does not
-    // change what the command runs. A buffer or image set and released
-    // since is no valid argument value any more.
-    PreparedLaunch launch(k);
-    check(launch.argumentsComplete(), CL_INVALID_KERNEL_ARGS);
-    checkResources(launch, *k, queue->device(), range);
+    CheckedLaunch prepared = checkLaunch(queue, kernel, work_dim, global_work_offset,
+                                         global_work_size, local_work_size, EmptyRange::Allowed);
     enqueueCommand(queue, type, num_events_in_wait_list, event_wait_list, event,
-                   std::move(launch).command(queue->device(), range));
+                   std::move(prepared.launch).command(queue->device(), prepared.range));
   });
 }
 
 }  // namespace
+
+CheckedLaunch checkLaunch(_cl_command_queue *queue, cl_kernel kernel, cl_uint work_dim,
+                          const size_t *global_work_offset, const size_t *global_work_size,
+                          const size_t *local_work_size, EmptyRange emptyRange) {
+  _cl_kernel *k = checked(kernel);
+  // "CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built
+  // program executable available for device associated with
+  // command_queue."
+  check(k->program()->hasDevice(queue->device()), CL_INVALID_PROGRAM_EXECUTABLE);
+  // "CL_INVALID_CONTEXT if context associated with command_queue and
+  // kernel are not the same".
+  check(queue->context() == k->context(), CL_INVALID_CONTEXT);
+  // "CL_INVALID_KERNEL_ARGS if the kernel argument values have not been
+  // specified."
+  check(k->allArgumentsSet(), CL_INVALID_KERNEL_ARGS);
+  NDRange range = checkRange(*k, queue->device(), work_dim, global_work_offset, global_work_size,
+                             local_work_size, emptyRange);
+  // The snapshot is taken now: clSetKernelArg after this call does not
+  // change what the command runs. A buffer or image set and released
+  // since is no valid argument value any more.
+  PreparedLaunch launch(k);
+  check(launch.argumentsComplete(), CL_INVALID_KERNEL_ARGS);
+  checkResources(launch, *k, queue->device(), range);
+  return {range, std::move(launch)};
+}
 
 cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel,
                                           cl_uint work_dim, const size_t *global_work_offset,

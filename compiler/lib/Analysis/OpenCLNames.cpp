@@ -47,6 +47,11 @@ bool parseArith(StringRef name, CollectiveOp &op, bool extended) {
                  .Case("and", CollectiveOp::And)
                  .Case("or", CollectiveOp::Or)
                  .Case("xor", CollectiveOp::Xor)
+                 // The names llvm-spirv gives SPIR-V's OpGroupBitwise*KHR
+                 // (SPV_KHR_uniform_group_instructions) when it reads them.
+                 .Case("bitwise_and", CollectiveOp::And)
+                 .Case("bitwise_or", CollectiveOp::Or)
+                 .Case("bitwise_xor", CollectiveOp::Xor)
                  .Case("logical_and", CollectiveOp::LogicalAnd)
                  .Case("logical_or", CollectiveOp::LogicalOr)
                  .Case("logical_xor", CollectiveOp::LogicalXor)
@@ -102,7 +107,11 @@ std::optional<CollectiveOp> parseCollective(StringRef mangled) {
     std::tie(op.kind, op.nonUniform) = *plain;
     return op;
   }
-  if (reduction(name, false)) return op;
+  // Work-group reductions and scans of every operation: add, min and max
+  // are OpenCL C 2.0's, the others cl_khr_work_group_uniform_arithmetic's
+  // (mul; and, or, xor; logical_and, logical_or, logical_xor). A sub-group's
+  // plain ones are add, min and max only.
+  if (reduction(name, workGroup)) return op;
   if (workGroup) return std::nullopt;
   op.nonUniform = true;
   if (name.consume_front("clustered_reduce_")) {
