@@ -11,6 +11,7 @@
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "CompilerSteps.h"
@@ -45,6 +46,16 @@ struct Compiler::Impl {
 
 Compiler::Compiler() : impl_(std::make_unique<Impl>()) {
   impl_->support.extensions = splitOptions(LOCKSTEP_OPENCL_C_EXTENSIONS);
+  // Extensions the pinned CTS does not approve yet (LockstepFeatures.cmake):
+  // only those LOCKSTEP_OPT_IN_EXTENSIONS names, or all of them.
+  if (const char *asked = std::getenv("LOCKSTEP_OPT_IN_EXTENSIONS")) {
+    std::string names = asked;
+    std::replace(names.begin(), names.end(), ',', ' ');
+    std::vector<std::string> wanted = splitOptions(names);
+    for (const std::string &name : splitOptions(LOCKSTEP_OPENCL_C_OPT_IN_EXTENSIONS))
+      if (is_contained(wanted, name) || is_contained(wanted, std::string("all")))
+        impl_->support.extensions.push_back(name);
+  }
   impl_->support.features = splitOptions(LOCKSTEP_OPENCL_C_FEATURES);
   for (const std::string &name : impl_->support.extensions)
     if (name == "cl_khr_fp64") impl_->support.fp64 = true;

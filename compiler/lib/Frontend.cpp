@@ -95,8 +95,10 @@ __LOCKSTEP_WG_ARITH(logical_xor, int)
 
 std::string absentExtensionsHeader() {
   std::string text;
-  std::string supported = std::string(" ") + LOCKSTEP_OPENCL_C_EXTENSIONS + " ";
-  auto offered = [&](const char *name) { return supported.find(std::string(" ") + name + " ") != std::string::npos; };
+  // What the device offers: the built-in list and the opt-in ones the
+  // environment asked for (Compiler.cpp).
+  const std::vector<std::string> &supported = Compiler::instance().languageSupport().extensions;
+  auto offered = [&](const char *name) { return is_contained(supported, std::string(name)); };
   for (const char *name : kAbsentExtensionMacros)
     if (!offered(name)) text += std::string("#undef ") + name + "\n";
   for (const char *name : kMacroOnlyExtensions)

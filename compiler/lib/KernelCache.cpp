@@ -235,6 +235,9 @@ std::string cacheKey(std::string_view kind, std::string_view input, std::string_
   key.text(vectorMathIdentity());
   key.text(environmentFlag("LOCKSTEP_CHECK_BARRIERS") ? "check" : "");
   key.text(environmentFlag("LOCKSTEP_CHECK_BOUNDS") ? "bounds" : "");
+  // The extensions offered (LOCKSTEP_OPT_IN_EXTENSIONS adds some): the
+  // frontend declares what they bring.
+  for (const std::string &name : Compiler::instance().languageSupport().extensions) key.text(name);
   key.text(kind);
   key.text(options);
   key.text(input);
