@@ -29,6 +29,15 @@ set(LOCKSTEP_OPENCL_C_EXTENSIONS
   # __builtin_expect and __builtin_assume (Clang's own; the frontend defines
   # the macro, compiler/lib/Frontend.cpp), and SPIR-V's SPV_KHR_expect_assume.
   cl_khr_expect_assume
+  # Builtin-library extensions: builtins/lib/bit_ops.cl, integer_dot.cl,
+  # atomic_c11.cl (float/double fetch_add/sub/min/max), kernel_clock.cl,
+  # async_copy_2d3d.cl; their device queries in
+  # runtime/api/device_extension_info.cpp.
+  cl_khr_extended_bit_ops
+  cl_khr_integer_dot_product
+  cl_ext_float_atomics
+  cl_khr_kernel_clock
+  cl_khr_extended_async_copies
 )
 # Implemented, but offered only when the environment asks for them
 # (LOCKSTEP_OPT_IN_EXTENSIONS=name,... or all, read once per process): the
@@ -61,6 +70,21 @@ set(LOCKSTEP_OPENCL_C_FEATURES
   __opencl_c_images
   __opencl_c_read_write_images
   __opencl_c_3d_image_writes
+  # The feature macros of the extensions above (Clang's opencl-c-base.h
+  # defines them; the frontend keeps those listed here).
+  __opencl_c_integer_dot_product_input_4x8bit
+  __opencl_c_integer_dot_product_input_4x8bit_packed
+  __opencl_c_ext_fp32_global_atomic_add
+  __opencl_c_ext_fp32_local_atomic_add
+  __opencl_c_ext_fp32_global_atomic_min_max
+  __opencl_c_ext_fp32_local_atomic_min_max
+  __opencl_c_ext_fp64_global_atomic_add
+  __opencl_c_ext_fp64_local_atomic_add
+  __opencl_c_ext_fp64_global_atomic_min_max
+  __opencl_c_ext_fp64_local_atomic_min_max
+  __opencl_c_kernel_clock_scope_device
+  __opencl_c_kernel_clock_scope_work_group
+  __opencl_c_kernel_clock_scope_sub_group
 )
 # -cl-ext=-all,+a,+b,... for clang
 set(_ext "-all")

@@ -137,16 +137,3 @@ LS_GEOMETRY(4)
   }
 LS_CROSS(float)
 LS_CROSS(double)
-
-// The 8-bit integer dot products of __opencl_c_integer_dot_product_input_4x8bit,
-// which Clang declares for SPIR targets as the overloads of dot: exact sums of
-// the widened products.
-#define LS_INT_DOT(RET, A, B)                                                   \
-  LS_OVERLOAD RET dot(A##4 a, B##4 b) {                                         \
-    int4 p = __builtin_convertvector(a, int4) * __builtin_convertvector(b, int4); \
-    return (RET)(p.x + p.y + p.z + p.w);                                        \
-  }
-LS_INT_DOT(int, char, char)
-LS_INT_DOT(uint, uchar, uchar)
-LS_INT_DOT(int, char, uchar)
-LS_INT_DOT(int, uchar, char)

@@ -40,9 +40,11 @@ bool contains(std::span<const std::string_view> list, std::string_view word) {
 
 // Clang's opencl-c-base.h declares every extension present for SPIR targets
 // in OpenCL C 2.0+; those of these that Lockstep does not implement (not in
-// LOCKSTEP_OPENCL_C_EXTENSIONS) are taken back so that a kernel's #ifdef sees
-// the truth. Clang declares an extension's builtins only while its macro is
-// defined, so this also hides them.
+// LOCKSTEP_OPENCL_C_EXTENSIONS or _FEATURES) are taken back so that a
+// kernel's #ifdef sees the truth. Clang declares an extension's builtins only
+// while its macro is defined, so this also hides them. (The fp16 atomics'
+// macros, which Clang defines only with cl_khr_fp16, are listed for the day
+// that is offered: the library has no half atomics.)
 constexpr const char *kAbsentExtensionMacros[] = {
     "cl_khr_subgroup_extended_types", "cl_khr_subgroup_non_uniform_vote", "cl_khr_subgroup_ballot",
     "cl_khr_subgroup_non_uniform_arithmetic", "cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative",
@@ -53,13 +55,41 @@ constexpr const char *kAbsentExtensionMacros[] = {
     "__opencl_c_ext_fp64_global_atomic_min_max", "__opencl_c_ext_fp64_local_atomic_min_max",
     "__opencl_c_ext_fp32_global_atomic_add", "__opencl_c_ext_fp32_local_atomic_add",
     "__opencl_c_ext_fp32_global_atomic_min_max", "__opencl_c_ext_fp32_local_atomic_min_max",
+    "__opencl_c_ext_fp16_global_atomic_load_store", "__opencl_c_ext_fp16_local_atomic_load_store",
+    "__opencl_c_ext_fp16_global_atomic_add", "__opencl_c_ext_fp16_local_atomic_add",
+    "__opencl_c_ext_fp16_global_atomic_min_max", "__opencl_c_ext_fp16_local_atomic_min_max",
     "__opencl_c_ext_image_raw10_raw12", "cl_khr_kernel_clock", "__opencl_c_kernel_clock_scope_device",
     "__opencl_c_kernel_clock_scope_work_group", "__opencl_c_kernel_clock_scope_sub_group"};
 // Extensions Clang 19 does not know (its -cl-ext ignores them), whose
 // OpenCL C it compiles all the same: cl_khr_expect_assume's __builtin_expect
-// and __builtin_assume. Their macros are defined here when the device offers
-// them.
-constexpr const char *kMacroOnlyExtensions[] = {"cl_khr_expect_assume"};
+// and __builtin_assume, and cl_khr_extended_async_copies, whose builtins are
+// declared below. Their macros are defined here when the device offers them.
+constexpr const char *kMacroOnlyExtensions[] = {"cl_khr_expect_assume", "cl_khr_extended_async_copies"};
+// Extensions (and their feature macros) that Clang's opencl-c-base.h
+// defines for SPIR in OpenCL C 2.0+ only, whose builtins need nothing of
+// OpenCL C 2.0: defined for OpenCL C 1.x kernels too when the device offers
+// them (Clang's builtin declarations follow the macros).
+constexpr const char *kAnyVersionMacros[] = {
+    "cl_khr_extended_bit_ops", "cl_khr_integer_dot_product", "__opencl_c_integer_dot_product_input_4x8bit",
+    "__opencl_c_integer_dot_product_input_4x8bit_packed", "cl_khr_kernel_clock",
+    "__opencl_c_kernel_clock_scope_device", "__opencl_c_kernel_clock_scope_work_group",
+    "__opencl_c_kernel_clock_scope_sub_group"};
+// cl_khr_extended_async_copies' builtins, which Clang 19 does not declare
+// (defined in builtins/lib/async_copy_2d3d.cl with these prototypes).
+constexpr const char *kExtendedAsyncCopies = R"(
+#define __LS_COPY_2D2D(DAS, SAS) \
+  event_t __attribute__((overloadable)) async_work_group_copy_2D2D(DAS void *, size_t, const SAS void *, \
+      size_t, size_t, size_t, size_t, size_t, size_t, event_t);
+#define __LS_COPY_3D3D(DAS, SAS) \
+  event_t __attribute__((overloadable)) async_work_group_copy_3D3D(DAS void *, size_t, const SAS void *, \
+      size_t, size_t, size_t, size_t, size_t, size_t, size_t, size_t, size_t, event_t);
+__LS_COPY_2D2D(__local, __global)
+__LS_COPY_2D2D(__global, __local)
+__LS_COPY_3D3D(__local, __global)
+__LS_COPY_3D3D(__global, __local)
+#undef __LS_COPY_2D2D
+#undef __LS_COPY_3D3D
+)";
 constexpr const char *kAbsentExtensionsHeader = "__lockstep_absent_extensions.h";
 
 // cl_khr_work_group_uniform_arithmetic, which Clang 19 neither knows nor
@@ -93,17 +123,26 @@ __LOCKSTEP_WG_ARITH(logical_xor, int)
 #endif
 )";
 
+// What the device offers: its extensions (the built-in list and the opt-in
+// ones the environment asked for, Compiler.cpp) and its OpenCL C features
+// (cmake/LockstepFeatures.cmake).
+bool offered(const char *name) {
+  const LanguageSupport &support = Compiler::instance().languageSupport();
+  return is_contained(support.extensions, std::string(name)) || is_contained(support.features, std::string(name));
+}
+
 std::string absentExtensionsHeader() {
   std::string text;
-  // What the device offers: the built-in list and the opt-in ones the
-  // environment asked for (Compiler.cpp).
-  const std::vector<std::string> &supported = Compiler::instance().languageSupport().extensions;
-  auto offered = [&](const char *name) { return is_contained(supported, std::string(name)); };
   for (const char *name : kAbsentExtensionMacros)
     if (!offered(name)) text += std::string("#undef ") + name + "\n";
   for (const char *name : kMacroOnlyExtensions)
     if (offered(name)) text += std::string("#define ") + name + " 1\n";
   if (offered("cl_khr_work_group_uniform_arithmetic")) text += kWorkGroupUniformArithmetic;
+  text += "#if __OPENCL_C_VERSION__ < 200\n";
+  for (const char *name : kAnyVersionMacros)
+    if (offered(name)) text += std::string("#define ") + name + " 1\n";
+  text += "#endif\n";
+  if (offered("cl_khr_extended_async_copies")) text += kExtendedAsyncCopies;
   return text;
 }
 

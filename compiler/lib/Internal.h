@@ -97,6 +97,10 @@ inline constexpr const char *kOutOfBoundsSymbol = "__lockstep_report_out_of_boun
 // (StopPollPass): leaves the group (CheckReports.cpp).
 inline constexpr const char *kStopGroupSymbol = "__lockstep_stop_group";
 void stopGroup();
+// The counter of cl_khr_kernel_clock's builtins (KernelClock.cpp): the
+// host's monotonic clock in nanoseconds.
+inline constexpr const char *kKernelClockSymbol = "__lockstep_kernel_clock";
+uint64_t kernelClock();
 // On work-group functions with such loops: the launcher runs their groups
 // through runCheckedGroup.
 inline constexpr const char *kStopPollsAttr = "lockstep-stop-polls";

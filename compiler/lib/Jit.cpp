@@ -195,6 +195,7 @@ JITDylib *createProgramDylib(std::string &log) {
   own[jit.mangleAndIntern(kOutOfBoundsSymbol)] = {ExecutorAddr::fromPtr(&reportOutOfBounds),
                                                   JITSymbolFlags::Exported};
   own[jit.mangleAndIntern(kStopGroupSymbol)] = {ExecutorAddr::fromPtr(&stopGroup), JITSymbolFlags::Exported};
+  own[jit.mangleAndIntern(kKernelClockSymbol)] = {ExecutorAddr::fromPtr(&kernelClock), JITSymbolFlags::Exported};
   if (Error error = dylib->define(absoluteSymbols(std::move(own)))) {
     log += "internal error: " + toString(std::move(error)) + "\n";
     return nullptr;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "Platform.h"
+#include "api/device_extension_info.h"
 #include "api/device_info.h"
 #include "api/entry_points.h"
 #include "lockstep/compiler/Compiler.h"
@@ -174,9 +175,12 @@ bool identityInfo(cl_device_id d, cl_device_info param, const InfoWriter &out) {
     case CL_DEVICE_EXTENSIONS:
       out.string(deviceExtensions());
       return true;
-    case CL_DEVICE_EXTENSIONS_WITH_VERSION:
-      out.array<cl_name_version>(nameVersions(deviceExtensions(), CL_MAKE_VERSION(1, 0, 0)));
+    case CL_DEVICE_EXTENSIONS_WITH_VERSION: {
+      std::vector<cl_name_version> list = nameVersions(deviceExtensions(), CL_MAKE_VERSION(1, 0, 0));
+      for (cl_name_version &entry : list) entry.version = extensionVersion(entry.name);
+      out.array<cl_name_version>(list);
       return true;
+    }
     case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED:
       // No conformance submission has been made.
       out.string("v0000-01-01-00");
@@ -497,7 +501,7 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
     if (identityInfo(device, param_name, out) || computeInfo(device, param_name, out) ||
         memoryInfo(device, param_name, out) || imageInfo(device, param_name, out) ||
         queueAndPartitionInfo(device, param_name, out) || uuidInfo(device, param_name, out) ||
-        fissionInfo(device, param_name, out))
+        fissionInfo(device, param_name, out) || extensionDeviceInfo(param_name, out))
       return;
     fail(CL_INVALID_VALUE);
   });
