@@ -12,7 +12,13 @@
 ; work-item (consecutive along the loop, not across the work-items), which a
 ; cut would read as gathers, and one over vectors as wide as a register,
 ; which would not widen across work-items anyway.
+; A kernel with cuts is built three times, picked by the group's width:
+; below 4 work-items without cuts (whole_loops), below 64 with cuts whose
+; work-item loops take one vector a trip, not interleaved (narrow_cut: a
+; 16-wide row in one vector, not in the epilogue of a 64-wide loop), else
+; as the vectorizer chooses.
 ; RUN: %opt -passes=lockstep-work-group-loops -S %s | FileCheck %s
+; RUN: %opt -passes=lockstep-work-group-loops -S %s | FileCheck %s --check-prefix=VERSIONS
 
 declare i64 @__lockstep.local_id(i32) memory(none)
 
@@ -686,3 +692,18 @@ done:
 !103 = !{!"llvm.loop.unroll.count", i32 2}
 !104 = distinct !{!104, !105}
 !105 = !{!"llvm.loop.unroll.disable"}
+
+; VERSIONS-LABEL: define void @uniform_trip_count(
+; VERSIONS: %[[W:[0-9]+]] = icmp ult i64 %{{[0-9]+}}, 64
+; VERSIONS-NEXT: br i1 %[[W]], label %narrow.cut, label %region
+; VERSIONS: narrow.cut:
+; VERSIONS-NEXT: call void @uniform_trip_count.narrow_cut(
+; VERSIONS-LABEL: define internal void @uniform_trip_count.whole_loops(
+; VERSIONS-LABEL: define internal void @uniform_trip_count.narrow_cut(
+; VERSIONS: %[[N:[0-9]+]] = icmp ult i64 %{{[0-9]+}}, 4
+; VERSIONS-NEXT: br i1 %[[N]], label %narrow.group, label %region
+; VERSIONS: br i1 %{{[0-9]+}}, label %wi.loop0, label %wi.next1, !llvm.loop ![[NARROW:[0-9]+]]
+; VERSIONS: narrow.group:
+; VERSIONS-NEXT: call void @uniform_trip_count.whole_loops(
+; VERSIONS: ![[NARROW]] = distinct !{![[NARROW]], ![[PARALLEL:[0-9]+]], ![[ONE:[0-9]+]]}
+; VERSIONS: ![[ONE]] = !{!"llvm.loop.interleave.count", i32 1}

@@ -106,13 +106,16 @@ inline bool isKeptResident(const AllocaInst &variable) { return variable.hasMeta
 inline bool isGroupWide(const AllocaInst &variable) { return variable.hasMetadata(kGroupWideMarker); }
 
 // How one work-group function is built (KernelVersioning.cpp builds up to
-// two per kernel).
+// three per kernel).
 struct WorkGroupLoopsOptions {
   // Cut uniform kernel loops and mask the others (LoopCuts.cpp).
   bool cutLoops = true;
   // The work-item loops ask the vectorizer to fold their remainder into
   // masked vector iterations (llvm.loop.vectorize.predicate.enable).
   bool foldTails = false;
+  // The work-item loops are widened one vector a trip, not interleaved: for
+  // groups whose rows are a vector or two wide.
+  bool narrowRows = false;
   // The width of the target's vector registers: a kernel with vectors this
   // wide keeps its vectors whole (they are not split for widening across
   // work-items), so its loops with vector values are not cut.
@@ -149,6 +152,7 @@ class WorkGroupLoops {
         layout(F.getParent()->getDataLayout()),
         cutLoops(options.cutLoops),
         foldTails(options.foldTails),
+        narrowRows(options.narrowRows),
         vectorBits(options.vectorBits) {}
   void run();
   unsigned loopCutCount() const { return loopCuts + maskedLoops; }
@@ -266,6 +270,8 @@ class WorkGroupLoops {
   // The work-item loops ask the vectorizer to fold their remainder into
   // masked vector iterations (llvm.loop.vectorize.predicate.enable).
   bool foldTails = false;
+  // One vector a trip, not interleaved (WorkGroupLoopsOptions::narrowRows).
+  bool narrowRows = false;
   // The width of the target's vector registers: a kernel with vectors this
   // wide keeps its vectors whole (they are not split for widening across
   // work-items), so its loops with vector values are not cut.

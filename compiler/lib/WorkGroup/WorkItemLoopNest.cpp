@@ -103,13 +103,13 @@ void WorkGroupLoops::markParallel(ArrayRef<BasicBlock *> body, BranchInst *latch
   MDNode *parallel = MDNode::get(
       context, {MDString::get(context, "llvm.loop.parallel_accesses"), group});
   SmallVector<Metadata *, 3> properties{nullptr, parallel};
-  if (foldTails) {
+  if (foldTails)
     properties.push_back(MDNode::get(context, {MDString::get(context, "llvm.loop.vectorize.predicate.enable"),
                                                ConstantAsMetadata::get(ConstantInt::getTrue(context))}));
+  if (foldTails || narrowRows)
     properties.push_back(
         MDNode::get(context, {MDString::get(context, "llvm.loop.interleave.count"),
                               ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(context), 1))}));
-  }
   MDNode *loop = MDNode::getDistinct(context, properties);
   loop->replaceOperandWith(0, loop);
   latch->setMetadata(LLVMContext::MD_loop, loop);
