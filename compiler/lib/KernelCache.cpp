@@ -27,6 +27,7 @@
 #include <thread>
 
 #include "Internal.h"
+#include "ThreadHandOff.h"
 
 namespace fs = std::filesystem;
 
@@ -219,6 +220,10 @@ std::string libraryIdentity() {
     auto time = fs::last_write_time(path, error).time_since_epoch().count();
     return path.string() + " " + std::to_string(size) + " " + std::to_string(time);
   }();
+  // Built once, read by every thread that builds (ThreadHandOff.h).
+  static const bool handedOff = (handOff(&identity), true);
+  (void)handedOff;
+  takeOver(&identity);
   return identity;
 }
 

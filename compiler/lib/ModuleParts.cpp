@@ -18,6 +18,7 @@
 
 #include "Backend.h"
 #include "Internal.h"
+#include "ThreadHandOff.h"
 
 using namespace llvm;
 
@@ -187,6 +188,10 @@ std::optional<MachineCode> compileModule(Module &M, const FrontendOptions &optio
   std::vector<std::vector<std::string>> streaming(parts.size());
   std::atomic<bool> failed{false};
   tbb::parallel_for(size_t(0), parts.size(), [&](size_t i) {
+    struct Done {  // however the part ends, its results go back to the caller
+      const void *results;
+      ~Done() { handOff(results); }
+    } done{&logs[i]};
     LLVMContext context;
     Expected<std::unique_ptr<Module>> part =
         parseBitcodeFile(MemoryBufferRef(StringRef(bitcode[i].data(), bitcode[i].size()), "part.bc"), context);
@@ -198,6 +203,7 @@ std::optional<MachineCode> compileModule(Module &M, const FrontendOptions &optio
     if (!compilePart(**part, options, code.objects[i], streaming[i], logs[i])) failed = true;
   });
   for (size_t i = 0; i < parts.size(); ++i) {
+    takeOver(&logs[i]);
     log += logs[i];
     code.streamingStores.insert(code.streamingStores.end(), streaming[i].begin(), streaming[i].end());
   }
