@@ -1,14 +1,15 @@
 // The SGEMM a performance-minded C++ programmer writes without a BLAS: the
-// GotoBLAS/BLIS structure. B is packed per (KC x NC) block into NR-column
-// micro-panels (shared by the threads, each KC x NR panel fits L1), each
-// thread packs an (MC x KC) block of A into MR-row micro-panels (fits L2),
+// GotoBLAS/BLIS structure. Each OpenMP task is an MC x NC block of C; per
+// step of KC along k it packs its (KC x NC) block of B into NR-column
+// micro-panels (each KC x NR panel fits L1) and its (MC x KC) block of A
+// into MR-row micro-panels (both fit L2),
 // and a micro-kernel keeps an MR x NR tile of C in registers: per k, two
 // vector loads of B, MR broadcasts of A and 2 * MR fused multiply-adds.
 // The vectors are GCC vector extensions sized by the CPU's features at
 // compile time (-march=native): 16 lanes and an 8 x 32 tile (16 zmm
 // accumulators) with AVX-512, 8 lanes and 6 x 16 (12 ymm) with AVX/AVX2,
 // 4 lanes and 4 x 8 otherwise. Edges are zero-padded in the packed panels;
-// only the store is clipped. OpenMP splits the MC blocks of A.
+// only the store is clipped.
 #include "StrongGemm.h"
 
 #include <omp.h>
@@ -28,8 +29,8 @@ constexpr size_t kLanes = 4, MR = 4;
 #endif
 constexpr size_t NR = 2 * kLanes;
 constexpr size_t KC = 256;      // depth of a packed block: KC x NR of B is 32 KiB with AVX-512
-constexpr size_t MC = MR * 16;  // rows of A per thread's block
-constexpr size_t NC = 512;      // columns of B per packed block (KC x NC = 512 KiB)
+constexpr size_t MC = MR * 32;  // rows of a block of C (256 with AVX-512): A's block 256 KiB
+constexpr size_t NC = 256;      // columns of a block of C: B's block (KC x NC) 256 KiB
 
 typedef float Vec __attribute__((vector_size(kLanes * sizeof(float))));
 
@@ -118,24 +119,26 @@ const char *strongSgemmShape() {
 }
 
 void strongSgemm(const float *a, const float *b, float *c, size_t n) {
-  const size_t panels_max = (NC + NR - 1) / NR;
-  std::vector<Vec> b_storage(panels_max * KC * NR / kLanes);
-  float *bpack = reinterpret_cast<float *>(b_storage.data());
+  // Tasks are (MC x NC) blocks of C, taken dynamically: each packs its own
+  // panels of A and B and needs no other thread's, so there is no barrier a
+  // descheduled thread could hold up (a shared packed B costs a barrier per
+  // block of k: on a busy 2-core machine that ran at a fifth of this).
+  const size_t row_blocks = (n + MC - 1) / MC, col_blocks = (n + NC - 1) / NC;
 #pragma omp parallel
   {
     std::vector<Vec> a_storage(MC * KC / kLanes);
+    std::vector<Vec> b_storage(((NC + NR - 1) / NR) * KC * NR / kLanes);
     float *apack = reinterpret_cast<float *>(a_storage.data());
-    for (size_t jc = 0; jc < n; jc += NC) {
-      const size_t nc = std::min(NC, n - jc), panels = (nc + NR - 1) / NR;
-      for (size_t pc = 0; pc < n; pc += KC) {
-        const size_t kc = std::min(KC, n - pc);
-#pragma omp for schedule(static)
-        for (size_t p = 0; p < panels; ++p)
-          packBPanel(b, n, jc, p * NR, nc, pc, kc, bpack + p * kc * NR);
-        // (the implicit barrier: B's block is packed before anyone reads it)
-#pragma omp for schedule(dynamic, 1)
-        for (size_t ic = 0; ic < n; ic += MC) {
-          const size_t mc = std::min(MC, n - ic);
+    float *bpack = reinterpret_cast<float *>(b_storage.data());
+#pragma omp for collapse(2) schedule(dynamic, 1)
+    for (size_t rb = 0; rb < row_blocks; ++rb)
+      for (size_t cb = 0; cb < col_blocks; ++cb) {
+        const size_t ic = rb * MC, mc = std::min(MC, n - ic);
+        const size_t jc = cb * NC, nc = std::min(NC, n - jc), panels = (nc + NR - 1) / NR;
+        for (size_t pc = 0; pc < n; pc += KC) {
+          const size_t kc = std::min(KC, n - pc);
+          for (size_t p = 0; p < panels; ++p)
+            packBPanel(b, n, jc, p * NR, nc, pc, kc, bpack + p * kc * NR);
           packA(a, n, ic, mc, pc, kc, apack);
           for (size_t p = 0; p < panels; ++p) {
             const size_t jr = p * NR, nr = std::min(NR, nc - jr);
@@ -144,9 +147,7 @@ void strongSgemm(const float *a, const float *b, float *c, size_t n) {
                           pc > 0, std::min(MR, mc - ir), nr);
           }
         }
-        // (the implicit barrier: nobody still reads B's block when it is repacked)
       }
-    }
   }
 }
 
