@@ -587,7 +587,13 @@ const std::vector<NativeBench> &nativeBenchmarks() {
         "width = height", 16384},
        runImageConvert},
   };
-  return benches;
+  static const std::vector<NativeBench> all = [] {
+    std::vector<NativeBench> list = benches;
+    const auto &more = strongNativeBenchmarks();
+    list.insert(list.end(), more.begin(), more.end());
+    return list;
+  }();
+  return all;
 }
 
 }  // namespace bench

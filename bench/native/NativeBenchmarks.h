@@ -18,6 +18,11 @@ struct NativeBench {
   NativeRunFn run;
 };
 
+// Every native benchmark: the suite's, then the strong references.
 const std::vector<NativeBench> &nativeBenchmarks();
+
+// The strong references alone (RealWorldNative.cpp): sgemm_strong,
+// transpose_strong and one per real-world (rw_) OpenCL benchmark.
+const std::vector<NativeBench> &strongNativeBenchmarks();
 
 }  // namespace bench

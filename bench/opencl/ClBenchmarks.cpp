@@ -9,18 +9,6 @@
 #include "Workloads.h"
 
 namespace bench {
-namespace {
-
-// Outputs are filled with this before every run: NaN as a float, and a count
-// no kernel here produces as a uint, so a run that writes nothing fails.
-constexpr uint32_t kPoison = 0xffffffffu;
-constexpr size_t kGroup1d = 256;  // work-group size of the 1-D kernels with __local
-constexpr size_t kTile = 16;      // the 2-D kernels' tiles are kTile x kTile
-constexpr size_t kReduceGroups = 256;
-
-std::string sizeText(const char *name, uint64_t value) {
-  return std::string(name) + "=" + std::to_string(value);
-}
 
 // One launch per run, waited for; `prepare` and `verify` stay outside the time.
 Timings timeKernel(Session &session, const Options &options, cl_kernel kernel, cl_uint dims,
@@ -33,6 +21,27 @@ Timings timeKernel(Session &session, const Options &options, cl_kernel kernel, c
         session.finish();
       },
       verify);
+}
+
+// sgemm_naive and sgemm_tiled share inputs and the (costly) host reference.
+SgemmProblem &sgemmProblem(uint32_t n) {
+  static std::map<uint32_t, std::unique_ptr<SgemmProblem>> problems;
+  auto &problem = problems[n];
+  if (!problem) problem = std::make_unique<SgemmProblem>(n);
+  return *problem;
+}
+
+namespace {
+
+// Outputs are filled with this before every run: NaN as a float, and a count
+// no kernel here produces as a uint, so a run that writes nothing fails.
+constexpr uint32_t kPoison = 0xffffffffu;
+constexpr size_t kGroup1d = 256;  // work-group size of the 1-D kernels with __local
+constexpr size_t kTile = 16;      // the 2-D kernels' tiles are kTile x kTile
+constexpr size_t kReduceGroups = 256;
+
+std::string sizeText(const char *name, uint64_t value) {
+  return std::string(name) + "=" + std::to_string(value);
 }
 
 Verdict checkCount(uint32_t got, uint32_t want) {
@@ -128,14 +137,6 @@ Record runTriad(Session &session, const BenchInfo &info, uint64_t n, const Optio
         return problem.verifyTriad(out.data());
       });
   return rateRecord(info, sizeText("n", n), timings, 3.0 * bytes, 1e9);
-}
-
-// sgemm_naive and sgemm_tiled share inputs and the (costly) host reference.
-SgemmProblem &sgemmProblem(uint32_t n) {
-  static std::map<uint32_t, std::unique_ptr<SgemmProblem>> problems;
-  auto &problem = problems[n];
-  if (!problem) problem = std::make_unique<SgemmProblem>(n);
-  return *problem;
 }
 
 Record runSgemm(Session &session, const BenchInfo &info, uint64_t n, const Options &options,
@@ -487,7 +488,14 @@ const std::vector<ClBench> &clBenchmarks() {
        runImageConvert,
        Program::Images},
   };
-  return benches;
+  // The real-world set (realworld.cl) after the suite, its own program.
+  static const std::vector<ClBench> all = [] {
+    std::vector<ClBench> list = benches;
+    const auto &more = realWorldBenchmarks();
+    list.insert(list.end(), more.begin(), more.end());
+    return list;
+  }();
+  return all;
 }
 
 }  // namespace bench

@@ -2,7 +2,11 @@
 // up, launches the kernel from kernels.cl and verifies every run.
 #pragma once
 
+#include <functional>
 #include <vector>
+
+#include "Measure.h"
+#include "Workloads.h"
 
 #include "ClSession.h"
 #include "Options.h"
@@ -19,6 +23,7 @@ using ClRunFn = Record (*)(Session &session, const BenchInfo &info, uint64_t siz
 enum class Program {
   Suite,   // kernels.cl: built for every benchmark, and what `build` measures
   Images,  // images.cl: built only on a device with image support
+  RealWorld,  // realworld.cl: the real-world kernel shapes (RealWorldBenchmarks.cpp)
 };
 
 struct ClBench {
@@ -28,11 +33,26 @@ struct ClBench {
   Program program = Program::Suite;
 };
 
+// The suite, the image benchmarks and the real-world set, in that order.
 const std::vector<ClBench> &clBenchmarks();
 
-// The benchmarks' OpenCL C sources (kernels.cl and images.cl, embedded at
-// build time).
+// The real-world set alone (RealWorldBenchmarks.cpp): names start with rw_.
+const std::vector<ClBench> &realWorldBenchmarks();
+
+// Helpers the benchmark files share. One launch per run, waited for;
+// `prepare` and `verify` stay outside the time.
+Timings timeKernel(Session &session, const Options &options, cl_kernel kernel, cl_uint dims,
+                   const size_t *global, const size_t *local, const std::function<void()> &prepare,
+                   const std::function<Verdict()> &verify);
+
+// The SGEMM problem of order n, made (and its host reference computed) once
+// per process: every SGEMM benchmark of that order shares it.
+SgemmProblem &sgemmProblem(uint32_t n);
+
+// The benchmarks' OpenCL C sources (kernels.cl, images.cl and realworld.cl,
+// embedded at build time).
 extern const char kBenchKernelSource[];
 extern const char kBenchImageSource[];
+extern const char kBenchRealWorldSource[];
 
 }  // namespace bench

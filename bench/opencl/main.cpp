@@ -52,6 +52,20 @@ std::string buildImages(Session &session, const Options &options) {
   return {};
 }
 
+// Builds realworld.cl when one of its benchmarks is selected; returns why
+// they cannot run, or nothing.
+std::string buildRealWorld(Session &session, const Options &options) {
+  bool wanted = false;
+  for (const auto &bench : realWorldBenchmarks()) wanted |= selected(options, bench.info.name);
+  if (!wanted) return {};
+  try {
+    session.build(kBenchRealWorldSource);
+  } catch (const std::exception &error) {
+    return error.what();
+  }
+  return {};
+}
+
 int runSuite(const Options &options) {
   std::unique_ptr<Session> session;
   try {
@@ -68,6 +82,7 @@ int runSuite(const Options &options) {
     build_error = error.what();  // every kernel benchmark reports it; the build probes still run
   }
   std::string image_error = buildImages(*session, options);
+  std::string realworld_error = buildRealWorld(*session, options);
   for (const auto &bench : clBenchmarks()) {
     if (!selected(options, bench.info.name)) continue;
     if (!bench.run) {
@@ -79,7 +94,9 @@ int runSuite(const Options &options) {
       continue;
     }
     uint64_t size = sizeFor(options, bench.info);
-    const std::string &error = bench.program == Program::Images ? image_error : build_error;
+    const std::string &error = bench.program == Program::Images      ? image_error
+                               : bench.program == Program::RealWorld ? realworld_error
+                                                                     : build_error;
     if (!error.empty())
       reporter.emit(
           problemRecord(bench.info, "size=" + std::to_string(size), Status::Error, error));

@@ -1,0 +1,73 @@
+// Inputs, references and checks of the real-world set's own problems (see
+// RealWorldWorkloads.h).
+#include "RealWorldWorkloads.h"
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "Workloads.h"
+
+namespace bench {
+namespace {
+
+constexpr double kUnitRoundoff = 1.0 / (1 << 24);
+
+std::string firstMismatch(const char *what, size_t count, size_t checked, size_t index, double got,
+                          double want) {
+  char text[256];
+  std::snprintf(text, sizeof text, "%s: %zu of %zu differ; first at [%zu]: got %.9g, want %.9g",
+                what, count, checked, index, got, want);
+  return text;
+}
+
+}  // namespace
+
+Stencil3dProblem::Stencil3dProblem(uint32_t n)
+    : n(n), in(randomFloats(size_t{n} * n * n, 31, 0, 1)) {}
+
+Verdict Stencil3dProblem::verify(const float *out) const {
+  const size_t plane = size_t{n} * n, total = plane * n;
+  size_t bad = 0, first = 0;
+  double first_got = 0, first_want = 0;
+  for (size_t z = 0; z < n; ++z)
+    for (size_t y = 0; y < n; ++y)
+      for (size_t x = 0; x < n; ++x) {
+        size_t i = z * plane + y * n + x;
+        bool border = x == 0 || y == 0 || z == 0 || x == n - 1 || y == n - 1 || z == n - 1;
+        double want = in[i], tolerance = 0;
+        if (!border) {
+          double sum = double{in[i - 1]} + in[i + 1] + in[i - n] + in[i + n] + in[i - plane] +
+                       in[i + plane];
+          // The weights' own rounding (0.4f, 0.1f: relative 2^-24 each), five
+          // adds of partial sums up to 6, two multiplies and the final add:
+          // within 12 roundings of the result's scale (at most 1); 16 leaves
+          // room for any order of the adds and a fused multiply-add.
+          want = double{centre} * in[i] + double{neighbour} * sum;
+          tolerance = 16 * kUnitRoundoff;
+        }
+        if (!(std::fabs(out[i] - want) <= tolerance) && bad++ == 0)
+          first = i, first_got = out[i], first_want = want;
+      }
+  if (bad == 0) return {};
+  return firstMismatch("7-point 3D stencil", bad, total, first, first_got, first_want);
+}
+
+IntMixProblem::IntMixProblem(size_t n) : n(n), a(n), b(n) {
+  std::vector<float> fa = randomFloats(n, 32, -32768, 32767), fb = randomFloats(n, 33, -32768, 32767);
+  for (size_t i = 0; i < n; ++i) {
+    a[i] = static_cast<int32_t>(std::floor(fa[i]));
+    b[i] = static_cast<int32_t>(std::floor(fb[i]));
+  }
+}
+
+Verdict IntMixProblem::verify(const int32_t *out) const {
+  size_t bad = 0, first = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (out[i] != mix(a[i], b[i]) && bad++ == 0) first = i;
+  if (bad == 0) return {};
+  return firstMismatch("int4 (a * 3 + b) ^ (a >> 3)", bad, n, first, out[first],
+                       mix(a[first], b[first]));
+}
+
+}  // namespace bench

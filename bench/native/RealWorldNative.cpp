@@ -1,0 +1,149 @@
+// The strong native rows: `sgemm_strong` and `transpose_strong` (the strong
+// references of the suite's SGEMMs and transpose, which bench/run reads
+// against them), and one benchmark per real-world (rw_) OpenCL benchmark,
+// under the same name, running the strong C++ reference of the same problem
+// at the same size, verified by the same host reference.
+#include <cstring>
+#include <memory>
+
+#include "Measure.h"
+#include "NativeBenchmarks.h"
+#include "RealWorldWorkloads.h"
+#include "StrongGemm.h"
+#include "StrongKernels.h"
+#include "Workloads.h"
+
+namespace bench {
+namespace {
+
+template <class T>
+void poison(std::vector<T> &values) {
+  std::memset(values.data(), 0xff, values.size() * sizeof(T));
+}
+
+std::string sizeText(const char *name, uint64_t value) {
+  return std::string(name) + "=" + std::to_string(value);
+}
+
+Record runSgemm(const BenchInfo &info, uint64_t n, const Options &options) {
+  static std::unique_ptr<SgemmProblem> shared;  // reference computed once per size
+  if (!shared || shared->n != n) shared = std::make_unique<SgemmProblem>(n);
+  SgemmProblem &problem = *shared;
+  std::vector<float> c(n * n);
+  auto timings = measureRuns(
+      options.reps, [&] { poison(c); },
+      [&] { strongSgemm(problem.a.data(), problem.b.data(), c.data(), n); },
+      [&] { return problem.verify(c.data()); });
+  Record record = rateRecord(info, sizeText("n", n), timings, problem.flops(), 1e9);
+  record.detail = strongSgemmShape();
+  return record;
+}
+
+Record runTranspose(const BenchInfo &info, uint64_t n, const Options &options) {
+  TransposeProblem problem(n);
+  std::vector<float> out(n * n);
+  auto timings = measureRuns(
+      options.reps, [&] { poison(out); },
+      [&] { strongTranspose(problem.in.data(), out.data(), n); },
+      [&] { return problem.verify(out.data()); });
+  return rateRecord(info, sizeText("n", n), timings, 2.0 * n * n * sizeof(float), 1e9);
+}
+
+Record runStencil(const BenchInfo &info, uint64_t n, const Options &options) {
+  StencilProblem problem(n);
+  std::vector<float> out(n * n);
+  auto timings = measureRuns(
+      options.reps, [&] { poison(out); },
+      [&] { strongStencil(problem.in.data(), out.data(), n); },
+      [&] { return problem.verify(out.data()); });
+  return rateRecord(info, sizeText("n", n), timings, 2.0 * n * n * sizeof(float), 1e9);
+}
+
+Record runHistogram(const BenchInfo &info, uint64_t n, const Options &options) {
+  HistogramProblem problem(n);
+  std::vector<uint32_t> bins(256);
+  auto timings = measureRuns(
+      options.reps, [&] { poison(bins); },
+      [&] { strongHistogram(problem.data.data(), n, bins.data()); },
+      [&] { return problem.verify(bins.data()); });
+  return rateRecord(info, sizeText("bytes", n), timings, static_cast<double>(n), 1e9);
+}
+
+Record runSaxpy(const BenchInfo &info, uint64_t n, const Options &options) {
+  StreamProblem problem(n);
+  std::vector<float> out(n);
+  auto timings = measureRuns(
+      options.reps, [&] { poison(out); },
+      [&] { strongSaxpy(problem.c.data(), problem.b.data(), out.data(), n, problem.scalar); },
+      [&] { return problem.verifyTriad(out.data()); });
+  return rateRecord(info, sizeText("n", n), timings, 3.0 * n * sizeof(float), 1e9);
+}
+
+Record runIntMix(const BenchInfo &info, uint64_t n, const Options &options) {
+  IntMixProblem problem(n);
+  std::vector<int32_t> out(n);
+  auto timings = measureRuns(
+      options.reps, [&] { poison(out); },
+      [&] { strongIntMix(problem.a.data(), problem.b.data(), out.data(), n); },
+      [&] { return problem.verify(out.data()); });
+  return rateRecord(info, sizeText("n", n), timings, 3.0 * n * sizeof(int32_t), 1e9);
+}
+
+Record runStencil3d(const BenchInfo &info, uint64_t n, const Options &options) {
+  Stencil3dProblem problem(n);
+  std::vector<float> out(n * n * n);
+  auto timings = measureRuns(
+      options.reps, [&] { poison(out); },
+      [&] {
+        strongStencil3d(problem.in.data(), out.data(), n, problem.centre, problem.neighbour);
+      },
+      [&] { return problem.verify(out.data()); });
+  return rateRecord(info, sizeText("n", n), timings, 2.0 * n * n * n * sizeof(float), 1e9);
+}
+
+}  // namespace
+
+const std::vector<NativeBench> &strongNativeBenchmarks() {
+  // Sizes as the OpenCL benchmark of the same name (sgemm_strong as
+  // sgemm_tiled's, transpose_strong as transpose's).
+  static const std::vector<NativeBench> benches = {
+      {{"sgemm_strong", "C = A * B, packed panels, register-blocked FMA micro-kernel", "GFLOP/s",
+        true, 768, 64, 16, "matrix order", 16384},
+       runSgemm},
+      {{"transpose_strong", "n x n transpose, 64x64 blocks of 8x8 in-register transposes", "GB/s",
+        true, 4096, 64, 16, "matrix order", 16384},
+       runTranspose},
+      {{"rw_sgemm_naive", "strong SGEMM (packed, register-blocked)", "GFLOP/s", true, 1024, 64, 16,
+        "matrix order", 16384},
+       runSgemm},
+      {{"rw_sgemm_tiled", "strong SGEMM (packed, register-blocked)", "GFLOP/s", true, 1024, 64, 16,
+        "matrix order", 16384},
+       runSgemm},
+      {{"rw_transpose", "strong transpose (blocked 8x8 in-register)", "GB/s", true, 4096, 64, 16,
+        "matrix order", 16384},
+       runTranspose},
+      {{"rw_stencil_halo", "5-point sweep along the rows", "GB/s", true, 4096, 64, 16,
+        "grid order", 16384},
+       runStencil},
+      {{"rw_stencil_l16", "5-point sweep along the rows", "GB/s", true, 4096, 64, 16, "grid order",
+        16384},
+       runStencil},
+      {{"rw_stencil_null", "5-point sweep along the rows", "GB/s", true, 4096, 64, 16,
+        "grid order", 16384},
+       runStencil},
+      {{"rw_histogram", "256 bins, private per-thread bins merged", "GB/s", true, 1 << 24, 1 << 16,
+        1, "bytes", uint64_t{1} << 30},
+       runHistogram},
+      {{"rw_saxpy4", "out = a * x + y, simd loop", "GB/s", true, 1 << 25, 1 << 16, 4, "floats"},
+       runSaxpy},
+      {{"rw_int4", "out = (a * 3 + b) ^ (a >> 3), simd loop", "GB/s", true, 1 << 25, 1 << 16, 4,
+        "ints"},
+       runIntMix},
+      {{"rw_stencil3d", "7-point 3-D sweep along the rows", "GB/s", true, 256, 16, 1,
+        "grid order (n^3 cells)", 1024},
+       runStencil3d},
+  };
+  return benches;
+}
+
+}  // namespace bench

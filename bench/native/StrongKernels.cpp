@@ -1,0 +1,154 @@
+// Strong native references for the real-world set (the SGEMM is in
+// StrongGemm.cpp): the transpose in blocks that fit L1, each an array of
+// 8 x 8 transposes done in AVX registers (unpack, shuffle, permute: 24
+// instructions for 64 floats; a scalar fallback without AVX); the stencils
+// as sweeps along contiguous rows that the compiler vectorizes; the
+// histogram with private bins per thread (four interleaved copies, so that
+// runs of equal bytes do not serialize on one counter's store and reload),
+// merged once at the end; SAXPY and the integer kernel as plain simd loops.
+#include "StrongKernels.h"
+
+#include <algorithm>
+#include <cstring>
+
+#if defined(__AVX__)
+#include <immintrin.h>
+#endif
+
+namespace bench {
+namespace {
+
+constexpr size_t kTransposeBlock = 64;  // 64 x 64 floats in and out: 32 KiB
+
+// The 8 x 8 block at in[0][0] (row stride n) to out[0][0] (row stride n), transposed.
+inline void transpose8x8(const float *in, float *out, size_t n) {
+#if defined(__AVX__)
+  __m256 r0 = _mm256_loadu_ps(in + 0 * n), r1 = _mm256_loadu_ps(in + 1 * n);
+  __m256 r2 = _mm256_loadu_ps(in + 2 * n), r3 = _mm256_loadu_ps(in + 3 * n);
+  __m256 r4 = _mm256_loadu_ps(in + 4 * n), r5 = _mm256_loadu_ps(in + 5 * n);
+  __m256 r6 = _mm256_loadu_ps(in + 6 * n), r7 = _mm256_loadu_ps(in + 7 * n);
+  __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
+  __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
+  __m256 t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5);
+  __m256 t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);
+  __m256 s0 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));
+  __m256 s1 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+  __m256 s2 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));
+  __m256 s3 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+  __m256 s4 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(1, 0, 1, 0));
+  __m256 s5 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(3, 2, 3, 2));
+  __m256 s6 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(1, 0, 1, 0));
+  __m256 s7 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(3, 2, 3, 2));
+  _mm256_storeu_ps(out + 0 * n, _mm256_permute2f128_ps(s0, s4, 0x20));
+  _mm256_storeu_ps(out + 1 * n, _mm256_permute2f128_ps(s1, s5, 0x20));
+  _mm256_storeu_ps(out + 2 * n, _mm256_permute2f128_ps(s2, s6, 0x20));
+  _mm256_storeu_ps(out + 3 * n, _mm256_permute2f128_ps(s3, s7, 0x20));
+  _mm256_storeu_ps(out + 4 * n, _mm256_permute2f128_ps(s0, s4, 0x31));
+  _mm256_storeu_ps(out + 5 * n, _mm256_permute2f128_ps(s1, s5, 0x31));
+  _mm256_storeu_ps(out + 6 * n, _mm256_permute2f128_ps(s2, s6, 0x31));
+  _mm256_storeu_ps(out + 7 * n, _mm256_permute2f128_ps(s3, s7, 0x31));
+#else
+  for (size_t r = 0; r < 8; ++r)
+    for (size_t c = 0; c < 8; ++c) out[c * n + r] = in[r * n + c];
+#endif
+}
+
+}  // namespace
+
+void strongTranspose(const float *in, float *out, size_t n) {
+  const size_t blocks = (n + kTransposeBlock - 1) / kTransposeBlock;
+#pragma omp parallel for collapse(2) schedule(static)
+  for (size_t by = 0; by < blocks; ++by)
+    for (size_t bx = 0; bx < blocks; ++bx) {
+      const size_t y0 = by * kTransposeBlock, x0 = bx * kTransposeBlock;
+      const size_t y1 = std::min(n, y0 + kTransposeBlock), x1 = std::min(n, x0 + kTransposeBlock);
+      size_t y = y0;
+      for (; y + 8 <= y1; y += 8) {
+        size_t x = x0;
+        for (; x + 8 <= x1; x += 8) transpose8x8(in + y * n + x, out + x * n + y, n);
+        for (size_t r = y; r < y + 8; ++r)  // the block's last columns, past a multiple of 8
+          for (size_t c = x; c < x1; ++c) out[c * n + r] = in[r * n + c];
+      }
+      for (; y < y1; ++y)  // its last rows
+        for (size_t c = x0; c < x1; ++c) out[c * n + y] = in[y * n + c];
+    }
+}
+
+void strongStencil(const float *in, float *out, size_t n) {
+#pragma omp parallel for schedule(static)
+  for (size_t y = 0; y < n; ++y) {
+    const float *row = in + y * n;
+    float *out_row = out + y * n;
+    if (y == 0 || y == n - 1) {
+      std::memcpy(out_row, row, n * sizeof(float));
+      continue;
+    }
+    const float *up = row - n, *down = row + n;
+    out_row[0] = row[0];
+    out_row[n - 1] = row[n - 1];
+#pragma omp simd
+    for (size_t x = 1; x < n - 1; ++x)
+      out_row[x] = 0.2f * (row[x] + up[x] + down[x] + row[x - 1] + row[x + 1]);
+  }
+}
+
+void strongStencil3d(const float *in, float *out, size_t n, float c0, float c1) {
+  const size_t plane = n * n;
+#pragma omp parallel for collapse(2) schedule(static)
+  for (size_t z = 0; z < n; ++z)
+    for (size_t y = 0; y < n; ++y) {
+      const size_t base = z * plane + y * n;
+      const float *row = in + base;
+      float *out_row = out + base;
+      if (z == 0 || y == 0 || z == n - 1 || y == n - 1) {
+        std::memcpy(out_row, row, n * sizeof(float));
+        continue;
+      }
+      const float *north = row - n, *south = row + n, *below = row - plane, *above = row + plane;
+      out_row[0] = row[0];
+      out_row[n - 1] = row[n - 1];
+#pragma omp simd
+      for (size_t x = 1; x < n - 1; ++x)
+        out_row[x] = c0 * row[x] + c1 * (row[x - 1] + row[x + 1] + north[x] + south[x] +
+                                         below[x] + above[x]);
+    }
+}
+
+void strongHistogram(const uint8_t *data, size_t n, uint32_t *bins) {
+  std::fill(bins, bins + 256, 0u);
+#pragma omp parallel
+  {
+    uint32_t local[4][256] = {};
+#pragma omp for schedule(static)
+    for (size_t block = 0; block < (n + 4095) / 4096; ++block) {
+      const size_t start = block * 4096, end = std::min(n, start + 4096);
+      size_t i = start;
+      for (; i + 4 <= end; i += 4) {
+        ++local[0][data[i]];
+        ++local[1][data[i + 1]];
+        ++local[2][data[i + 2]];
+        ++local[3][data[i + 3]];
+      }
+      for (; i < end; ++i) ++local[0][data[i]];
+    }
+    for (int b = 0; b < 256; ++b) {
+      uint32_t sum = local[0][b] + local[1][b] + local[2][b] + local[3][b];
+      if (sum) {
+#pragma omp atomic
+        bins[b] += sum;
+      }
+    }
+  }
+}
+
+void strongSaxpy(const float *x, const float *y, float *out, size_t n, float a) {
+#pragma omp parallel for simd schedule(static)
+  for (size_t i = 0; i < n; ++i) out[i] = a * x[i] + y[i];
+}
+
+void strongIntMix(const int32_t *a, const int32_t *b, int32_t *out, size_t n) {
+#pragma omp parallel for simd schedule(static)
+  for (size_t i = 0; i < n; ++i) out[i] = (a[i] * 3 + b[i]) ^ (a[i] >> 3);
+}
+
+}  // namespace bench

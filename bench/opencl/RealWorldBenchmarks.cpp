@@ -1,0 +1,243 @@
+// The real-world kernel set (realworld.cl): the host side of each rw_
+// benchmark, which sets up its problem, launches the kernel with the local
+// size the shape calls for (16 x 16, or NULL to let the platform choose) and
+// verifies every run against the host reference of common/. The native
+// program runs the strong C++ reference of each problem under the same name.
+#include <algorithm>
+#include <cmath>
+
+#include "ClBenchmarks.h"
+#include "RealWorldWorkloads.h"
+
+namespace bench {
+namespace {
+
+constexpr uint32_t kPoison = 0xffffffffu;  // NaN as a float
+constexpr size_t kTile = 16;
+constexpr size_t kHistogramItems = size_t{1} << 20;  // 1M work-items, grid-stride
+constexpr size_t kHistogramGroup = 256;
+
+std::string sizeText(const char *name, uint64_t value) {
+  return std::string(name) + "=" + std::to_string(value);
+}
+
+// An n x n SGEMM with int N; `local` null for the naive kernel.
+Record runSgemm(Session &session, const BenchInfo &info, uint64_t n, const Options &options,
+                const char *kernel_name, bool tiled) {
+  SgemmProblem &problem = sgemmProblem(static_cast<uint32_t>(n));
+  size_t bytes = n * n * sizeof(float);
+  Buffer a = session.buffer(bytes, problem.a.data(), CL_MEM_READ_ONLY);
+  Buffer b = session.buffer(bytes, problem.b.data(), CL_MEM_READ_ONLY);
+  Buffer c = session.buffer(bytes, nullptr, CL_MEM_WRITE_ONLY);
+  cl_kernel kernel = session.kernel(kernel_name);
+  if (tiled) session.requireGroup(kernel, kTile * kTile, 2 * kTile * kTile * sizeof(float));
+  setArgs(kernel, a, b, c, static_cast<cl_int>(n));
+  std::vector<float> out(n * n);
+  size_t global[2] = {n, n}, local[2] = {kTile, kTile};
+  auto timings = timeKernel(
+      session, options, kernel, 2, global, tiled ? local : nullptr,
+      [&] { session.fill(c, kPoison, bytes); },
+      [&] {
+        session.read(c, out.data(), bytes);
+        return problem.verify(out.data());
+      });
+  return rateRecord(info, sizeText("n", n), timings, problem.flops(), 1e9);
+}
+
+Record runSgemmNaive(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
+  return runSgemm(session, info, n, options, "rw_sgemm_naive", false);
+}
+
+Record runSgemmTiled(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
+  return runSgemm(session, info, n, options, "rw_sgemm_tiled", true);
+}
+
+// An n x n float grid in, one out: the transpose and the 2-D stencils. The
+// stencils take (W, H), the transpose N; `local` null lets the platform choose.
+template <typename Problem>
+Record runGrid(Session &session, const BenchInfo &info, uint64_t n, const Options &options,
+               const char *kernel_name, bool tiled, size_t local_bytes, bool width_and_height) {
+  Problem problem(static_cast<uint32_t>(n));
+  size_t bytes = n * n * sizeof(float);
+  Buffer in = session.buffer(bytes, problem.in.data(), CL_MEM_READ_ONLY);
+  Buffer out = session.buffer(bytes, nullptr, CL_MEM_WRITE_ONLY);
+  cl_kernel kernel = session.kernel(kernel_name);
+  if (tiled) session.requireGroup(kernel, kTile * kTile, local_bytes);
+  cl_int side = static_cast<cl_int>(n);
+  if (width_and_height)
+    setArgs(kernel, in, out, side, side);
+  else
+    setArgs(kernel, in, out, side);
+  std::vector<float> got(n * n);
+  size_t global[2] = {n, n}, local[2] = {kTile, kTile};
+  auto timings = timeKernel(
+      session, options, kernel, 2, global, tiled ? local : nullptr,
+      [&] { session.fill(out, kPoison, bytes); },
+      [&] {
+        session.read(out, got.data(), bytes);
+        return problem.verify(got.data());
+      });
+  return rateRecord(info, sizeText("n", n), timings, 2.0 * bytes, 1e9);
+}
+
+Record runTranspose(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
+  return runGrid<TransposeProblem>(session, info, n, options, "rw_transpose", true,
+                                   kTile * (kTile + 1) * sizeof(float), false);
+}
+
+Record runStencilHalo(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
+  return runGrid<StencilProblem>(session, info, n, options, "rw_stencil_halo", true,
+                                 (kTile + 2) * (kTile + 2) * sizeof(float), true);
+}
+
+Record runStencilL16(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
+  return runGrid<StencilProblem>(session, info, n, options, "rw_stencil_global", true, 0, true);
+}
+
+Record runStencilNull(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
+  return runGrid<StencilProblem>(session, info, n, options, "rw_stencil_global", false, 0, true);
+}
+
+// 1M work-items in groups of 256 walk the bytes with a grid-stride loop.
+Record runHistogram(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
+  HistogramProblem problem(n);
+  Buffer data = session.buffer(n, problem.data.data(), CL_MEM_READ_ONLY);
+  Buffer bins = session.buffer(256 * sizeof(uint32_t));
+  cl_kernel kernel = session.kernel("rw_histogram");
+  session.requireGroup(kernel, kHistogramGroup, 256 * sizeof(uint32_t));
+  setArgs(kernel, data, static_cast<cl_int>(n), bins);
+  std::vector<uint32_t> got(256);
+  size_t global = std::min(kHistogramItems, std::max<size_t>(n, kHistogramGroup));
+  global -= global % kHistogramGroup;
+  size_t local = kHistogramGroup;
+  auto timings = timeKernel(
+      session, options, kernel, 1, &global, &local,
+      [&] { session.fill(bins, 0, 256 * sizeof(uint32_t)); },
+      [&] {
+        session.read(bins, got.data(), 256 * sizeof(uint32_t));
+        return problem.verify(got.data());
+      });
+  return rateRecord(info, sizeText("bytes", n) + " items=" + std::to_string(global), timings,
+                    static_cast<double>(n), 1e9);
+}
+
+// out = a * x + y on float4: the triad's check (b + s * c), n floats.
+Record runSaxpy4(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
+  StreamProblem problem(n);
+  size_t bytes = n * sizeof(float);
+  Buffer x = session.buffer(bytes, problem.c.data(), CL_MEM_READ_ONLY);
+  Buffer y = session.buffer(bytes, problem.b.data(), CL_MEM_READ_ONLY);
+  Buffer out = session.buffer(bytes, nullptr, CL_MEM_WRITE_ONLY);
+  cl_kernel kernel = session.kernel("rw_saxpy4");
+  setArgs(kernel, x, y, out, problem.scalar);
+  std::vector<float> got(n);
+  size_t global = n / 4;
+  auto timings = timeKernel(
+      session, options, kernel, 1, &global, nullptr, [&] { session.fill(out, kPoison, bytes); },
+      [&] {
+        session.read(out, got.data(), bytes);
+        return problem.verifyTriad(got.data());
+      });
+  return rateRecord(info, sizeText("n", n), timings, 3.0 * bytes, 1e9);
+}
+
+Record runInt4(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
+  IntMixProblem problem(n);
+  size_t bytes = n * sizeof(int32_t);
+  Buffer a = session.buffer(bytes, problem.a.data(), CL_MEM_READ_ONLY);
+  Buffer b = session.buffer(bytes, problem.b.data(), CL_MEM_READ_ONLY);
+  Buffer out = session.buffer(bytes, nullptr, CL_MEM_WRITE_ONLY);
+  cl_kernel kernel = session.kernel("rw_int4");
+  setArgs(kernel, a, b, out);
+  std::vector<int32_t> got(n);
+  size_t global = n / 4;
+  auto timings = timeKernel(
+      session, options, kernel, 1, &global, nullptr,
+      // 0xffffffff is -1, which (a * 3 + b) ^ (a >> 3) never yields for
+      // every element: a run that writes nothing fails.
+      [&] { session.fill(out, kPoison, bytes); },
+      [&] {
+        session.read(out, got.data(), bytes);
+        return problem.verify(got.data());
+      });
+  return rateRecord(info, sizeText("n", n), timings, 3.0 * bytes, 1e9);
+}
+
+// A 3-D NDRange of n x n x n work-items, local size NULL.
+Record runStencil3d(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
+  Stencil3dProblem problem(static_cast<uint32_t>(n));
+  size_t bytes = n * n * n * sizeof(float);
+  Buffer in = session.buffer(bytes, problem.in.data(), CL_MEM_READ_ONLY);
+  Buffer out = session.buffer(bytes, nullptr, CL_MEM_WRITE_ONLY);
+  cl_kernel kernel = session.kernel("rw_stencil3d");
+  setArgs(kernel, in, out, static_cast<cl_int>(n));
+  std::vector<float> got(n * n * n);
+  size_t global[3] = {n, n, n};
+  auto timings = timeKernel(
+      session, options, kernel, 3, global, nullptr, [&] { session.fill(out, kPoison, bytes); },
+      [&] {
+        session.read(out, got.data(), bytes);
+        return problem.verify(got.data());
+      });
+  return rateRecord(info, sizeText("n", n), timings, 2.0 * bytes, 1e9);
+}
+
+}  // namespace
+
+const std::vector<ClBench> &realWorldBenchmarks() {
+  // Sizes: powers of two, as applications pick them.
+  static const std::vector<ClBench> benches = {
+      {{"rw_sgemm_naive", "C = A * B, int indices, global memory only, local size NULL",
+        "GFLOP/s", true, 1024, 64, kTile, "matrix order", 16384},
+       "rw_sgemm_naive",
+       runSgemmNaive,
+       Program::RealWorld},
+      {{"rw_sgemm_tiled", "C = A * B, int indices, __local float As[16][16], Bs[16][16]",
+        "GFLOP/s", true, 1024, 64, kTile, "matrix order", 16384},
+       "rw_sgemm_tiled",
+       runSgemmTiled,
+       Program::RealWorld},
+      {{"rw_transpose", "n x n transpose through a 16x17 __local tile, int indices", "GB/s", true,
+        4096, 64, kTile, "matrix order", 16384},
+       "rw_transpose",
+       runTranspose,
+       Program::RealWorld},
+      {{"rw_stencil_halo", "5-point sweep, 18x18 __local tile, halo loaded by the edge work-items",
+        "GB/s", true, 4096, 64, kTile, "grid order", 16384},
+       "rw_stencil_halo",
+       runStencilHalo,
+       Program::RealWorld},
+      {{"rw_stencil_l16", "5-point sweep from global memory, int W, 16x16 work-groups", "GB/s",
+        true, 4096, 64, kTile, "grid order", 16384},
+       "rw_stencil_global",
+       runStencilL16,
+       Program::RealWorld},
+      {{"rw_stencil_null", "5-point sweep from global memory, int W, local size NULL", "GB/s",
+        true, 4096, 64, kTile, "grid order", 16384},
+       "rw_stencil_global",
+       runStencilNull,
+       Program::RealWorld},
+      {{"rw_histogram", "256 bins, __local atomics, grid-stride loop over 1M work-items", "GB/s",
+        true, 1 << 24, 1 << 16, 1, "bytes", uint64_t{1} << 30},
+       "rw_histogram",
+       runHistogram,
+       Program::RealWorld},
+      {{"rw_saxpy4", "out = a * x + y on float4", "GB/s", true, 1 << 25, 1 << 16, 4, "floats"},
+       "rw_saxpy4",
+       runSaxpy4,
+       Program::RealWorld},
+      {{"rw_int4", "out = (a * 3 + b) ^ (a >> 3) on int4", "GB/s", true, 1 << 25, 1 << 16, 4,
+        "ints"},
+       "rw_int4",
+       runInt4,
+       Program::RealWorld},
+      {{"rw_stencil3d", "7-point 3-D sweep, 3-D NDRange, local size NULL", "GB/s", true, 256, 16,
+        1, "grid order (n^3 cells)", 1024},
+       "rw_stencil3d",
+       runStencil3d,
+       Program::RealWorld},
+  };
+  return benches;
+}
+
+}  // namespace bench

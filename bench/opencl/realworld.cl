@@ -1,0 +1,122 @@
+// The real-world kernel set: kernels written the way they appear in
+// tutorials, vendor samples and application code, rather than the way the
+// compiler was tuned on. Signed `int` sizes and index arithmetic
+// (in[y * W + x] with int W), GPU-style 16 x 16 __local tiles with a 16 x 17
+// transpose tile, a halo loaded by the work-items on the group's edge, local
+// atomics over a grid-stride loop, float4 and int4 vectors, and a 3-D
+// NDRange. The host (RealWorldBenchmarks.cpp) launches some with a 16 x 16
+// local size and some with NULL (the platform chooses).
+
+// C = A * B (row-major, N x N), one work-item per element, straight from
+// global memory; launched with a NULL local size.
+kernel void rw_sgemm_naive(global const float *A, global const float *B, global float *C, int N) {
+  int col = get_global_id(0);
+  int row = get_global_id(1);
+  float acc = 0.0f;
+  for (int k = 0; k < N; k++) acc += A[row * N + k] * B[k * N + col];
+  C[row * N + col] = acc;
+}
+
+#define TS 16
+// The textbook tiled SGEMM: 16 x 16 work-groups, one tile of A and one of B
+// in __local per step.
+kernel void rw_sgemm_tiled(global const float *A, global const float *B, global float *C, int N) {
+  __local float As[TS][TS];
+  __local float Bs[TS][TS];
+  int tx = get_local_id(0);
+  int ty = get_local_id(1);
+  int col = get_group_id(0) * TS + tx;
+  int row = get_group_id(1) * TS + ty;
+  float acc = 0.0f;
+  int numTiles = N / TS;
+  for (int t = 0; t < numTiles; t++) {
+    As[ty][tx] = A[row * N + t * TS + tx];
+    Bs[ty][tx] = B[(t * TS + ty) * N + col];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = 0; k < TS; k++) acc += As[ty][k] * Bs[k][tx];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  C[row * N + col] = acc;
+}
+
+// out = in^T through a 16 x 17 __local tile (the padding column is the GPU
+// bank-conflict habit), int indices.
+kernel void rw_transpose(global const float *in, global float *out, int N) {
+  __local float tile[TS][TS + 1];
+  int lx = get_local_id(0), ly = get_local_id(1);
+  int bx = get_group_id(0) * TS, by = get_group_id(1) * TS;
+  tile[ly][lx] = in[(by + ly) * N + bx + lx];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[(bx + ly) * N + by + lx] = tile[lx][ly];
+}
+
+// 5-point Jacobi sweep (border copied) through an 18 x 18 __local tile whose
+// halo is loaded by the work-items on the group's edge; 16 x 16 groups.
+kernel void rw_stencil_halo(global const float *in, global float *out, int W, int H) {
+  __local float tile[TS + 2][TS + 2];
+  int x = get_global_id(0), y = get_global_id(1);
+  int lx = get_local_id(0), ly = get_local_id(1);
+  tile[ly + 1][lx + 1] = in[y * W + x];
+  if (lx == 0) tile[ly + 1][0] = in[y * W + max(x - 1, 0)];
+  if (lx == TS - 1) tile[ly + 1][TS + 1] = in[y * W + min(x + 1, W - 1)];
+  if (ly == 0) tile[0][lx + 1] = in[max(y - 1, 0) * W + x];
+  if (ly == TS - 1) tile[TS + 1][lx + 1] = in[min(y + 1, H - 1) * W + x];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  float c = tile[ly + 1][lx + 1];
+  if (x > 0 && y > 0 && x < W - 1 && y < H - 1)
+    c = 0.2f * (c + tile[ly][lx + 1] + tile[ly + 2][lx + 1] + tile[ly + 1][lx] +
+                tile[ly + 1][lx + 2]);
+  out[y * W + x] = c;
+}
+
+// The same sweep straight from global memory, the border handled by an early
+// return; launched with 16 x 16 groups and with NULL.
+kernel void rw_stencil_global(global const float *in, global float *out, int W, int H) {
+  int x = get_global_id(0), y = get_global_id(1);
+  int i = y * W + x;
+  if (x == 0 || y == 0 || x == W - 1 || y == H - 1) {
+    out[i] = in[i];
+    return;
+  }
+  out[i] = 0.2f * (in[i] + in[i - W] + in[i + W] + in[i - 1] + in[i + 1]);
+}
+
+// 256-bin histogram: a __local histogram filled with local atomics over a
+// grid-stride loop (int index), then added to the global one.
+kernel void rw_histogram(global const uchar *data, int n, global uint *bins) {
+  __local uint hist[256];
+  int lid = get_local_id(0);
+  for (int b = lid; b < 256; b += get_local_size(0)) hist[b] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int i = get_global_id(0); i < n; i += get_global_size(0)) atomic_add(&hist[data[i]], 1);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int b = lid; b < 256; b += get_local_size(0)) atomic_add(&bins[b], hist[b]);
+}
+
+// SAXPY on float4: out = a * x + y.
+kernel void rw_saxpy4(global const float4 *x, global const float4 *y, global float4 *out,
+                      float a) {
+  int i = get_global_id(0);
+  out[i] = a * x[i] + y[i];
+}
+
+// Integer arithmetic on int4: out = (a * 3 + b) ^ (a >> 3).
+kernel void rw_int4(global const int4 *a, global const int4 *b, global int4 *out) {
+  int i = get_global_id(0);
+  int4 va = a[i];
+  out[i] = (va * 3 + b[i]) ^ (va >> 3);
+}
+
+// 7-point Jacobi sweep on an N x N x N grid, one work-item per cell of a 3-D
+// NDRange launched with NULL local size; the border is copied.
+kernel void rw_stencil3d(global const float *in, global float *out, int N) {
+  int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
+  int i = (z * N + y) * N + x;
+  if (x == 0 || y == 0 || z == 0 || x == N - 1 || y == N - 1 || z == N - 1) {
+    out[i] = in[i];
+    return;
+  }
+  int plane = N * N;
+  out[i] = 0.4f * in[i] +
+           0.1f * (in[i - 1] + in[i + 1] + in[i - N] + in[i + N] + in[i - plane] + in[i + plane]);
+}
