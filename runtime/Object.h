@@ -45,6 +45,7 @@ enum class Tag : uint32_t {
   Kernel,
   Event,
   Sampler,
+  CommandBuffer,
 };
 
 // Where every object lives (Object.cpp): an arena of address space that is

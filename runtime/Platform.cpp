@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "Device.h"
+#include "api/command_buffer_abi.h"
 #include "lockstep/compiler/Compiler.h"
 
 _cl_platform_id::_cl_platform_id()
@@ -12,9 +13,10 @@ _cl_platform_id::_cl_platform_id()
     // *_WITH_VERSION / *_NUMERIC_VERSION query is answered.
     // cl_khr_image2d_from_buffer: the device's (api/image.cpp).
     // cl_intel_unified_shared_memory: api/usm.cpp.
+    // cl_khr_command_buffer: api/command_buffer.cpp.
     : extensions_(
           "cl_khr_icd cl_khr_extended_versioning cl_khr_image2d_from_buffer "
-          "cl_intel_unified_shared_memory") {
+          "cl_intel_unified_shared_memory cl_khr_command_buffer") {
   // cl_khr_il_program: while the SPIR-V translator is installed.
   if (!lockstep::compiler::Compiler::instance().ilVersions().empty()) extensions_ += " cl_khr_il_program";
   timespec resolution{};
@@ -68,6 +70,15 @@ std::vector<cl_name_version> nameVersions(std::string_view names, cl_version ver
     names.remove_prefix(end);
   }
   return result;
+}
+
+std::vector<cl_name_version> extensionVersions(std::string_view names) {
+  std::vector<cl_name_version> list = nameVersions(names, CL_MAKE_VERSION(1, 0, 0));
+  for (cl_name_version &entry : list) {
+    if (std::string_view(entry.name) == "cl_khr_command_buffer")
+      entry.version = LOCKSTEP_COMMAND_BUFFER_VERSION;
+  }
+  return list;
 }
 
 }  // namespace lockstep::runtime

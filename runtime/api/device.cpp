@@ -8,6 +8,7 @@
 #include <string>
 
 #include "Platform.h"
+#include "api/command_buffer_queues.h"
 #include "api/entry_points.h"
 #include "lockstep/compiler/Compiler.h"
 
@@ -52,6 +53,8 @@ std::string deviceExtensions() {
   // cl_intel_unified_shared_memory: USM allocations are SVM's host memory
   // (api/usm.cpp).
   list += " cl_intel_unified_shared_memory";
+  // cl_khr_command_buffer 0.9.8 (api/command_buffer.cpp).
+  list += " cl_khr_command_buffer";
   // SPIR-V programs, while the translator is installed (docs/spirv.md).
   if (!Compiler::instance().ilVersions().empty()) list += " " + std::string(ilExtensions());
   return list;
@@ -170,7 +173,7 @@ bool identityInfo(cl_device_id d, cl_device_info param, const InfoWriter &out) {
       out.string(deviceExtensions());
       return true;
     case CL_DEVICE_EXTENSIONS_WITH_VERSION:
-      out.array<cl_name_version>(nameVersions(deviceExtensions(), CL_MAKE_VERSION(1, 0, 0)));
+      out.array<cl_name_version>(extensionVersions(deviceExtensions()));
       return true;
     case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED:
       // No conformance submission has been made.
@@ -359,6 +362,18 @@ bool memoryInfo(cl_device_id d, cl_device_info param, const InfoWriter &out) {
       out.value<cl_device_svm_capabilities>(
           CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
           CL_DEVICE_SVM_FINE_GRAIN_SYSTEM | CL_DEVICE_SVM_ATOMICS);
+      return true;
+    case CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR:
+      // printf works in a recorded kernel as in any other; device-side
+      // enqueue is not offered at all.
+      out.value<cl_device_command_buffer_capabilities_khr>(
+          CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR);
+      return true;
+    case CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR:
+      out.value<cl_command_queue_properties>(kCommandBufferSupportedQueueProperties);
+      return true;
+    case CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR:
+      out.value<cl_command_queue_properties>(kCommandBufferRequiredQueueProperties);
       return true;
     case CL_DEVICE_HOST_MEM_CAPABILITIES_INTEL:
     case CL_DEVICE_DEVICE_MEM_CAPABILITIES_INTEL:

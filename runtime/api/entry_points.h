@@ -14,6 +14,8 @@
 #include <CL/cl_ext.h>
 #include <CL/cl_icd.h>
 
+#include "api/command_buffer_abi.h"
+
 #include <type_traits>
 
 // clang-format off
@@ -81,16 +83,26 @@
 // sub-group query that programs written against cl_khr_subgroups look up
 // (a non-NULL address does not claim the extension, per the spec); and
 // cl_intel_unified_shared_memory's (api/usm.cpp), which have no dispatch
-// table slot: the ICD loader reaches them only through these.
+// table slot: the ICD loader reaches them only through these; and
+// cl_khr_command_buffer's (api/command_buffer.cpp, command_buffer_record.cpp),
+// likewise without a slot.
 #define LOCKSTEP_EXTENSION_FUNCTIONS(X)                                                       \
   X(clIcdGetPlatformIDsKHR) X(clGetKernelSubGroupInfoKHR) X(clCreateProgramWithILKHR)         \
-  LOCKSTEP_USM_FUNCTIONS(X)
+  LOCKSTEP_USM_FUNCTIONS(X) LOCKSTEP_COMMAND_BUFFER_FUNCTIONS(X)
 
 #define LOCKSTEP_USM_FUNCTIONS(X)                                                             \
   X(clHostMemAllocINTEL) X(clDeviceMemAllocINTEL) X(clSharedMemAllocINTEL) X(clMemFreeINTEL)  \
   X(clMemBlockingFreeINTEL) X(clGetMemAllocInfoINTEL) X(clSetKernelArgMemPointerINTEL)        \
   X(clEnqueueMemFillINTEL) X(clEnqueueMemcpyINTEL) X(clEnqueueMemsetINTEL)                    \
   X(clEnqueueMigrateMemINTEL) X(clEnqueueMemAdviseINTEL)
+
+#define LOCKSTEP_COMMAND_BUFFER_FUNCTIONS(X)                                                  \
+  X(clCreateCommandBufferKHR) X(clFinalizeCommandBufferKHR) X(clRetainCommandBufferKHR)       \
+  X(clReleaseCommandBufferKHR) X(clEnqueueCommandBufferKHR) X(clGetCommandBufferInfoKHR)      \
+  X(clCommandBarrierWithWaitListKHR) X(clCommandCopyBufferKHR) X(clCommandCopyBufferRectKHR)  \
+  X(clCommandCopyBufferToImageKHR) X(clCommandCopyImageKHR) X(clCommandCopyImageToBufferKHR)  \
+  X(clCommandFillBufferKHR) X(clCommandFillImageKHR) X(clCommandNDRangeKernelKHR)             \
+  X(clCommandSVMMemcpyKHR) X(clCommandSVMMemFillKHR)
 // clang-format on
 
 namespace lockstep::api {
@@ -109,5 +121,12 @@ cl_program CL_API_CALL clCreateProgramWithILKHR(cl_context context, const void *
 #define LOCKSTEP_DECLARE_USM_FUNCTION(name) extern std::remove_pointer_t<name##_fn> name;
 LOCKSTEP_USM_FUNCTIONS(LOCKSTEP_DECLARE_USM_FUNCTION)
 #undef LOCKSTEP_DECLARE_USM_FUNCTION
+
+// cl_khr_command_buffer 0.9.8, with the types of api/command_buffer_abi.h
+// (Debian's CL/cl_ext.h declares an older version).
+#define LOCKSTEP_DECLARE_COMMAND_BUFFER_FUNCTION(name) \
+  extern std::remove_pointer_t<khr::name##_fn> name;
+LOCKSTEP_COMMAND_BUFFER_FUNCTIONS(LOCKSTEP_DECLARE_COMMAND_BUFFER_FUNCTION)
+#undef LOCKSTEP_DECLARE_COMMAND_BUFFER_FUNCTION
 
 }  // namespace lockstep::api

@@ -9,6 +9,7 @@
 #include "Device.h"
 #include "Kernel.h"
 #include "Queue.h"
+#include "api/commands.h"
 #include "api/enqueue.h"
 #include "api/entry_points.h"
 #include "exec/NDRangeCommand.h"
@@ -141,31 +142,39 @@ cl_int enqueueKernel(cl_command_type type, cl_command_queue command_queue, cl_ke
                      cl_event *event) {
   return guarded([&] {
     _cl_command_queue *queue = checked(command_queue);
-    _cl_kernel *k = checked(kernel);
-    // "CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built
-    // program executable available for device associated with
-    // command_queue."
-    check(k->program()->hasDevice(queue->device()), CL_INVALID_PROGRAM_EXECUTABLE);
-    // "CL_INVALID_CONTEXT if context associated with command_queue and
-    // kernel are not the same".
-    check(queue->context() == k->context(), CL_INVALID_CONTEXT);
-    // "CL_INVALID_KERNEL_ARGS if the kernel argument values have not been
-    // specified."
-    check(k->allArgumentsSet(), CL_INVALID_KERNEL_ARGS);
-    NDRange range = checkRange(*k, queue->device(), work_dim, global_work_offset, global_work_size,
-                               local_work_size);
-    // The snapshot is taken now: clSetKernelArg after this call does not
-    // change what the command runs. A buffer or image set and released
-    // since is no valid argument value any more.
-    PreparedLaunch launch(k);
-    check(launch.argumentsComplete(), CL_INVALID_KERNEL_ARGS);
-    checkResources(launch, *k, queue->device(), range);
     enqueueCommand(queue, type, num_events_in_wait_list, event_wait_list, event,
-                   std::move(launch).command(queue->device(), range));
+                   kernelCommand(queue, kernel, work_dim, global_work_offset, global_work_size,
+                                 local_work_size, false));
   });
 }
 
 }  // namespace
+
+Command kernelCommand(_cl_command_queue *queue, cl_kernel kernel, cl_uint work_dim,
+                      const size_t *global_work_offset, const size_t *global_work_size,
+                      const size_t *local_work_size, bool replayable) {
+  _cl_kernel *k = checked(kernel);
+  // "CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built
+  // program executable available for device associated with
+  // command_queue."
+  check(k->program()->hasDevice(queue->device()), CL_INVALID_PROGRAM_EXECUTABLE);
+  // "CL_INVALID_CONTEXT if context associated with command_queue and
+  // kernel are not the same".
+  check(queue->context() == k->context(), CL_INVALID_CONTEXT);
+  // "CL_INVALID_KERNEL_ARGS if the kernel argument values have not been
+  // specified."
+  check(k->allArgumentsSet(), CL_INVALID_KERNEL_ARGS);
+  NDRange range = checkRange(*k, queue->device(), work_dim, global_work_offset, global_work_size,
+                             local_work_size);
+  // The snapshot is taken now: clSetKernelArg after this call does not
+  // change what the command runs. A buffer or image set and released
+  // since is no valid argument value any more.
+  PreparedLaunch launch(k);
+  check(launch.argumentsComplete(), CL_INVALID_KERNEL_ARGS);
+  checkResources(launch, *k, queue->device(), range);
+  return replayable ? std::move(launch).replayableCommand(queue->device(), range)
+                    : std::move(launch).command(queue->device(), range);
+}
 
 cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel,
                                           cl_uint work_dim, const size_t *global_work_offset,
