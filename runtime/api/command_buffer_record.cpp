@@ -24,9 +24,12 @@ cl_int recordCommand(cl_command_buffer_khr command_buffer, cl_command_queue comm
                      const cl_sync_point_khr *syncPointWaitList, cl_sync_point_khr *syncPoint,
                      cl_mutable_command_khr *mutableHandle, Build &&build) {
   return guarded([&] {
+    // The command-buffer first: the queue is checked against it (the CTS
+    // expects CL_INVALID_COMMAND_BUFFER_KHR for a NULL command-buffer with
+    // a queue given).
+    _cl_command_buffer_khr *buffer = checked(command_buffer);
     // "CL_INVALID_COMMAND_QUEUE if command_queue is not NULL."
     check(command_queue == nullptr, CL_INVALID_COMMAND_QUEUE);
-    _cl_command_buffer_khr *buffer = checked(command_buffer);
     // "CL_INVALID_OPERATION if command_buffer has been finalized."
     check(!buffer->finalized(), CL_INVALID_OPERATION);
     // "CL_INVALID_VALUE if values specified in properties are not valid":
