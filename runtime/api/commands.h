@@ -3,8 +3,9 @@
 // each function makes the spec's checks of its arguments against `queue`
 // (its context and device; not the queue handle itself, nor a wait list
 // unless it takes one) and returns the command, which may run any number of
-// times, overlapping runs included. Each throws the error (runtime::check):
-// call inside guarded().
+// times, overlapping runs included (a kernel launch only when asked for a
+// replayable one). Each throws the error (runtime::check): call inside
+// guarded().
 #pragma once
 
 #include <CL/cl.h>
