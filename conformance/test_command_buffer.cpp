@@ -31,9 +31,9 @@ class CommandBuffer : public ClTest {
     if (HasFatalFailure()) return;
     ASSERT_NE(deviceString(device_, CL_DEVICE_EXTENSIONS).find("cl_khr_command_buffer"),
               std::string::npos);
-#define LOCKSTEP_LOAD(name)                                                               \
-  name = reinterpret_cast<khr::name##_fn>(                                                \
-      clGetExtensionFunctionAddressForPlatform(platform_, #name));                        \
+#define LOCKSTEP_LOAD(name)                                        \
+  name = reinterpret_cast<khr::name##_fn>(                         \
+      clGetExtensionFunctionAddressForPlatform(platform_, #name)); \
   ASSERT_NE(name, nullptr) << #name;
     LOCKSTEP_LOAD(clCreateCommandBufferKHR)
     LOCKSTEP_LOAD(clFinalizeCommandBufferKHR)
@@ -60,8 +60,9 @@ class CommandBuffer : public ClTest {
   }
 
   // A command-buffer for `queue` (the test's by default), released at the end.
-  cl_command_buffer_khr commandBuffer(cl_command_queue queue = nullptr,
-                                      const cl_command_buffer_properties_khr *properties = nullptr) {
+  cl_command_buffer_khr commandBuffer(
+      cl_command_queue queue = nullptr,
+      const cl_command_buffer_properties_khr *properties = nullptr) {
     cl_command_queue q = queue ? queue : queue_;
     cl_int err = CL_INVALID_VALUE;
     cl_command_buffer_khr b = clCreateCommandBufferKHR(1, &q, properties, &err);
@@ -75,8 +76,8 @@ class CommandBuffer : public ClTest {
   }
   cl_command_buffer_state_khr state(cl_command_buffer_khr b) {
     cl_command_buffer_state_khr value = 99;
-    EXPECT_CL(clGetCommandBufferInfoKHR(b, CL_COMMAND_BUFFER_STATE_KHR, sizeof value, &value,
-                                        nullptr));
+    EXPECT_CL(
+        clGetCommandBufferInfoKHR(b, CL_COMMAND_BUFFER_STATE_KHR, sizeof value, &value, nullptr));
     return value;
   }
 
@@ -113,8 +114,8 @@ TEST_F(CommandBuffer, DeviceReportsTheExtensionAndItsQueries) {
   size_t size = 0;
   ASSERT_CL(clGetDeviceInfo(device_, CL_DEVICE_EXTENSIONS_WITH_VERSION, 0, nullptr, &size));
   std::vector<cl_name_version> list(size / sizeof(cl_name_version));
-  ASSERT_CL(clGetDeviceInfo(device_, CL_DEVICE_EXTENSIONS_WITH_VERSION, size, list.data(),
-                            nullptr));
+  ASSERT_CL(
+      clGetDeviceInfo(device_, CL_DEVICE_EXTENSIONS_WITH_VERSION, size, list.data(), nullptr));
   auto found = std::find_if(list.begin(), list.end(), [](const cl_name_version &e) {
     return std::strcmp(e.name, "cl_khr_command_buffer") == 0;
   });
@@ -146,8 +147,8 @@ TEST_F(CommandBuffer, ReplaysAKernelOverChangedInputs) {
   ASSERT_TRUE(setArgs(k, in, out, a, b));
   cl_command_buffer_khr cb = commandBuffer();
   EXPECT_EQ(state(cb), CL_COMMAND_BUFFER_STATE_RECORDING_KHR);
-  ASSERT_CL(clCommandNDRangeKernelKHR(cb, nullptr, nullptr, k, 1, nullptr, &n, nullptr, 0,
-                                      nullptr, nullptr, nullptr));
+  ASSERT_CL(clCommandNDRangeKernelKHR(cb, nullptr, nullptr, k, 1, nullptr, &n, nullptr, 0, nullptr,
+                                      nullptr, nullptr));
   ASSERT_CL(clFinalizeCommandBufferKHR(cb));
   EXPECT_EQ(state(cb), CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR);
   // Changed after recording: the replays do not see it.
@@ -178,27 +179,25 @@ TEST_F(CommandBuffer, SyncPointsOrderFillKernelAndCopies) {
   cl_sync_point_khr filled = 0, launched = 0, copied = 0, barrier = 0;
   ASSERT_CL(clCommandFillBufferKHR(cb, nullptr, nullptr, a, pattern, sizeof pattern, 0,
                                    n * sizeof(cl_int), 0, nullptr, &filled, nullptr));
-  ASSERT_CL(clCommandNDRangeKernelKHR(cb, nullptr, nullptr, k, 1, nullptr, &n, nullptr, 1,
-                                      &filled, &launched, nullptr));
+  ASSERT_CL(clCommandNDRangeKernelKHR(cb, nullptr, nullptr, k, 1, nullptr, &n, nullptr, 1, &filled,
+                                      &launched, nullptr));
   ASSERT_CL(clCommandCopyBufferKHR(cb, nullptr, nullptr, b, c, 0, 0, n * sizeof(cl_int), 1,
                                    &launched, &copied, nullptr));
-  ASSERT_CL(clCommandBarrierWithWaitListKHR(cb, nullptr, nullptr, 1, &copied, &barrier,
-                                            nullptr));
+  ASSERT_CL(clCommandBarrierWithWaitListKHR(cb, nullptr, nullptr, 1, &copied, &barrier, nullptr));
   EXPECT_NE(filled, launched);
   EXPECT_NE(launched, copied);
   // d's rows of 16 ints: row r gets c's row 63 - r (a 2D box, row by row).
   const size_t rowBytes = 16 * sizeof(cl_int);
   for (size_t r = 0; r < 64; ++r) {
     size_t src[3] = {0, 63 - r, 0}, dst[3] = {0, r, 0}, region[3] = {rowBytes, 1, 1};
-    ASSERT_CL(clCommandCopyBufferRectKHR(cb, nullptr, nullptr, c, d, src, dst, region, rowBytes,
-                                         0, rowBytes, 0, 1, &barrier, nullptr, nullptr));
+    ASSERT_CL(clCommandCopyBufferRectKHR(cb, nullptr, nullptr, c, d, src, dst, region, rowBytes, 0,
+                                         rowBytes, 0, 1, &barrier, nullptr, nullptr));
   }
   ASSERT_CL(clFinalizeCommandBufferKHR(cb));
 
   std::vector<cl_int> expectedB(n), expectedD(n);
   for (size_t i = 0; i < n; ++i) expectedB[i] = pattern[i % 2] * 5 + 1;
-  for (size_t r = 0; r < 64; ++r)
-    std::copy_n(&expectedB[(63 - r) * 16], 16, &expectedD[r * 16]);
+  for (size_t r = 0; r < 64; ++r) std::copy_n(&expectedB[(63 - r) * 16], 16, &expectedD[r * 16]);
   for (int replay = 0; replay < 3; ++replay) {
     for (cl_mem m : {a, b, c, d}) write(m, randomValues<cl_int>(n, -50, 50));
     ASSERT_CL(clEnqueueCommandBufferKHR(0, nullptr, cb, 0, nullptr, nullptr));
@@ -226,10 +225,10 @@ TEST_F(CommandBuffer, ImageFillAndCopies) {
   const cl_uint color[4] = {9, 8, 7, 6};
   size_t origin[3] = {0, 0, 0}, whole[3] = {8, 4, 1}, box[3] = {3, 2, 1}, at[3] = {4, 1, 0};
   cl_sync_point_khr loaded, filled, copied;
-  ASSERT_CL(clCommandCopyBufferToImageKHR(cb, nullptr, nullptr, source, image, 0, origin, whole,
-                                          0, nullptr, &loaded, nullptr));
-  ASSERT_CL(clCommandFillImageKHR(cb, nullptr, nullptr, image, color, at, box, 1, &loaded,
-                                  &filled, nullptr));
+  ASSERT_CL(clCommandCopyBufferToImageKHR(cb, nullptr, nullptr, source, image, 0, origin, whole, 0,
+                                          nullptr, &loaded, nullptr));
+  ASSERT_CL(clCommandFillImageKHR(cb, nullptr, nullptr, image, color, at, box, 1, &loaded, &filled,
+                                  nullptr));
   ASSERT_CL(clCommandCopyImageKHR(cb, nullptr, nullptr, image, copy, origin, origin, whole, 1,
                                   &filled, &copied, nullptr));
   ASSERT_CL(clCommandCopyImageToBufferKHR(cb, nullptr, nullptr, copy, out, origin, whole, 0, 1,
@@ -247,8 +246,8 @@ TEST_F(CommandBuffer, ImageFillAndCopies) {
         for (int c = 0; c < 4; ++c) expected[(y * 8 + x) * 4 + c] = cl_uchar(color[c]);
     ASSERT_CL(clEnqueueCommandBufferKHR(0, nullptr, cb, 0, nullptr, nullptr));
     std::vector<cl_uchar> result(texels * 4);
-    ASSERT_CL(clEnqueueReadBuffer(queue_, out, CL_TRUE, 0, result.size(), result.data(), 0,
-                                  nullptr, nullptr));
+    ASSERT_CL(clEnqueueReadBuffer(queue_, out, CL_TRUE, 0, result.size(), result.data(), 0, nullptr,
+                                  nullptr));
     EXPECT_EQ(result, expected) << "replay " << replay;
   }
 }
@@ -291,8 +290,8 @@ TEST_F(CommandBuffer, EventWaitListAndProfilingOnASubstituteQueue) {
   cl_mem out = buffer(CL_MEM_READ_WRITE, n * sizeof(cl_int));
   ASSERT_TRUE(setArgs(k, in, out, cl_int(-2), cl_int(9)));
   cl_command_buffer_khr cb = commandBuffer();
-  ASSERT_CL(clCommandNDRangeKernelKHR(cb, nullptr, nullptr, k, 1, nullptr, &n, nullptr, 0,
-                                      nullptr, nullptr, nullptr));
+  ASSERT_CL(clCommandNDRangeKernelKHR(cb, nullptr, nullptr, k, 1, nullptr, &n, nullptr, 0, nullptr,
+                                      nullptr, nullptr));
   ASSERT_CL(clFinalizeCommandBufferKHR(cb));
 
   cl_command_queue profiling =
@@ -336,8 +335,8 @@ TEST_F(CommandBuffer, OverlappingReplaysAndReleaseWhilePending) {
   cl_command_buffer_khr cb = clCreateCommandBufferKHR(1, &q, nullptr, &err);
   ASSERT_CL(err);
   cl_sync_point_khr launched;
-  ASSERT_CL(clCommandNDRangeKernelKHR(cb, nullptr, nullptr, k, 1, nullptr, &n, nullptr, 0,
-                                      nullptr, &launched, nullptr));
+  ASSERT_CL(clCommandNDRangeKernelKHR(cb, nullptr, nullptr, k, 1, nullptr, &n, nullptr, 0, nullptr,
+                                      &launched, nullptr));
   ASSERT_CL(clCommandCopyBufferKHR(cb, nullptr, nullptr, out, mirror, 0, 0, n * sizeof(cl_int), 1,
                                    &launched, nullptr, nullptr));
   ASSERT_CL(clFinalizeCommandBufferKHR(cb));
@@ -367,35 +366,35 @@ TEST_F(CommandBuffer, Queries) {
   cl_command_queue queue = nullptr;
   cl_uint count = 0, references = 0;
   cl_context context = nullptr;
-  ASSERT_CL(clGetCommandBufferInfoKHR(cb, CL_COMMAND_BUFFER_QUEUES_KHR, sizeof queue, &queue,
-                                      nullptr));
+  ASSERT_CL(
+      clGetCommandBufferInfoKHR(cb, CL_COMMAND_BUFFER_QUEUES_KHR, sizeof queue, &queue, nullptr));
   EXPECT_EQ(queue, queue_);
   ASSERT_CL(clGetCommandBufferInfoKHR(cb, CL_COMMAND_BUFFER_NUM_QUEUES_KHR, sizeof count, &count,
                                       nullptr));
   EXPECT_EQ(count, 1u);
-  ASSERT_CL(clGetCommandBufferInfoKHR(cb, CL_COMMAND_BUFFER_CONTEXT_KHR, sizeof context,
-                                      &context, nullptr));
+  ASSERT_CL(clGetCommandBufferInfoKHR(cb, CL_COMMAND_BUFFER_CONTEXT_KHR, sizeof context, &context,
+                                      nullptr));
   EXPECT_EQ(context, context_);
   ASSERT_CL(clRetainCommandBufferKHR(cb));
-  ASSERT_CL(clGetCommandBufferInfoKHR(cb, CL_COMMAND_BUFFER_REFERENCE_COUNT_KHR,
-                                      sizeof references, &references, nullptr));
+  ASSERT_CL(clGetCommandBufferInfoKHR(cb, CL_COMMAND_BUFFER_REFERENCE_COUNT_KHR, sizeof references,
+                                      &references, nullptr));
   EXPECT_EQ(references, 2u);
   ASSERT_CL(clReleaseCommandBufferKHR(cb));
   size_t size = 0;
-  ASSERT_CL(clGetCommandBufferInfoKHR(cb, CL_COMMAND_BUFFER_PROPERTIES_ARRAY_KHR, 0, nullptr,
-                                      &size));
+  ASSERT_CL(
+      clGetCommandBufferInfoKHR(cb, CL_COMMAND_BUFFER_PROPERTIES_ARRAY_KHR, 0, nullptr, &size));
   ASSERT_EQ(size, sizeof properties);
   cl_command_buffer_properties_khr back[3] = {9, 9, 9};
-  ASSERT_CL(clGetCommandBufferInfoKHR(cb, CL_COMMAND_BUFFER_PROPERTIES_ARRAY_KHR, size, back,
-                                      nullptr));
+  ASSERT_CL(
+      clGetCommandBufferInfoKHR(cb, CL_COMMAND_BUFFER_PROPERTIES_ARRAY_KHR, size, back, nullptr));
   EXPECT_TRUE(std::equal(back, back + 3, properties));
-  EXPECT_CL_ERROR(CL_INVALID_VALUE, clGetCommandBufferInfoKHR(cb, CL_COMMAND_BUFFER_QUEUES_KHR, 1,
-                                                              &queue, nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_VALUE,
+                  clGetCommandBufferInfoKHR(cb, CL_COMMAND_BUFFER_QUEUES_KHR, 1, &queue, nullptr));
   EXPECT_CL_ERROR(CL_INVALID_VALUE,
                   clGetCommandBufferInfoKHR(cb, 0x7fff, sizeof count, &count, nullptr));
   EXPECT_CL_ERROR(CL_INVALID_COMMAND_BUFFER_KHR,
-                  clGetCommandBufferInfoKHR(nullptr, CL_COMMAND_BUFFER_NUM_QUEUES_KHR,
-                                            sizeof count, &count, nullptr));
+                  clGetCommandBufferInfoKHR(nullptr, CL_COMMAND_BUFFER_NUM_QUEUES_KHR, sizeof count,
+                                            &count, nullptr));
 }
 
 TEST_F(CommandBuffer, CreationErrors) {
@@ -468,22 +467,20 @@ TEST_F(CommandBuffer, RecordingAndEnqueueErrors) {
                   clCommandFillBufferKHR(cb, nullptr, nullptr, in, &pattern, sizeof pattern, 0,
                                          n * sizeof(cl_int), 0, &point, nullptr, nullptr));
   cl_sync_point_khr unknown = 12345;
-  EXPECT_CL_ERROR(CL_INVALID_SYNC_POINT_WAIT_LIST_KHR,
-                  clCommandBarrierWithWaitListKHR(cb, nullptr, nullptr, 1, &unknown, nullptr,
-                                                  nullptr));
+  EXPECT_CL_ERROR(
+      CL_INVALID_SYNC_POINT_WAIT_LIST_KHR,
+      clCommandBarrierWithWaitListKHR(cb, nullptr, nullptr, 1, &unknown, nullptr, nullptr));
   // The clEnqueue* checks apply as they are.
   EXPECT_CL_ERROR(CL_INVALID_VALUE,
-                  clCommandCopyBufferKHR(cb, nullptr, nullptr, in, out, 0, 4, n * sizeof(cl_int),
-                                         0, nullptr, nullptr, nullptr));
-  EXPECT_CL_ERROR(CL_MEM_COPY_OVERLAP,
-                  clCommandCopyBufferKHR(cb, nullptr, nullptr, in, in, 0, 4, 16, 0, nullptr,
-                                         nullptr, nullptr));
-  EXPECT_CL_ERROR(CL_INVALID_VALUE,
-                  clCommandFillBufferKHR(cb, nullptr, nullptr, in, &pattern, 3, 0, 12, 0, nullptr,
-                                         nullptr, nullptr));
+                  clCommandCopyBufferKHR(cb, nullptr, nullptr, in, out, 0, 4, n * sizeof(cl_int), 0,
+                                         nullptr, nullptr, nullptr));
+  EXPECT_CL_ERROR(CL_MEM_COPY_OVERLAP, clCommandCopyBufferKHR(cb, nullptr, nullptr, in, in, 0, 4,
+                                                              16, 0, nullptr, nullptr, nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_VALUE, clCommandFillBufferKHR(cb, nullptr, nullptr, in, &pattern, 3, 0,
+                                                           12, 0, nullptr, nullptr, nullptr));
   EXPECT_CL_ERROR(CL_INVALID_MEM_OBJECT,
-                  clCommandFillBufferKHR(cb, nullptr, nullptr, nullptr, &pattern, sizeof pattern,
-                                         0, 4, 0, nullptr, nullptr, nullptr));
+                  clCommandFillBufferKHR(cb, nullptr, nullptr, nullptr, &pattern, sizeof pattern, 0,
+                                         4, 0, nullptr, nullptr, nullptr));
 
   // A buffer of another context.
   cl_int err = CL_SUCCESS;
@@ -491,20 +488,18 @@ TEST_F(CommandBuffer, RecordingAndEnqueueErrors) {
   ASSERT_CL(err);
   cl_mem foreign = clCreateBuffer(otherContext, CL_MEM_READ_WRITE, 64, nullptr, &err);
   ASSERT_CL(err);
-  EXPECT_CL_ERROR(CL_INVALID_CONTEXT,
-                  clCommandCopyBufferKHR(cb, nullptr, nullptr, in, foreign, 0, 0, 16, 0, nullptr,
-                                         nullptr, nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_CONTEXT, clCommandCopyBufferKHR(cb, nullptr, nullptr, in, foreign, 0,
+                                                             0, 16, 0, nullptr, nullptr, nullptr));
 
   // Enqueue before finalizing; then finalize, and record or finalize again.
-  EXPECT_CL_ERROR(CL_INVALID_OPERATION, clEnqueueCommandBufferKHR(0, nullptr, cb, 0, nullptr,
-                                                                  nullptr));
-  ASSERT_CL(clCommandNDRangeKernelKHR(cb, nullptr, nullptr, k, 1, nullptr, &n, nullptr, 0,
-                                      nullptr, &point, nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_OPERATION,
+                  clEnqueueCommandBufferKHR(0, nullptr, cb, 0, nullptr, nullptr));
+  ASSERT_CL(clCommandNDRangeKernelKHR(cb, nullptr, nullptr, k, 1, nullptr, &n, nullptr, 0, nullptr,
+                                      &point, nullptr));
   ASSERT_CL(clFinalizeCommandBufferKHR(cb));
   EXPECT_CL_ERROR(CL_INVALID_OPERATION, clFinalizeCommandBufferKHR(cb));
-  EXPECT_CL_ERROR(CL_INVALID_OPERATION,
-                  clCommandBarrierWithWaitListKHR(cb, nullptr, nullptr, 1, &point, nullptr,
-                                                  nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_OPERATION, clCommandBarrierWithWaitListKHR(cb, nullptr, nullptr, 1,
+                                                                        &point, nullptr, nullptr));
   EXPECT_CL_ERROR(CL_INVALID_COMMAND_BUFFER_KHR, clFinalizeCommandBufferKHR(nullptr));
   EXPECT_CL_ERROR(CL_INVALID_COMMAND_BUFFER_KHR, clReleaseCommandBufferKHR(nullptr));
   EXPECT_CL_ERROR(CL_INVALID_COMMAND_BUFFER_KHR,
@@ -513,16 +508,15 @@ TEST_F(CommandBuffer, RecordingAndEnqueueErrors) {
   // Queues: count and list disagree; more than recorded; an invalid one;
   // another context's; an event of another context.
   cl_command_queue q = queue_;
-  EXPECT_CL_ERROR(CL_INVALID_VALUE, clEnqueueCommandBufferKHR(1, nullptr, cb, 0, nullptr,
-                                                              nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_VALUE, clEnqueueCommandBufferKHR(1, nullptr, cb, 0, nullptr, nullptr));
   EXPECT_CL_ERROR(CL_INVALID_VALUE, clEnqueueCommandBufferKHR(0, &q, cb, 0, nullptr, nullptr));
   cl_command_queue two[2] = {queue_, queue_};
   EXPECT_CL_ERROR(CL_INVALID_VALUE, clEnqueueCommandBufferKHR(2, two, cb, 0, nullptr, nullptr));
   cl_command_queue invalid[1] = {nullptr};
   EXPECT_CL_ERROR(CL_INVALID_COMMAND_QUEUE,
                   clEnqueueCommandBufferKHR(1, invalid, cb, 0, nullptr, nullptr));
-  cl_command_queue foreignQueue = clCreateCommandQueueWithProperties(otherContext, device_,
-                                                                     nullptr, &err);
+  cl_command_queue foreignQueue =
+      clCreateCommandQueueWithProperties(otherContext, device_, nullptr, &err);
   ASSERT_CL(err);
   EXPECT_CL_ERROR(CL_INVALID_CONTEXT,
                   clEnqueueCommandBufferKHR(1, &foreignQueue, cb, 0, nullptr, nullptr));

@@ -9,8 +9,7 @@ _cl_command_buffer_khr::_cl_command_buffer_khr(
     : queue_(queue), properties_(std::move(properties)) {}
 
 cl_sync_point_khr _cl_command_buffer_khr::record(cl_uint numSyncPoints,
-                                                 const cl_sync_point_khr *waitList,
-                                                 Command work) {
+                                                 const cl_sync_point_khr *waitList, Command work) {
   std::lock_guard lock(mutex_);
   check(!finalized(), CL_INVALID_OPERATION);
   for (cl_uint i = 0; i < numSyncPoints; ++i)

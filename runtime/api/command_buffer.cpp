@@ -46,9 +46,9 @@ std::vector<cl_command_buffer_properties_khr> checkedProperties(
 
 }  // namespace
 
-cl_command_buffer_khr CL_API_CALL clCreateCommandBufferKHR(
-    cl_uint num_queues, const cl_command_queue *queues,
-    const cl_command_buffer_properties_khr *properties, cl_int *errcode_ret) {
+cl_command_buffer_khr CL_API_CALL
+clCreateCommandBufferKHR(cl_uint num_queues, const cl_command_queue *queues,
+                         const cl_command_buffer_properties_khr *properties, cl_int *errcode_ret) {
   return guardedCreate(errcode_ret, [&]() -> cl_command_buffer_khr {
     // "CL_INVALID_VALUE if num_queues is not one" (a device without
     // cl_khr_command_buffer_multi_device) "or queues is NULL".
@@ -109,9 +109,8 @@ cl_int CL_API_CALL clEnqueueCommandBufferKHR(cl_uint num_queues, cl_command_queu
     // The wait list's checks (CL_INVALID_CONTEXT for an event of another
     // context, CL_INVALID_EVENT_WAIT_LIST), then one command that runs the
     // recorded ones: no check and no allocation per recorded command.
-    enqueueCommand(queue, CL_COMMAND_COMMAND_BUFFER_KHR, num_events_in_wait_list,
-                   event_wait_list, event,
-                   [recorded = Ref(buffer)] { return recorded->run(); });
+    enqueueCommand(queue, CL_COMMAND_COMMAND_BUFFER_KHR, num_events_in_wait_list, event_wait_list,
+                   event, [recorded = Ref(buffer)] { return recorded->run(); });
   });
 }
 

@@ -39,7 +39,7 @@ using CommandProperties = cl_properties;
 
 // clCommand*KHR share their tail: the sync points the command waits for,
 // the one it defines, and the mutable-dispatch handle.
-#define LOCKSTEP_COMMAND_TAIL                                                         \
+#define LOCKSTEP_COMMAND_TAIL                                                          \
   cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list, \
       cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle
 
@@ -52,57 +52,69 @@ using clReleaseCommandBufferKHR_fn = cl_int(CL_API_CALL *)(cl_command_buffer_khr
 using clEnqueueCommandBufferKHR_fn = cl_int(CL_API_CALL *)(
     cl_uint num_queues, cl_command_queue *queues, cl_command_buffer_khr command_buffer,
     cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event);
-using clGetCommandBufferInfoKHR_fn = cl_int(CL_API_CALL *)(
-    cl_command_buffer_khr command_buffer, cl_command_buffer_info_khr param_name,
-    size_t param_value_size, void *param_value, size_t *param_value_size_ret);
+using clGetCommandBufferInfoKHR_fn = cl_int(CL_API_CALL *)(cl_command_buffer_khr command_buffer,
+                                                           cl_command_buffer_info_khr param_name,
+                                                           size_t param_value_size,
+                                                           void *param_value,
+                                                           size_t *param_value_size_ret);
 
-using clCommandBarrierWithWaitListKHR_fn = cl_int(CL_API_CALL *)(
-    cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
-    const CommandProperties *properties, LOCKSTEP_COMMAND_TAIL);
-using clCommandCopyBufferKHR_fn = cl_int(CL_API_CALL *)(
-    cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
-    const CommandProperties *properties, cl_mem src_buffer, cl_mem dst_buffer, size_t src_offset,
-    size_t dst_offset, size_t size, LOCKSTEP_COMMAND_TAIL);
+using clCommandBarrierWithWaitListKHR_fn =
+    cl_int(CL_API_CALL *)(cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
+                          const CommandProperties *properties, LOCKSTEP_COMMAND_TAIL);
+using clCommandCopyBufferKHR_fn = cl_int(CL_API_CALL *)(cl_command_buffer_khr command_buffer,
+                                                        cl_command_queue command_queue,
+                                                        const CommandProperties *properties,
+                                                        cl_mem src_buffer, cl_mem dst_buffer,
+                                                        size_t src_offset, size_t dst_offset,
+                                                        size_t size, LOCKSTEP_COMMAND_TAIL);
 using clCommandCopyBufferRectKHR_fn = cl_int(CL_API_CALL *)(
     cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
     const CommandProperties *properties, cl_mem src_buffer, cl_mem dst_buffer,
-    const size_t *src_origin, const size_t *dst_origin, const size_t *region,
-    size_t src_row_pitch, size_t src_slice_pitch, size_t dst_row_pitch, size_t dst_slice_pitch,
-    LOCKSTEP_COMMAND_TAIL);
+    const size_t *src_origin, const size_t *dst_origin, const size_t *region, size_t src_row_pitch,
+    size_t src_slice_pitch, size_t dst_row_pitch, size_t dst_slice_pitch, LOCKSTEP_COMMAND_TAIL);
 using clCommandCopyBufferToImageKHR_fn = cl_int(CL_API_CALL *)(
     cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
     const CommandProperties *properties, cl_mem src_buffer, cl_mem dst_image, size_t src_offset,
     const size_t *dst_origin, const size_t *region, LOCKSTEP_COMMAND_TAIL);
-using clCommandCopyImageKHR_fn = cl_int(CL_API_CALL *)(
-    cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
-    const CommandProperties *properties, cl_mem src_image, cl_mem dst_image,
-    const size_t *src_origin, const size_t *dst_origin, const size_t *region,
-    LOCKSTEP_COMMAND_TAIL);
+using clCommandCopyImageKHR_fn = cl_int(CL_API_CALL *)(cl_command_buffer_khr command_buffer,
+                                                       cl_command_queue command_queue,
+                                                       const CommandProperties *properties,
+                                                       cl_mem src_image, cl_mem dst_image,
+                                                       const size_t *src_origin,
+                                                       const size_t *dst_origin,
+                                                       const size_t *region, LOCKSTEP_COMMAND_TAIL);
 using clCommandCopyImageToBufferKHR_fn = cl_int(CL_API_CALL *)(
     cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
     const CommandProperties *properties, cl_mem src_image, cl_mem dst_buffer,
     const size_t *src_origin, const size_t *region, size_t dst_offset, LOCKSTEP_COMMAND_TAIL);
-using clCommandFillBufferKHR_fn = cl_int(CL_API_CALL *)(
-    cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
-    const CommandProperties *properties, cl_mem buffer, const void *pattern, size_t pattern_size,
-    size_t offset, size_t size, LOCKSTEP_COMMAND_TAIL);
-using clCommandFillImageKHR_fn = cl_int(CL_API_CALL *)(
-    cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
-    const CommandProperties *properties, cl_mem image, const void *fill_color,
-    const size_t *origin, const size_t *region, LOCKSTEP_COMMAND_TAIL);
-using clCommandNDRangeKernelKHR_fn = cl_int(CL_API_CALL *)(
-    cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
-    const CommandProperties *properties, cl_kernel kernel, cl_uint work_dim,
-    const size_t *global_work_offset, const size_t *global_work_size,
-    const size_t *local_work_size, LOCKSTEP_COMMAND_TAIL);
-using clCommandSVMMemcpyKHR_fn = cl_int(CL_API_CALL *)(
-    cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
-    const CommandProperties *properties, void *dst_ptr, const void *src_ptr, size_t size,
-    LOCKSTEP_COMMAND_TAIL);
-using clCommandSVMMemFillKHR_fn = cl_int(CL_API_CALL *)(
-    cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
-    const CommandProperties *properties, void *svm_ptr, const void *pattern, size_t pattern_size,
-    size_t size, LOCKSTEP_COMMAND_TAIL);
+using clCommandFillBufferKHR_fn = cl_int(CL_API_CALL *)(cl_command_buffer_khr command_buffer,
+                                                        cl_command_queue command_queue,
+                                                        const CommandProperties *properties,
+                                                        cl_mem buffer, const void *pattern,
+                                                        size_t pattern_size, size_t offset,
+                                                        size_t size, LOCKSTEP_COMMAND_TAIL);
+using clCommandFillImageKHR_fn = cl_int(CL_API_CALL *)(cl_command_buffer_khr command_buffer,
+                                                       cl_command_queue command_queue,
+                                                       const CommandProperties *properties,
+                                                       cl_mem image, const void *fill_color,
+                                                       const size_t *origin, const size_t *region,
+                                                       LOCKSTEP_COMMAND_TAIL);
+using clCommandNDRangeKernelKHR_fn =
+    cl_int(CL_API_CALL *)(cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
+                          const CommandProperties *properties, cl_kernel kernel, cl_uint work_dim,
+                          const size_t *global_work_offset, const size_t *global_work_size,
+                          const size_t *local_work_size, LOCKSTEP_COMMAND_TAIL);
+using clCommandSVMMemcpyKHR_fn = cl_int(CL_API_CALL *)(cl_command_buffer_khr command_buffer,
+                                                       cl_command_queue command_queue,
+                                                       const CommandProperties *properties,
+                                                       void *dst_ptr, const void *src_ptr,
+                                                       size_t size, LOCKSTEP_COMMAND_TAIL);
+using clCommandSVMMemFillKHR_fn = cl_int(CL_API_CALL *)(cl_command_buffer_khr command_buffer,
+                                                        cl_command_queue command_queue,
+                                                        const CommandProperties *properties,
+                                                        void *svm_ptr, const void *pattern,
+                                                        size_t pattern_size, size_t size,
+                                                        LOCKSTEP_COMMAND_TAIL);
 
 #undef LOCKSTEP_COMMAND_TAIL
 

@@ -52,11 +52,13 @@ cl_int recordCommand(cl_command_buffer_khr command_buffer, cl_command_queue comm
 
 }  // namespace
 
-cl_int CL_API_CALL clCommandBarrierWithWaitListKHR(
-    cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
-    const khr::CommandProperties *properties, cl_uint num_sync_points_in_wait_list,
-    const cl_sync_point_khr *sync_point_wait_list, cl_sync_point_khr *sync_point,
-    cl_mutable_command_khr *mutable_handle) {
+cl_int CL_API_CALL clCommandBarrierWithWaitListKHR(cl_command_buffer_khr command_buffer,
+                                                   cl_command_queue command_queue,
+                                                   const khr::CommandProperties *properties,
+                                                   cl_uint num_sync_points_in_wait_list,
+                                                   const cl_sync_point_khr *sync_point_wait_list,
+                                                   cl_sync_point_khr *sync_point,
+                                                   cl_mutable_command_khr *mutable_handle) {
   // The recorded commands run in order: a barrier has nothing left to do
   // but hand out its sync point.
   return recordCommand(command_buffer, command_queue, properties, num_sync_points_in_wait_list,
@@ -70,28 +72,26 @@ cl_int CL_API_CALL clCommandCopyBufferKHR(
     size_t src_offset, size_t dst_offset, size_t size, cl_uint num_sync_points_in_wait_list,
     const cl_sync_point_khr *sync_point_wait_list, cl_sync_point_khr *sync_point,
     cl_mutable_command_khr *mutable_handle) {
-  return recordCommand(command_buffer, command_queue, properties, num_sync_points_in_wait_list,
-                       sync_point_wait_list, sync_point, mutable_handle,
-                       [&](_cl_command_queue *queue) {
-                         return copyBufferCommand(queue, src_buffer, dst_buffer, src_offset,
-                                                  dst_offset, size);
-                       });
+  return recordCommand(
+      command_buffer, command_queue, properties, num_sync_points_in_wait_list, sync_point_wait_list,
+      sync_point, mutable_handle, [&](_cl_command_queue *queue) {
+        return copyBufferCommand(queue, src_buffer, dst_buffer, src_offset, dst_offset, size);
+      });
 }
 
 cl_int CL_API_CALL clCommandCopyBufferRectKHR(
     cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
     const khr::CommandProperties *properties, cl_mem src_buffer, cl_mem dst_buffer,
-    const size_t *src_origin, const size_t *dst_origin, const size_t *region,
-    size_t src_row_pitch, size_t src_slice_pitch, size_t dst_row_pitch, size_t dst_slice_pitch,
+    const size_t *src_origin, const size_t *dst_origin, const size_t *region, size_t src_row_pitch,
+    size_t src_slice_pitch, size_t dst_row_pitch, size_t dst_slice_pitch,
     cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list,
     cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
   return recordCommand(command_buffer, command_queue, properties, num_sync_points_in_wait_list,
                        sync_point_wait_list, sync_point, mutable_handle,
                        [&](_cl_command_queue *queue) {
-                         return copyBufferRectCommand(queue, src_buffer, dst_buffer, src_origin,
-                                                      dst_origin, region, src_row_pitch,
-                                                      src_slice_pitch, dst_row_pitch,
-                                                      dst_slice_pitch);
+                         return copyBufferRectCommand(
+                             queue, src_buffer, dst_buffer, src_origin, dst_origin, region,
+                             src_row_pitch, src_slice_pitch, dst_row_pitch, dst_slice_pitch);
                        });
 }
 
@@ -137,26 +137,29 @@ cl_int CL_API_CALL clCommandCopyImageToBufferKHR(
                        });
 }
 
-cl_int CL_API_CALL clCommandFillBufferKHR(
-    cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
-    const khr::CommandProperties *properties, cl_mem buffer, const void *pattern,
-    size_t pattern_size, size_t offset, size_t size, cl_uint num_sync_points_in_wait_list,
-    const cl_sync_point_khr *sync_point_wait_list, cl_sync_point_khr *sync_point,
-    cl_mutable_command_khr *mutable_handle) {
-  return recordCommand(command_buffer, command_queue, properties, num_sync_points_in_wait_list,
-                       sync_point_wait_list, sync_point, mutable_handle,
-                       [&](_cl_command_queue *queue) {
-                         return fillBufferCommand(queue, buffer, pattern, pattern_size, offset,
-                                                  size);
-                       });
+cl_int CL_API_CALL clCommandFillBufferKHR(cl_command_buffer_khr command_buffer,
+                                          cl_command_queue command_queue,
+                                          const khr::CommandProperties *properties, cl_mem buffer,
+                                          const void *pattern, size_t pattern_size, size_t offset,
+                                          size_t size, cl_uint num_sync_points_in_wait_list,
+                                          const cl_sync_point_khr *sync_point_wait_list,
+                                          cl_sync_point_khr *sync_point,
+                                          cl_mutable_command_khr *mutable_handle) {
+  return recordCommand(
+      command_buffer, command_queue, properties, num_sync_points_in_wait_list, sync_point_wait_list,
+      sync_point, mutable_handle, [&](_cl_command_queue *queue) {
+        return fillBufferCommand(queue, buffer, pattern, pattern_size, offset, size);
+      });
 }
 
-cl_int CL_API_CALL clCommandFillImageKHR(
-    cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
-    const khr::CommandProperties *properties, cl_mem image, const void *fill_color,
-    const size_t *origin, const size_t *region, cl_uint num_sync_points_in_wait_list,
-    const cl_sync_point_khr *sync_point_wait_list, cl_sync_point_khr *sync_point,
-    cl_mutable_command_khr *mutable_handle) {
+cl_int CL_API_CALL clCommandFillImageKHR(cl_command_buffer_khr command_buffer,
+                                         cl_command_queue command_queue,
+                                         const khr::CommandProperties *properties, cl_mem image,
+                                         const void *fill_color, const size_t *origin,
+                                         const size_t *region, cl_uint num_sync_points_in_wait_list,
+                                         const cl_sync_point_khr *sync_point_wait_list,
+                                         cl_sync_point_khr *sync_point,
+                                         cl_mutable_command_khr *mutable_handle) {
   return recordCommand(command_buffer, command_queue, properties, num_sync_points_in_wait_list,
                        sync_point_wait_list, sync_point, mutable_handle,
                        [&](_cl_command_queue *queue) {
@@ -167,10 +170,9 @@ cl_int CL_API_CALL clCommandFillImageKHR(
 cl_int CL_API_CALL clCommandNDRangeKernelKHR(
     cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
     const khr::CommandProperties *properties, cl_kernel kernel, cl_uint work_dim,
-    const size_t *global_work_offset, const size_t *global_work_size,
-    const size_t *local_work_size, cl_uint num_sync_points_in_wait_list,
-    const cl_sync_point_khr *sync_point_wait_list, cl_sync_point_khr *sync_point,
-    cl_mutable_command_khr *mutable_handle) {
+    const size_t *global_work_offset, const size_t *global_work_size, const size_t *local_work_size,
+    cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list,
+    cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
   // The launch is checked and its arguments captured now, as
   // clEnqueueNDRangeKernel would; every replay runs that snapshot.
   return recordCommand(command_buffer, command_queue, properties, num_sync_points_in_wait_list,
@@ -186,19 +188,20 @@ cl_int CL_API_CALL clCommandSVMMemcpyKHR(
     const khr::CommandProperties *properties, void *dst_ptr, const void *src_ptr, size_t size,
     cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list,
     cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
-  return recordCommand(command_buffer, command_queue, properties, num_sync_points_in_wait_list,
-                       sync_point_wait_list, sync_point, mutable_handle,
-                       [&](_cl_command_queue *queue) {
-                         return hostMemcpyCommand(queue, dst_ptr, src_ptr, size);
-                       });
+  return recordCommand(
+      command_buffer, command_queue, properties, num_sync_points_in_wait_list, sync_point_wait_list,
+      sync_point, mutable_handle,
+      [&](_cl_command_queue *queue) { return hostMemcpyCommand(queue, dst_ptr, src_ptr, size); });
 }
 
-cl_int CL_API_CALL clCommandSVMMemFillKHR(
-    cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
-    const khr::CommandProperties *properties, void *svm_ptr, const void *pattern,
-    size_t pattern_size, size_t size, cl_uint num_sync_points_in_wait_list,
-    const cl_sync_point_khr *sync_point_wait_list, cl_sync_point_khr *sync_point,
-    cl_mutable_command_khr *mutable_handle) {
+cl_int CL_API_CALL clCommandSVMMemFillKHR(cl_command_buffer_khr command_buffer,
+                                          cl_command_queue command_queue,
+                                          const khr::CommandProperties *properties, void *svm_ptr,
+                                          const void *pattern, size_t pattern_size, size_t size,
+                                          cl_uint num_sync_points_in_wait_list,
+                                          const cl_sync_point_khr *sync_point_wait_list,
+                                          cl_sync_point_khr *sync_point,
+                                          cl_mutable_command_khr *mutable_handle) {
   return recordCommand(command_buffer, command_queue, properties, num_sync_points_in_wait_list,
                        sync_point_wait_list, sync_point, mutable_handle,
                        [&](_cl_command_queue *queue) {

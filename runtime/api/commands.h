@@ -23,11 +23,11 @@ runtime::Command fillBufferCommand(cl_command_queue queue, cl_mem buffer, const 
                                    size_t pattern_size, size_t offset, size_t size);
 
 // api/transfer_rect.cpp
-runtime::Command copyBufferRectCommand(cl_command_queue queue, cl_mem src_buffer,
-                                       cl_mem dst_buffer, const size_t *src_origin,
-                                       const size_t *dst_origin, const size_t *region,
-                                       size_t src_row_pitch, size_t src_slice_pitch,
-                                       size_t dst_row_pitch, size_t dst_slice_pitch);
+runtime::Command copyBufferRectCommand(cl_command_queue queue, cl_mem src_buffer, cl_mem dst_buffer,
+                                       const size_t *src_origin, const size_t *dst_origin,
+                                       const size_t *region, size_t src_row_pitch,
+                                       size_t src_slice_pitch, size_t dst_row_pitch,
+                                       size_t dst_slice_pitch);
 
 // api/image_copy.cpp. The spec puts clEnqueueCopyImage's wait-list errors
 // before CL_MEM_COPY_OVERLAP: copyImageCommand checks the wait list it is

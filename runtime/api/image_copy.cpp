@@ -47,12 +47,12 @@ Command imageBufferCopy(cl_command_queue queue, cl_mem image, cl_mem buffer, boo
   Strided stored = stridedIn(image, boxIn(layout, imageOrigin, region));
   Strided linear = bufferSide(buffer, bufferOffset, layout.elementSize, region);
   size_t rowBytes = region[0] * layout.elementSize;
-  return [from = Ref(toBuffer ? image : buffer), to = Ref(toBuffer ? buffer : image),
-          source = toBuffer ? stored : linear, target = toBuffer ? linear : stored, rowBytes,
-          region] {
-    copyBox(target, source, rowBytes, region);
-    return CL_SUCCESS;
-  };
+  return
+      [from = Ref(toBuffer ? image : buffer), to = Ref(toBuffer ? buffer : image),
+       source = toBuffer ? stored : linear, target = toBuffer ? linear : stored, rowBytes, region] {
+        copyBox(target, source, rowBytes, region);
+        return CL_SUCCESS;
+      };
 }
 
 }  // namespace
@@ -85,8 +85,8 @@ Command copyImageCommand(cl_command_queue command_queue, cl_mem src_image, cl_me
 }
 
 Command copyImageToBufferCommand(cl_command_queue command_queue, cl_mem src_image,
-                                 cl_mem dst_buffer, const size_t *src_origin,
-                                 const size_t *region, size_t dst_offset) {
+                                 cl_mem dst_buffer, const size_t *src_origin, const size_t *region,
+                                 size_t dst_offset) {
   imageOf(src_image);
   check(isBuffer(dst_buffer), CL_INVALID_MEM_OBJECT);
   return imageBufferCopy(command_queue, src_image, dst_buffer, true, src_origin, dst_offset,
