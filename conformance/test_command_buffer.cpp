@@ -5,110 +5,18 @@
 // image, SVM) ordered by sync points, against host references; the
 // command-buffer's event (its type, wait list, profiling times); replays on
 // a substitute queue, overlapping replays and a command-buffer released
-// while pending; and the errors the extension specifies.
+// while pending; and the errors the extension specifies. Mutable launches
+// (cl_khr_command_buffer_mutable_dispatch 0.9.5) are test_command_buffer_mutable.cpp's.
 #include <algorithm>
 #include <array>
 #include <cstring>
 #include <numeric>
 #include <vector>
 
-#include "../runtime/api/command_buffer_abi.h"
-#include "ClTest.h"
+#include "CommandBufferTest.h"
 
 namespace lockstep::test {
 namespace {
-
-const char *kAxpbSource = R"(
-kernel void axpb(global const int *in, global int *out, int a, int b) {
-  size_t i = get_global_id(0);
-  out[i] = in[i] * a + b;
-})";
-
-class CommandBuffer : public ClTest {
- protected:
-  void SetUp() override {
-    ClTest::SetUp();
-    if (HasFatalFailure()) return;
-    ASSERT_NE(deviceString(device_, CL_DEVICE_EXTENSIONS).find("cl_khr_command_buffer"),
-              std::string::npos);
-#define LOCKSTEP_LOAD(name)                                        \
-  name = reinterpret_cast<khr::name##_fn>(                         \
-      clGetExtensionFunctionAddressForPlatform(platform_, #name)); \
-  ASSERT_NE(name, nullptr) << #name;
-    LOCKSTEP_LOAD(clCreateCommandBufferKHR)
-    LOCKSTEP_LOAD(clFinalizeCommandBufferKHR)
-    LOCKSTEP_LOAD(clRetainCommandBufferKHR)
-    LOCKSTEP_LOAD(clReleaseCommandBufferKHR)
-    LOCKSTEP_LOAD(clEnqueueCommandBufferKHR)
-    LOCKSTEP_LOAD(clGetCommandBufferInfoKHR)
-    LOCKSTEP_LOAD(clCommandBarrierWithWaitListKHR)
-    LOCKSTEP_LOAD(clCommandCopyBufferKHR)
-    LOCKSTEP_LOAD(clCommandCopyBufferRectKHR)
-    LOCKSTEP_LOAD(clCommandCopyBufferToImageKHR)
-    LOCKSTEP_LOAD(clCommandCopyImageKHR)
-    LOCKSTEP_LOAD(clCommandCopyImageToBufferKHR)
-    LOCKSTEP_LOAD(clCommandFillBufferKHR)
-    LOCKSTEP_LOAD(clCommandFillImageKHR)
-    LOCKSTEP_LOAD(clCommandNDRangeKernelKHR)
-    LOCKSTEP_LOAD(clCommandSVMMemcpyKHR)
-    LOCKSTEP_LOAD(clCommandSVMMemFillKHR)
-#undef LOCKSTEP_LOAD
-  }
-  void TearDown() override {
-    for (cl_command_buffer_khr b : buffers_) EXPECT_CL(clReleaseCommandBufferKHR(b));
-    ClTest::TearDown();
-  }
-
-  // A command-buffer for `queue` (the test's by default), released at the end.
-  cl_command_buffer_khr commandBuffer(
-      cl_command_queue queue = nullptr,
-      const cl_command_buffer_properties_khr *properties = nullptr) {
-    cl_command_queue q = queue ? queue : queue_;
-    cl_int err = CL_INVALID_VALUE;
-    cl_command_buffer_khr b = clCreateCommandBufferKHR(1, &q, properties, &err);
-    EXPECT_EQ(err, CL_SUCCESS) << errorName(err);
-    if (b) buffers_.push_back(b);
-    return b;
-  }
-  void write(cl_mem mem, const std::vector<cl_int> &data) {
-    ASSERT_CL(clEnqueueWriteBuffer(queue_, mem, CL_TRUE, 0, data.size() * sizeof(cl_int),
-                                   data.data(), 0, nullptr, nullptr));
-  }
-  cl_command_buffer_state_khr state(cl_command_buffer_khr b) {
-    cl_command_buffer_state_khr value = 99;
-    EXPECT_CL(
-        clGetCommandBufferInfoKHR(b, CL_COMMAND_BUFFER_STATE_KHR, sizeof value, &value, nullptr));
-    return value;
-  }
-
-#define LOCKSTEP_DECLARE(name) khr::name##_fn name = nullptr;
-  LOCKSTEP_DECLARE(clCreateCommandBufferKHR)
-  LOCKSTEP_DECLARE(clFinalizeCommandBufferKHR)
-  LOCKSTEP_DECLARE(clRetainCommandBufferKHR)
-  LOCKSTEP_DECLARE(clReleaseCommandBufferKHR)
-  LOCKSTEP_DECLARE(clEnqueueCommandBufferKHR)
-  LOCKSTEP_DECLARE(clGetCommandBufferInfoKHR)
-  LOCKSTEP_DECLARE(clCommandBarrierWithWaitListKHR)
-  LOCKSTEP_DECLARE(clCommandCopyBufferKHR)
-  LOCKSTEP_DECLARE(clCommandCopyBufferRectKHR)
-  LOCKSTEP_DECLARE(clCommandCopyBufferToImageKHR)
-  LOCKSTEP_DECLARE(clCommandCopyImageKHR)
-  LOCKSTEP_DECLARE(clCommandCopyImageToBufferKHR)
-  LOCKSTEP_DECLARE(clCommandFillBufferKHR)
-  LOCKSTEP_DECLARE(clCommandFillImageKHR)
-  LOCKSTEP_DECLARE(clCommandNDRangeKernelKHR)
-  LOCKSTEP_DECLARE(clCommandSVMMemcpyKHR)
-  LOCKSTEP_DECLARE(clCommandSVMMemFillKHR)
-#undef LOCKSTEP_DECLARE
-
-  std::vector<cl_command_buffer_khr> buffers_;
-};
-
-std::vector<cl_int> axpb(const std::vector<cl_int> &in, cl_int a, cl_int b) {
-  std::vector<cl_int> out(in.size());
-  for (size_t i = 0; i < in.size(); ++i) out[i] = in[i] * a + b;
-  return out;
-}
 
 TEST_F(CommandBuffer, DeviceReportsTheExtensionAndItsQueries) {
   size_t size = 0;
@@ -420,11 +328,15 @@ TEST_F(CommandBuffer, CreationErrors) {
   cl_command_buffer_properties_khr unknownFlag[] = {CL_COMMAND_BUFFER_FLAGS_KHR, 1u << 20, 0};
   EXPECT_EQ(clCreateCommandBufferKHR(1, &q, unknownFlag, &err), nullptr);
   EXPECT_EQ(err, CL_INVALID_VALUE);
-  // Simultaneous use is cl_khr_command_buffer_mutable_dispatch's flag: a
-  // valid value this device does not support.
-  cl_command_buffer_properties_khr simultaneous[] = {CL_COMMAND_BUFFER_FLAGS_KHR, 1, 0};
-  EXPECT_EQ(clCreateCommandBufferKHR(1, &q, simultaneous, &err), nullptr);
+  // Device-side sync is cl_khr_command_buffer_multi_device's flag: a valid
+  // value this device does not support.
+  cl_command_buffer_properties_khr deviceSideSync[] = {CL_COMMAND_BUFFER_FLAGS_KHR, 1 << 2, 0};
+  EXPECT_EQ(clCreateCommandBufferKHR(1, &q, deviceSideSync, &err), nullptr);
   EXPECT_EQ(err, CL_INVALID_PROPERTY);
+  // Simultaneous use and mutable (cl_khr_command_buffer_mutable_dispatch).
+  cl_command_buffer_properties_khr both[] = {CL_COMMAND_BUFFER_FLAGS_KHR,
+                                             khr::kSimultaneousUse | khr::kMutable, 0};
+  EXPECT_NE(commandBuffer(nullptr, both), nullptr);
 }
 
 TEST_F(CommandBuffer, RecordingAndEnqueueErrors) {

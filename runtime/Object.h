@@ -46,6 +46,7 @@ enum class Tag : uint32_t {
   Event,
   Sampler,
   CommandBuffer,
+  MutableCommand,
 };
 
 // Where every object lives (Object.cpp): an arena of address space that is

@@ -13,10 +13,12 @@ _cl_platform_id::_cl_platform_id()
     // *_WITH_VERSION / *_NUMERIC_VERSION query is answered.
     // cl_khr_image2d_from_buffer: the device's (api/image.cpp).
     // cl_intel_unified_shared_memory: api/usm.cpp.
-    // cl_khr_command_buffer: api/command_buffer.cpp.
+    // cl_khr_command_buffer, cl_khr_command_buffer_mutable_dispatch:
+    // api/command_buffer*.cpp.
     : extensions_(
           "cl_khr_icd cl_khr_extended_versioning cl_khr_image2d_from_buffer "
-          "cl_intel_unified_shared_memory cl_khr_command_buffer") {
+          "cl_intel_unified_shared_memory cl_khr_command_buffer "
+          "cl_khr_command_buffer_mutable_dispatch") {
   // cl_khr_il_program: while the SPIR-V translator is installed.
   if (!lockstep::compiler::Compiler::instance().ilVersions().empty()) extensions_ += " cl_khr_il_program";
   timespec resolution{};
@@ -77,6 +79,8 @@ std::vector<cl_name_version> extensionVersions(std::string_view names) {
   for (cl_name_version &entry : list) {
     if (std::string_view(entry.name) == "cl_khr_command_buffer")
       entry.version = LOCKSTEP_COMMAND_BUFFER_VERSION;
+    else if (std::string_view(entry.name) == "cl_khr_command_buffer_mutable_dispatch")
+      entry.version = LOCKSTEP_MUTABLE_DISPATCH_VERSION;
   }
   return list;
 }

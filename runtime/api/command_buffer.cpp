@@ -17,31 +17,46 @@ namespace lockstep::api {
 namespace {
 
 // The flags of CL_COMMAND_BUFFER_FLAGS_KHR that some version of the
-// extensions defines (simultaneous use, mutable, device-side sync): valid
-// values, none supported by this device (CL_INVALID_PROPERTY). Any other
-// bit is no valid value (CL_INVALID_VALUE).
-constexpr cl_command_buffer_flags_khr kDefinedFlags = (1 << 0) | (1 << 1) | (1 << 2);
+// extensions defines: simultaneous use and mutable
+// (cl_khr_command_buffer_mutable_dispatch, offered), device-side sync
+// (cl_khr_command_buffer_multi_device, not offered: CL_INVALID_PROPERTY).
+// Any other bit is no valid value (CL_INVALID_VALUE).
+constexpr cl_command_buffer_flags_khr kSupportedFlags = khr::kSimultaneousUse | khr::kMutable;
+constexpr cl_command_buffer_flags_khr kDefinedFlags = kSupportedFlags | (1 << 2);
+
+struct CheckedProperties {
+  std::vector<cl_command_buffer_properties_khr> kept;  // with its 0, or empty
+  cl_command_buffer_flags_khr flags = 0;
+  cl_bitfield asserts = 0;
+};
 
 // "CL_INVALID_VALUE if values specified in properties are not valid, or if
 // the same property name is specified more than once"; "CL_INVALID_PROPERTY
 // if values specified in properties are valid but are not supported by all
-// the devices associated with command-queues in queues". Returns the list
-// to keep (with its 0), or an empty one.
-std::vector<cl_command_buffer_properties_khr> checkedProperties(
-    const cl_command_buffer_properties_khr *properties) {
-  std::vector<cl_command_buffer_properties_khr> kept;
-  if (!properties) return kept;
-  bool flagsSeen = false;
+// the devices associated with command-queues in queues".
+CheckedProperties checkedProperties(const cl_command_buffer_properties_khr *properties) {
+  CheckedProperties result;
+  if (!properties) return result;
+  bool flagsSeen = false, assertsSeen = false;
   for (; properties[0] != 0; properties += 2) {
-    check(properties[0] == CL_COMMAND_BUFFER_FLAGS_KHR && !flagsSeen, CL_INVALID_VALUE);
-    flagsSeen = true;
-    cl_command_buffer_flags_khr flags = properties[1];
-    check((flags & ~kDefinedFlags) == 0, CL_INVALID_VALUE);
-    check(flags == 0, CL_INVALID_PROPERTY);
-    kept.insert(kept.end(), properties, properties + 2);
+    if (properties[0] == CL_COMMAND_BUFFER_FLAGS_KHR) {
+      check(!flagsSeen, CL_INVALID_VALUE);
+      flagsSeen = true;
+      result.flags = properties[1];
+      check((result.flags & ~kDefinedFlags) == 0, CL_INVALID_VALUE);
+      check((result.flags & ~kSupportedFlags) == 0, CL_INVALID_PROPERTY);
+    } else if (properties[0] == khr::kCommandBufferMutableDispatchAsserts) {
+      check(!assertsSeen, CL_INVALID_VALUE);
+      assertsSeen = true;
+      result.asserts = properties[1];
+      check((result.asserts & ~khr::kAssertNoAdditionalWorkGroups) == 0, CL_INVALID_VALUE);
+    } else {
+      fail(CL_INVALID_VALUE);
+    }
+    result.kept.insert(result.kept.end(), properties, properties + 2);
   }
-  kept.push_back(0);
-  return kept;
+  result.kept.push_back(0);
+  return result;
 }
 
 }  // namespace
@@ -54,12 +69,13 @@ clCreateCommandBufferKHR(cl_uint num_queues, const cl_command_queue *queues,
     // cl_khr_command_buffer_multi_device) "or queues is NULL".
     check(num_queues == 1 && queues != nullptr, CL_INVALID_VALUE);
     _cl_command_queue *queue = checked(queues[0]);
-    std::vector<cl_command_buffer_properties_khr> kept = checkedProperties(properties);
+    CheckedProperties checkedList = checkedProperties(properties);
     // "CL_INCOMPATIBLE_COMMAND_QUEUE_KHR if any command-queue in queues is
     // an out-of-order command-queue and the device associated with the
     // command-queue does not support" it, or lacks the required properties.
     check(propertiesSupported(queue->properties()), CL_INCOMPATIBLE_COMMAND_QUEUE_KHR);
-    return new _cl_command_buffer_khr(queue, std::move(kept));
+    return new _cl_command_buffer_khr(queue, std::move(checkedList.kept), checkedList.flags,
+                                      checkedList.asserts);
   });
 }
 
@@ -84,8 +100,11 @@ cl_int CL_API_CALL clEnqueueCommandBufferKHR(cl_uint num_queues, cl_command_queu
                                              const cl_event *event_wait_list, cl_event *event) {
   return guarded([&] {
     _cl_command_buffer_khr *buffer = checked(command_buffer);
-    // "CL_INVALID_OPERATION if command_buffer has not been finalized."
-    check(buffer->finalized(), CL_INVALID_OPERATION);
+    // "CL_INVALID_OPERATION if command_buffer has not been finalized", or
+    // is finalized with a mutable launch still missing an argument (not in
+    // the Executable state).
+    std::shared_ptr<const _cl_command_buffer_khr::Plan> plan = buffer->plan();
+    check(plan && plan->complete, CL_INVALID_OPERATION);
     // "CL_INVALID_VALUE if queues is NULL and num_queues is > 0, or queues
     // is not NULL and num_queues is 0", "if num_queues is > 0 and not the
     // same value as num_queues set on command_buffer creation".
@@ -109,8 +128,10 @@ cl_int CL_API_CALL clEnqueueCommandBufferKHR(cl_uint num_queues, cl_command_queu
     // The wait list's checks (CL_INVALID_CONTEXT for an event of another
     // context, CL_INVALID_EVENT_WAIT_LIST), then one command that runs the
     // recorded ones: no check and no allocation per recorded command.
+    // The plan as it is now: an update after this call does not change
+    // what this enqueue runs.
     enqueueCommand(queue, CL_COMMAND_COMMAND_BUFFER_KHR, num_events_in_wait_list, event_wait_list,
-                   event, [recorded = Ref(buffer)] { return recorded->run(); });
+                   event, [plan = std::move(plan)] { return _cl_command_buffer_khr::run(*plan); });
   });
 }
 
@@ -129,9 +150,7 @@ cl_int CL_API_CALL clGetCommandBufferInfoKHR(cl_command_buffer_khr command_buffe
       case CL_COMMAND_BUFFER_REFERENCE_COUNT_KHR:
         return out.value<cl_uint>(buffer->referenceCount());
       case CL_COMMAND_BUFFER_STATE_KHR:
-        return out.value<cl_command_buffer_state_khr>(buffer->finalized()
-                                                          ? CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR
-                                                          : CL_COMMAND_BUFFER_STATE_RECORDING_KHR);
+        return out.value<cl_command_buffer_state_khr>(buffer->state());
       case CL_COMMAND_BUFFER_PROPERTIES_ARRAY_KHR:
         return out.array<cl_command_buffer_properties_khr>(buffer->properties());
       case CL_COMMAND_BUFFER_CONTEXT_KHR:

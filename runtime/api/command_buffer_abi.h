@@ -118,4 +118,68 @@ using clCommandSVMMemFillKHR_fn = cl_int(CL_API_CALL *)(cl_command_buffer_khr co
 
 #undef LOCKSTEP_COMMAND_TAIL
 
+// cl_khr_command_buffer_mutable_dispatch 0.9.5, the version of the same
+// headers. Debian's headers declare an older version whose configuration
+// structures and some values differ (its
+// CL_STRUCTURE_TYPE_MUTABLE_DISPATCH_CONFIG_KHR is 1, 0.9.5's 0): those are
+// Lockstep's own names here. The values both versions share (the
+// CL_MUTABLE_DISPATCH_* fields and queries, CL_INVALID_MUTABLE_COMMAND_KHR,
+// CL_DEVICE_MUTABLE_DISPATCH_CAPABILITIES_KHR) come from CL/cl_ext.h.
+#define LOCKSTEP_MUTABLE_DISPATCH_VERSION CL_MAKE_VERSION(0, 9, 5)
+
+// CL_COMMAND_BUFFER_FLAGS_KHR bits.
+constexpr cl_command_buffer_flags_khr kSimultaneousUse = 1 << 0;
+constexpr cl_command_buffer_flags_khr kMutable = 1 << 1;
+// CL_COMMAND_BUFFER_CAPABILITY_SIMULTANEOUS_USE_KHR.
+constexpr cl_device_command_buffer_capabilities_khr kCapabilitySimultaneousUse = 1 << 2;
+// CL_COMMAND_BUFFER_STATE_FINALIZED_KHR: finalized, but a mutable command
+// still lacks an argument.
+constexpr cl_command_buffer_state_khr kStateFinalized = 2;
+// CL_STRUCTURE_TYPE_MUTABLE_DISPATCH_CONFIG_KHR.
+constexpr cl_uint kMutableDispatchConfigType = 0;
+// CL_COMMAND_BUFFER_MUTABLE_DISPATCH_ASSERTS_KHR (a command-buffer
+// property), CL_MUTABLE_DISPATCH_ASSERTS_KHR (a command property) and their
+// one bit, CL_MUTABLE_DISPATCH_ASSERT_NO_ADDITIONAL_WORK_GROUPS_KHR.
+constexpr cl_properties kCommandBufferMutableDispatchAsserts = 0x12B7;
+constexpr cl_properties kMutableDispatchAsserts = 0x12B8;
+constexpr cl_bitfield kAssertNoAdditionalWorkGroups = 1 << 0;
+// CL_MUTABLE_COMMAND_PROPERTIES_ARRAY_KHR.
+constexpr cl_uint kMutableCommandPropertiesArray = 0x12A2;
+
+// cl_mutable_dispatch_arg_khr, cl_mutable_dispatch_exec_info_khr and
+// cl_mutable_dispatch_config_khr of 0.9.5.
+struct MutableDispatchArg {
+  cl_uint arg_index;
+  size_t arg_size;
+  const void *arg_value;
+};
+struct MutableDispatchExecInfo {
+  cl_uint param_name;
+  size_t param_value_size;
+  const void *param_value;
+};
+struct MutableDispatchConfig {
+  cl_mutable_command_khr command;
+  cl_uint num_args;
+  cl_uint num_svm_args;
+  cl_uint num_exec_infos;
+  cl_uint work_dim;
+  const MutableDispatchArg *arg_list;
+  const MutableDispatchArg *arg_svm_list;
+  const MutableDispatchExecInfo *exec_info_list;
+  const size_t *global_work_offset;
+  const size_t *global_work_size;
+  const size_t *local_work_size;
+};
+
+using clUpdateMutableCommandsKHR_fn = cl_int(CL_API_CALL *)(cl_command_buffer_khr command_buffer,
+                                                            cl_uint num_configs,
+                                                            const cl_uint *config_types,
+                                                            const void **configs);
+using clGetMutableCommandInfoKHR_fn = cl_int(CL_API_CALL *)(cl_mutable_command_khr command,
+                                                            cl_uint param_name,
+                                                            size_t param_value_size,
+                                                            void *param_value,
+                                                            size_t *param_value_size_ret);
+
 }  // namespace lockstep::khr

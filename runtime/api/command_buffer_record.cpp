@@ -7,6 +7,7 @@
 // entry point (api/commands.h), made against the command-buffer's queue and
 // recorded to run many times.
 #include "CommandBuffer.h"
+#include "api/command_buffer_mutable.h"
 #include "api/commands.h"
 #include "api/entry_points.h"
 
@@ -16,34 +17,44 @@ namespace lockstep::api {
 
 namespace {
 
+// The checks every clCommand*KHR makes first: the command-buffer, the
+// queue, the state, the shape of the sync-point wait list (the sync points
+// themselves are checked as the command is recorded).
+_cl_command_buffer_khr *bufferForRecording(cl_command_buffer_khr command_buffer,
+                                           cl_command_queue command_queue, cl_uint numSyncPoints,
+                                           const cl_sync_point_khr *syncPointWaitList) {
+  // The command-buffer first: the queue is checked against it (the CTS
+  // expects CL_INVALID_COMMAND_BUFFER_KHR for a NULL command-buffer with
+  // a queue given).
+  _cl_command_buffer_khr *buffer = checked(command_buffer);
+  // "CL_INVALID_COMMAND_QUEUE if command_queue is not NULL."
+  check(command_queue == nullptr, CL_INVALID_COMMAND_QUEUE);
+  // "CL_INVALID_OPERATION if command_buffer has been finalized."
+  check(!buffer->finalized(), CL_INVALID_OPERATION);
+  // "CL_INVALID_SYNC_POINT_WAIT_LIST_KHR if sync_point_wait_list is NULL
+  // and num_sync_points_in_wait_list is > 0, or sync_point_wait_list is
+  // not NULL and num_sync_points_in_wait_list is 0".
+  check((numSyncPoints == 0) == (syncPointWaitList == nullptr),
+        CL_INVALID_SYNC_POINT_WAIT_LIST_KHR);
+  return buffer;
+}
+
 // Records the command `build` makes for the command-buffer's queue, after
-// the checks common to every clCommand*KHR.
+// the checks common to every clCommand*KHR but the kernel launch.
 template <class Build>
 cl_int recordCommand(cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
                      const khr::CommandProperties *properties, cl_uint numSyncPoints,
                      const cl_sync_point_khr *syncPointWaitList, cl_sync_point_khr *syncPoint,
                      cl_mutable_command_khr *mutableHandle, Build &&build) {
   return guarded([&] {
-    // The command-buffer first: the queue is checked against it (the CTS
-    // expects CL_INVALID_COMMAND_BUFFER_KHR for a NULL command-buffer with
-    // a queue given).
-    _cl_command_buffer_khr *buffer = checked(command_buffer);
-    // "CL_INVALID_COMMAND_QUEUE if command_queue is not NULL."
-    check(command_queue == nullptr, CL_INVALID_COMMAND_QUEUE);
-    // "CL_INVALID_OPERATION if command_buffer has been finalized."
-    check(!buffer->finalized(), CL_INVALID_OPERATION);
+    _cl_command_buffer_khr *buffer =
+        bufferForRecording(command_buffer, command_queue, numSyncPoints, syncPointWaitList);
     // "CL_INVALID_VALUE if values specified in properties are not valid":
-    // there are none to give.
+    // these commands have none.
     check(properties == nullptr || properties[0] == 0, CL_INVALID_VALUE);
-    // "CL_INVALID_VALUE if mutable_handle is not NULL": no command is
-    // mutable without cl_khr_command_buffer_mutable_dispatch.
+    // "CL_INVALID_VALUE if mutable_handle is not NULL": only kernel
+    // launches are mutable.
     check(mutableHandle == nullptr, CL_INVALID_VALUE);
-    // "CL_INVALID_SYNC_POINT_WAIT_LIST_KHR if sync_point_wait_list is NULL
-    // and num_sync_points_in_wait_list is > 0, or sync_point_wait_list is
-    // not NULL and num_sync_points_in_wait_list is 0"; the sync points
-    // themselves are checked as the command is recorded.
-    check((numSyncPoints == 0) == (syncPointWaitList == nullptr),
-          CL_INVALID_SYNC_POINT_WAIT_LIST_KHR);
     Command work = build(buffer->queue());
     cl_sync_point_khr point = buffer->record(numSyncPoints, syncPointWaitList, std::move(work));
     if (syncPoint) *syncPoint = point;
@@ -173,14 +184,28 @@ cl_int CL_API_CALL clCommandNDRangeKernelKHR(
     const size_t *global_work_offset, const size_t *global_work_size, const size_t *local_work_size,
     cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list,
     cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
-  // The launch is checked and its arguments captured now, as
-  // clEnqueueNDRangeKernel would; every replay runs that snapshot.
-  return recordCommand(command_buffer, command_queue, properties, num_sync_points_in_wait_list,
-                       sync_point_wait_list, sync_point, mutable_handle,
-                       [&](_cl_command_queue *queue) {
-                         return kernelCommand(queue, kernel, work_dim, global_work_offset,
-                                              global_work_size, local_work_size, true);
-                       });
+  return guarded([&] {
+    _cl_command_buffer_khr *buffer = bufferForRecording(
+        command_buffer, command_queue, num_sync_points_in_wait_list, sync_point_wait_list);
+    LaunchProperties launchProperties = checkedLaunchProperties(properties);
+    if (mutable_handle) {
+      // A handle only of a command-buffer created mutable
+      // (cl_khr_command_buffer_mutable_dispatch).
+      check(buffer->isMutable(), CL_INVALID_VALUE);
+      *mutable_handle =
+          recordMutableLaunch(buffer, kernel, work_dim, global_work_offset, global_work_size,
+                              local_work_size, std::move(launchProperties),
+                              num_sync_points_in_wait_list, sync_point_wait_list, sync_point);
+      return;
+    }
+    // The launch is checked and its arguments captured now, as
+    // clEnqueueNDRangeKernel would; every replay runs that snapshot.
+    Command work = kernelCommand(buffer->queue(), kernel, work_dim, global_work_offset,
+                                 global_work_size, local_work_size, true);
+    cl_sync_point_khr point =
+        buffer->record(num_sync_points_in_wait_list, sync_point_wait_list, std::move(work));
+    if (sync_point) *sync_point = point;
+  });
 }
 
 cl_int CL_API_CALL clCommandSVMMemcpyKHR(

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "Platform.h"
+#include "api/command_buffer_mutable.h"
 #include "api/command_buffer_queues.h"
 #include "api/entry_points.h"
 #include "lockstep/compiler/Compiler.h"
@@ -53,8 +54,10 @@ std::string deviceExtensions() {
   // cl_intel_unified_shared_memory: USM allocations are SVM's host memory
   // (api/usm.cpp).
   list += " cl_intel_unified_shared_memory";
-  // cl_khr_command_buffer 0.9.8 (api/command_buffer.cpp).
-  list += " cl_khr_command_buffer";
+  // cl_khr_command_buffer 0.9.8 (api/command_buffer.cpp) and
+  // cl_khr_command_buffer_mutable_dispatch 0.9.5
+  // (api/command_buffer_mutable.cpp).
+  list += " cl_khr_command_buffer cl_khr_command_buffer_mutable_dispatch";
   // SPIR-V programs, while the translator is installed (docs/spirv.md).
   if (!Compiler::instance().ilVersions().empty()) list += " " + std::string(ilExtensions());
   return list;
@@ -364,10 +367,14 @@ bool memoryInfo(cl_device_id d, cl_device_info param, const InfoWriter &out) {
           CL_DEVICE_SVM_FINE_GRAIN_SYSTEM | CL_DEVICE_SVM_ATOMICS);
       return true;
     case CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR:
-      // printf works in a recorded kernel as in any other; device-side
-      // enqueue is not offered at all.
+      // printf works in a recorded kernel as in any other; replays may
+      // overlap (simultaneous use); device-side enqueue is not offered at
+      // all.
       out.value<cl_device_command_buffer_capabilities_khr>(
-          CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR);
+          CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR | khr::kCapabilitySimultaneousUse);
+      return true;
+    case CL_DEVICE_MUTABLE_DISPATCH_CAPABILITIES_KHR:
+      out.value<cl_mutable_dispatch_fields_khr>(kMutableDispatchCapabilities);
       return true;
     case CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR:
       out.value<cl_command_queue_properties>(kCommandBufferSupportedQueueProperties);

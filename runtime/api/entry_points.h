@@ -85,6 +85,7 @@
 // cl_intel_unified_shared_memory's (api/usm.cpp), which have no dispatch
 // table slot: the ICD loader reaches them only through these; and
 // cl_khr_command_buffer's (api/command_buffer.cpp, command_buffer_record.cpp),
+// and cl_khr_command_buffer_mutable_dispatch's (command_buffer_mutable.cpp),
 // likewise without a slot.
 #define LOCKSTEP_EXTENSION_FUNCTIONS(X)                                                       \
   X(clIcdGetPlatformIDsKHR) X(clGetKernelSubGroupInfoKHR) X(clCreateProgramWithILKHR)         \
@@ -102,7 +103,8 @@
   X(clCommandBarrierWithWaitListKHR) X(clCommandCopyBufferKHR) X(clCommandCopyBufferRectKHR)  \
   X(clCommandCopyBufferToImageKHR) X(clCommandCopyImageKHR) X(clCommandCopyImageToBufferKHR)  \
   X(clCommandFillBufferKHR) X(clCommandFillImageKHR) X(clCommandNDRangeKernelKHR)             \
-  X(clCommandSVMMemcpyKHR) X(clCommandSVMMemFillKHR)
+  X(clCommandSVMMemcpyKHR) X(clCommandSVMMemFillKHR)                                         \
+  X(clUpdateMutableCommandsKHR) X(clGetMutableCommandInfoKHR)
 // clang-format on
 
 namespace lockstep::api {
