@@ -79,6 +79,10 @@ struct _cl_command_buffer_khr
   void update(
       const std::vector<std::pair<size_t, std::shared_ptr<lockstep::runtime::Command>>> &changes);
 
+  // Held through a clUpdateMutableCommandsKHR: updates of one
+  // command-buffer from several threads apply one after the other.
+  std::mutex &updating() { return updating_; }
+
   // Runs every command of `plan`, in order; the first failure ends the run
   // with its status. Runs may overlap.
   static cl_int run(const Plan &plan);
@@ -89,6 +93,7 @@ struct _cl_command_buffer_khr
   cl_command_buffer_flags_khr flags_;
   cl_bitfield asserts_;
   mutable std::mutex mutex_;
+  std::mutex updating_;
   std::atomic<bool> finalized_{false};
   cl_uint syncPoints_ = 0;  // handed out: 1 ... syncPoints_
   Plan recording_;          // until finalized

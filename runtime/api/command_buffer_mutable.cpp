@@ -140,6 +140,7 @@ cl_int CL_API_CALL clUpdateMutableCommandsKHR(cl_command_buffer_khr command_buff
     // command_buffer was not created with CL_COMMAND_BUFFER_MUTABLE_KHR".
     check(buffer->finalized() && buffer->isMutable(), CL_INVALID_OPERATION);
     check(num_configs > 0 && config_types != nullptr && configs != nullptr, CL_INVALID_VALUE);
+    std::lock_guard serial(buffer->updating());
 
     struct Staged {
       _cl_mutable_command_khr *command;
