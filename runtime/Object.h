@@ -45,6 +45,8 @@ enum class Tag : uint32_t {
   Kernel,
   Event,
   Sampler,
+  CommandBuffer,
+  MutableCommand,
 };
 
 // Where every object lives (Object.cpp): an arena of address space that is

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "Device.h"
+#include "api/command_buffer_abi.h"
 #include "lockstep/compiler/Compiler.h"
 
 _cl_platform_id::_cl_platform_id()
@@ -14,11 +15,13 @@ _cl_platform_id::_cl_platform_id()
     // cl_intel_unified_shared_memory: api/usm.cpp. The device's
     // cl_khr_suggested_local_work_size (api/suggested_local_size.cpp),
     // cl_khr_device_uuid (api/device_uuid.cpp) and cl_ext_device_fission
-    // (api/device_partition.cpp).
+    // (api/device_partition.cpp). cl_khr_command_buffer,
+    // cl_khr_command_buffer_mutable_dispatch: api/command_buffer*.cpp.
     : extensions_(
           "cl_khr_icd cl_khr_extended_versioning cl_khr_image2d_from_buffer "
           "cl_intel_unified_shared_memory cl_khr_suggested_local_work_size "
-          "cl_khr_device_uuid cl_ext_device_fission") {
+          "cl_khr_device_uuid cl_ext_device_fission cl_khr_command_buffer "
+          "cl_khr_command_buffer_mutable_dispatch") {
   // cl_khr_il_program: while the SPIR-V translator is installed.
   if (!lockstep::compiler::Compiler::instance().ilVersions().empty()) extensions_ += " cl_khr_il_program";
   timespec resolution{};
@@ -72,6 +75,21 @@ std::vector<cl_name_version> nameVersions(std::string_view names, cl_version ver
     names.remove_prefix(end);
   }
   return result;
+}
+
+std::vector<cl_name_version> extensionVersions(std::string_view names) {
+  std::vector<cl_name_version> list = nameVersions(names, CL_MAKE_VERSION(1, 0, 0));
+  for (cl_name_version &entry : list) {
+    if (std::string_view(entry.name) == "cl_khr_command_buffer")
+      entry.version = LOCKSTEP_COMMAND_BUFFER_VERSION;
+    else if (std::string_view(entry.name) == "cl_khr_command_buffer_mutable_dispatch")
+      entry.version = LOCKSTEP_MUTABLE_DISPATCH_VERSION;
+    // Version 2.0 of cl_khr_integer_dot_product added the acceleration
+    // property queries for packed inputs.
+    else if (std::string_view(entry.name) == "cl_khr_integer_dot_product")
+      entry.version = CL_MAKE_VERSION(2, 0, 0);
+  }
+  return list;
 }
 
 }  // namespace lockstep::runtime

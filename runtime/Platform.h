@@ -41,6 +41,11 @@ std::string_view version();
 
 // The *_WITH_VERSION form of a space-separated list of names.
 std::vector<cl_name_version> nameVersions(std::string_view names, cl_version version);
+// CL_*_EXTENSIONS_WITH_VERSION of a space-separated list of extensions:
+// 1.0.0, but a provisional extension's own version (cl_khr_command_buffer:
+// the one api/command_buffer_abi.h implements, which applications such as
+// the CTS compare with the one their headers declare).
+std::vector<cl_name_version> extensionVersions(std::string_view names);
 
 // CL_INVALID_PLATFORM unless `platform` is Lockstep's (or null where the spec
 // lets the implementation choose, then ours).

@@ -8,6 +8,8 @@
 #include <string>
 
 #include "Platform.h"
+#include "api/command_buffer_mutable.h"
+#include "api/command_buffer_queues.h"
 #include "api/device_extension_info.h"
 #include "api/device_info.h"
 #include "api/entry_points.h"
@@ -58,6 +60,10 @@ std::string deviceExtensions() {
   // one would use (api/suggested_local_size.cpp). cl_khr_device_uuid:
   // api/device_uuid.cpp. cl_ext_device_fission: api/device_partition.cpp.
   list += " cl_khr_suggested_local_work_size cl_khr_device_uuid cl_ext_device_fission";
+  // cl_khr_command_buffer 0.9.8 (api/command_buffer.cpp) and
+  // cl_khr_command_buffer_mutable_dispatch 0.9.5
+  // (api/command_buffer_mutable.cpp).
+  list += " cl_khr_command_buffer cl_khr_command_buffer_mutable_dispatch";
   // SPIR-V programs, while the translator is installed (docs/spirv.md).
   if (!Compiler::instance().ilVersions().empty()) list += " " + std::string(ilExtensions());
   return list;
@@ -175,12 +181,9 @@ bool identityInfo(cl_device_id d, cl_device_info param, const InfoWriter &out) {
     case CL_DEVICE_EXTENSIONS:
       out.string(deviceExtensions());
       return true;
-    case CL_DEVICE_EXTENSIONS_WITH_VERSION: {
-      std::vector<cl_name_version> list = nameVersions(deviceExtensions(), CL_MAKE_VERSION(1, 0, 0));
-      for (cl_name_version &entry : list) entry.version = extensionVersion(entry.name);
-      out.array<cl_name_version>(list);
+    case CL_DEVICE_EXTENSIONS_WITH_VERSION:
+      out.array<cl_name_version>(extensionVersions(deviceExtensions()));
       return true;
-    }
     case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED:
       // No conformance submission has been made.
       out.string("v0000-01-01-00");
@@ -368,6 +371,22 @@ bool memoryInfo(cl_device_id d, cl_device_info param, const InfoWriter &out) {
       out.value<cl_device_svm_capabilities>(
           CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
           CL_DEVICE_SVM_FINE_GRAIN_SYSTEM | CL_DEVICE_SVM_ATOMICS);
+      return true;
+    case CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR:
+      // printf works in a recorded kernel as in any other; replays may
+      // overlap (simultaneous use); device-side enqueue is not offered at
+      // all.
+      out.value<cl_device_command_buffer_capabilities_khr>(
+          CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR | khr::kCapabilitySimultaneousUse);
+      return true;
+    case CL_DEVICE_MUTABLE_DISPATCH_CAPABILITIES_KHR:
+      out.value<cl_mutable_dispatch_fields_khr>(kMutableDispatchCapabilities);
+      return true;
+    case CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR:
+      out.value<cl_command_queue_properties>(kCommandBufferSupportedQueueProperties);
+      return true;
+    case CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR:
+      out.value<cl_command_queue_properties>(kCommandBufferRequiredQueueProperties);
       return true;
     case CL_DEVICE_HOST_MEM_CAPABILITIES_INTEL:
     case CL_DEVICE_DEVICE_MEM_CAPABILITIES_INTEL:

@@ -93,11 +93,4 @@ bool extensionDeviceInfo(cl_device_info param, const runtime::InfoWriter &out) {
   return false;
 }
 
-cl_version extensionVersion(std::string_view name) {
-  // Version 2.0 of cl_khr_integer_dot_product added the acceleration
-  // property queries for packed inputs.
-  if (name == "cl_khr_integer_dot_product") return CL_MAKE_VERSION(2, 0, 0);
-  return CL_MAKE_VERSION(1, 0, 0);
-}
-
 }  // namespace lockstep::api

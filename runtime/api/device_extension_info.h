@@ -1,6 +1,7 @@
 // clGetDeviceInfo's queries that belong to OpenCL C extensions of the
 // builtin library (cl_khr_integer_dot_product, cl_ext_float_atomics,
-// cl_khr_kernel_clock), and the version each listed extension reports.
+// cl_khr_kernel_clock). The version each extension reports is
+// runtime::extensionVersions (Platform.cpp).
 #pragma once
 
 #include <string_view>
@@ -12,8 +13,5 @@ namespace lockstep::api {
 // Answers `param` if it is one of these extensions' queries and the device
 // lists the extension; false otherwise (the caller fails CL_INVALID_VALUE).
 bool extensionDeviceInfo(cl_device_info param, const runtime::InfoWriter &out);
-
-// The version CL_DEVICE_EXTENSIONS_WITH_VERSION reports for an extension.
-cl_version extensionVersion(std::string_view name);
 
 }  // namespace lockstep::api

@@ -14,6 +14,8 @@
 #include <CL/cl_ext.h>
 #include <CL/cl_icd.h>
 
+#include "api/command_buffer_abi.h"
+
 #include <type_traits>
 
 // clang-format off
@@ -83,17 +85,30 @@
 // cl_ext_device_fission's (api/device_partition.cpp: they have dispatch
 // table slots too); cl_intel_unified_shared_memory's (api/usm.cpp) and
 // cl_khr_suggested_local_work_size's (api/suggested_local_size.cpp), which
-// have no dispatch table slot: the ICD loader reaches them only through these.
+// have no dispatch table slot: the ICD loader reaches them only through these;
+// and cl_khr_command_buffer's (api/command_buffer.cpp, command_buffer_record.cpp),
+// and cl_khr_command_buffer_mutable_dispatch's (command_buffer_mutable.cpp),
+// likewise without a slot.
 #define LOCKSTEP_EXTENSION_FUNCTIONS(X)                                                       \
   X(clIcdGetPlatformIDsKHR) X(clGetKernelSubGroupInfoKHR) X(clCreateProgramWithILKHR)         \
   X(clCreateSubDevicesEXT) X(clRetainDeviceEXT) X(clReleaseDeviceEXT)                         \
-  X(clGetKernelSuggestedLocalWorkSizeKHR) LOCKSTEP_USM_FUNCTIONS(X)
+  X(clGetKernelSuggestedLocalWorkSizeKHR) LOCKSTEP_USM_FUNCTIONS(X)                           \
+  LOCKSTEP_COMMAND_BUFFER_FUNCTIONS(X)
 
 #define LOCKSTEP_USM_FUNCTIONS(X)                                                             \
   X(clHostMemAllocINTEL) X(clDeviceMemAllocINTEL) X(clSharedMemAllocINTEL) X(clMemFreeINTEL)  \
   X(clMemBlockingFreeINTEL) X(clGetMemAllocInfoINTEL) X(clSetKernelArgMemPointerINTEL)        \
   X(clEnqueueMemFillINTEL) X(clEnqueueMemcpyINTEL) X(clEnqueueMemsetINTEL)                    \
   X(clEnqueueMigrateMemINTEL) X(clEnqueueMemAdviseINTEL)
+
+#define LOCKSTEP_COMMAND_BUFFER_FUNCTIONS(X)                                                  \
+  X(clCreateCommandBufferKHR) X(clFinalizeCommandBufferKHR) X(clRetainCommandBufferKHR)       \
+  X(clReleaseCommandBufferKHR) X(clEnqueueCommandBufferKHR) X(clGetCommandBufferInfoKHR)      \
+  X(clCommandBarrierWithWaitListKHR) X(clCommandCopyBufferKHR) X(clCommandCopyBufferRectKHR)  \
+  X(clCommandCopyBufferToImageKHR) X(clCommandCopyImageKHR) X(clCommandCopyImageToBufferKHR)  \
+  X(clCommandFillBufferKHR) X(clCommandFillImageKHR) X(clCommandNDRangeKernelKHR)             \
+  X(clCommandSVMMemcpyKHR) X(clCommandSVMMemFillKHR)                                         \
+  X(clUpdateMutableCommandsKHR) X(clGetMutableCommandInfoKHR)
 // clang-format on
 
 namespace lockstep::api {
@@ -114,5 +129,12 @@ extern std::remove_pointer_t<clGetKernelSuggestedLocalWorkSizeKHR_fn>
 #define LOCKSTEP_DECLARE_USM_FUNCTION(name) extern std::remove_pointer_t<name##_fn> name;
 LOCKSTEP_USM_FUNCTIONS(LOCKSTEP_DECLARE_USM_FUNCTION)
 #undef LOCKSTEP_DECLARE_USM_FUNCTION
+
+// cl_khr_command_buffer 0.9.8, with the types of api/command_buffer_abi.h
+// (Debian's CL/cl_ext.h declares an older version).
+#define LOCKSTEP_DECLARE_COMMAND_BUFFER_FUNCTION(name) \
+  extern std::remove_pointer_t<khr::name##_fn> name;
+LOCKSTEP_COMMAND_BUFFER_FUNCTIONS(LOCKSTEP_DECLARE_COMMAND_BUFFER_FUNCTION)
+#undef LOCKSTEP_DECLARE_COMMAND_BUFFER_FUNCTION
 
 }  // namespace lockstep::api

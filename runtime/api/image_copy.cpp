@@ -1,6 +1,7 @@
 // Image commands that copy inside the device's memory: clEnqueueCopyImage,
 // clEnqueueCopyImageToBuffer and clEnqueueCopyBufferToImage. Images of any
 // two types may exchange a box; a buffer holds the box tightly packed.
+#include "api/commands.h"
 #include "api/enqueue.h"
 #include "api/entry_points.h"
 #include "api/image_region.h"
@@ -31,11 +32,10 @@ Strided bufferSide(cl_mem buffer, size_t offset, size_t elementSize, const Tripl
   return tight(buffer->address() + offset, elementSize, region);
 }
 
-// Both directions of an image/buffer copy, after each entry point checked
-// its handles in the spec's order.
-void enqueueImageBufferCopy(cl_command_queue queue, cl_mem image, cl_mem buffer, bool toBuffer,
-                            const size_t *imageOrigin, size_t bufferOffset, const size_t *regionArg,
-                            cl_uint numEvents, const cl_event *waitList, cl_event *event) {
+// Both directions of an image/buffer copy, after each caller checked its
+// handles in the spec's order.
+Command imageBufferCopy(cl_command_queue queue, cl_mem image, cl_mem buffer, bool toBuffer,
+                        const size_t *imageOrigin, size_t bufferOffset, const size_t *regionArg) {
   const ImageLayout &layout = *image->image();
   // "CL_INVALID_MEM_OBJECT if <the image> is a 1D image buffer object
   // created from <the buffer>."
@@ -47,17 +47,60 @@ void enqueueImageBufferCopy(cl_command_queue queue, cl_mem image, cl_mem buffer,
   Strided stored = stridedIn(image, boxIn(layout, imageOrigin, region));
   Strided linear = bufferSide(buffer, bufferOffset, layout.elementSize, region);
   size_t rowBytes = region[0] * layout.elementSize;
-  enqueueCommand(
-      queue, toBuffer ? CL_COMMAND_COPY_IMAGE_TO_BUFFER : CL_COMMAND_COPY_BUFFER_TO_IMAGE,
-      numEvents, waitList, event,
+  return
       [from = Ref(toBuffer ? image : buffer), to = Ref(toBuffer ? buffer : image),
        source = toBuffer ? stored : linear, target = toBuffer ? linear : stored, rowBytes, region] {
         copyBox(target, source, rowBytes, region);
         return CL_SUCCESS;
-      });
+      };
 }
 
 }  // namespace
+
+Command copyImageCommand(cl_command_queue command_queue, cl_mem src_image, cl_mem dst_image,
+                         const size_t *src_origin, const size_t *dst_origin, const size_t *region,
+                         cl_uint num_events_in_wait_list, const cl_event *event_wait_list) {
+  const ImageLayout &src = imageOf(src_image);
+  const ImageLayout &dst = imageOf(dst_image);
+  checkSameContext(command_queue, src_image);
+  checkSameContext(command_queue, dst_image);
+  // "CL_IMAGE_FORMAT_MISMATCH if src_image and dst_image do not use the
+  // same image format."
+  check(src.format.image_channel_order == dst.format.image_channel_order &&
+            src.format.image_channel_data_type == dst.format.image_channel_data_type,
+        CL_IMAGE_FORMAT_MISMATCH);
+  Triple box = regionOf(region);
+  Triple from = boxIn(src, src_origin, box);
+  Triple to = boxIn(dst, dst_origin, box);
+  // The spec lists CL_MEM_COPY_OVERLAP after the wait list's errors.
+  checkWaitList(*command_queue, num_events_in_wait_list, event_wait_list);
+  // "CL_MEM_COPY_OVERLAP if src_image and dst_image are the same image
+  // object and the source and destination regions overlap."
+  check(src_image != dst_image || !boxesOverlap(from, to, box), CL_MEM_COPY_OVERLAP);
+  return [source = Ref(src_image), target = Ref(dst_image), fromBox = stridedIn(src_image, from),
+          toBox = stridedIn(dst_image, to), rowBytes = box[0] * src.elementSize, box] {
+    copyBox(toBox, fromBox, rowBytes, box);
+    return CL_SUCCESS;
+  };
+}
+
+Command copyImageToBufferCommand(cl_command_queue command_queue, cl_mem src_image,
+                                 cl_mem dst_buffer, const size_t *src_origin, const size_t *region,
+                                 size_t dst_offset) {
+  imageOf(src_image);
+  check(isBuffer(dst_buffer), CL_INVALID_MEM_OBJECT);
+  return imageBufferCopy(command_queue, src_image, dst_buffer, true, src_origin, dst_offset,
+                         region);
+}
+
+Command copyBufferToImageCommand(cl_command_queue command_queue, cl_mem src_buffer,
+                                 cl_mem dst_image, size_t src_offset, const size_t *dst_origin,
+                                 const size_t *region) {
+  check(isBuffer(src_buffer), CL_INVALID_MEM_OBJECT);
+  imageOf(dst_image);
+  return imageBufferCopy(command_queue, dst_image, src_buffer, false, dst_origin, src_offset,
+                         region);
+}
 
 cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image,
                                       cl_mem dst_image, const size_t *src_origin,
@@ -66,30 +109,10 @@ cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src
                                       const cl_event *event_wait_list, cl_event *event) {
   return guarded([&] {
     checked(command_queue);
-    const ImageLayout &src = imageOf(src_image);
-    const ImageLayout &dst = imageOf(dst_image);
-    checkSameContext(command_queue, src_image);
-    checkSameContext(command_queue, dst_image);
-    // "CL_IMAGE_FORMAT_MISMATCH if src_image and dst_image do not use the
-    // same image format."
-    check(src.format.image_channel_order == dst.format.image_channel_order &&
-              src.format.image_channel_data_type == dst.format.image_channel_data_type,
-          CL_IMAGE_FORMAT_MISMATCH);
-    Triple box = regionOf(region);
-    Triple from = boxIn(src, src_origin, box);
-    Triple to = boxIn(dst, dst_origin, box);
-    // The spec lists CL_MEM_COPY_OVERLAP after the wait list's errors.
-    checkWaitList(*command_queue, num_events_in_wait_list, event_wait_list);
-    // "CL_MEM_COPY_OVERLAP if src_image and dst_image are the same image
-    // object and the source and destination regions overlap."
-    check(src_image != dst_image || !boxesOverlap(from, to, box), CL_MEM_COPY_OVERLAP);
-    enqueueCommand(
-        command_queue, CL_COMMAND_COPY_IMAGE, num_events_in_wait_list, event_wait_list, event,
-        [source = Ref(src_image), target = Ref(dst_image), fromBox = stridedIn(src_image, from),
-         toBox = stridedIn(dst_image, to), rowBytes = box[0] * src.elementSize, box] {
-          copyBox(toBox, fromBox, rowBytes, box);
-          return CL_SUCCESS;
-        });
+    enqueueCommand(command_queue, CL_COMMAND_COPY_IMAGE, num_events_in_wait_list, event_wait_list,
+                   event,
+                   copyImageCommand(command_queue, src_image, dst_image, src_origin, dst_origin,
+                                    region, num_events_in_wait_list, event_wait_list));
   });
 }
 
@@ -100,10 +123,10 @@ cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl
                                               const cl_event *event_wait_list, cl_event *event) {
   return guarded([&] {
     checked(command_queue);
-    imageOf(src_image);
-    check(isBuffer(dst_buffer), CL_INVALID_MEM_OBJECT);
-    enqueueImageBufferCopy(command_queue, src_image, dst_buffer, true, src_origin, dst_offset,
-                           region, num_events_in_wait_list, event_wait_list, event);
+    enqueueCommand(command_queue, CL_COMMAND_COPY_IMAGE_TO_BUFFER, num_events_in_wait_list,
+                   event_wait_list, event,
+                   copyImageToBufferCommand(command_queue, src_image, dst_buffer, src_origin,
+                                            region, dst_offset));
   });
 }
 
@@ -114,10 +137,10 @@ cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl
                                               const cl_event *event_wait_list, cl_event *event) {
   return guarded([&] {
     checked(command_queue);
-    check(isBuffer(src_buffer), CL_INVALID_MEM_OBJECT);
-    imageOf(dst_image);
-    enqueueImageBufferCopy(command_queue, dst_image, src_buffer, false, dst_origin, src_offset,
-                           region, num_events_in_wait_list, event_wait_list, event);
+    enqueueCommand(command_queue, CL_COMMAND_COPY_BUFFER_TO_IMAGE, num_events_in_wait_list,
+                   event_wait_list, event,
+                   copyBufferToImageCommand(command_queue, src_buffer, dst_image, src_offset,
+                                            dst_origin, region));
   });
 }
 

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstring>
 
+#include "api/commands.h"
 #include "api/enqueue.h"
 #include "api/entry_points.h"
 #include "api/image_region.h"
@@ -124,28 +125,32 @@ cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue command_queue, cl_mem im
   });
 }
 
+Command fillImageCommand(cl_command_queue command_queue, cl_mem image, const void *fill_color,
+                         const size_t *origin, const size_t *region) {
+  const ImageLayout &layout = imageOf(image);
+  checkSameContext(command_queue, image);
+  // "CL_INVALID_VALUE if fill_color is NULL", then the box's checks.
+  check(fill_color != nullptr, CL_INVALID_VALUE);
+  Triple box = regionOf(region);
+  Triple start = boxIn(layout, origin, box);
+  // Converted now: the application may reuse fill_color once this returns.
+  std::array<unsigned char, 16> texel{};
+  packFillColor(layout.format, fill_color, texel.data());
+  return [mem = Ref(image), to = stridedIn(image, start), texel, elementSize = layout.elementSize,
+          box] {
+    fillBox(to, texel, elementSize, box);
+    return CL_SUCCESS;
+  };
+}
+
 cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue command_queue, cl_mem image,
                                       const void *fill_color, const size_t *origin,
                                       const size_t *region, cl_uint num_events_in_wait_list,
                                       const cl_event *event_wait_list, cl_event *event) {
   return guarded([&] {
     checked(command_queue);
-    const ImageLayout &layout = imageOf(image);
-    checkSameContext(command_queue, image);
-    // "CL_INVALID_VALUE if fill_color is NULL", then the box's checks.
-    check(fill_color != nullptr, CL_INVALID_VALUE);
-    Triple box = regionOf(region);
-    Triple start = boxIn(layout, origin, box);
-    // Converted now: the application may reuse fill_color once this returns.
-    std::array<unsigned char, 16> texel{};
-    packFillColor(layout.format, fill_color, texel.data());
     enqueueCommand(command_queue, CL_COMMAND_FILL_IMAGE, num_events_in_wait_list, event_wait_list,
-                   event,
-                   [mem = Ref(image), to = stridedIn(image, start), texel,
-                    elementSize = layout.elementSize, box] {
-                     fillBox(to, texel, elementSize, box);
-                     return CL_SUCCESS;
-                   });
+                   event, fillImageCommand(command_queue, image, fill_color, origin, region));
   });
 }
 

@@ -12,6 +12,7 @@
 #include "Device.h"
 #include "Kernel.h"
 #include "Queue.h"
+#include "api/commands.h"
 #include "api/enqueue.h"
 #include "api/entry_points.h"
 
@@ -150,10 +151,9 @@ cl_int enqueueKernel(cl_command_type type, cl_command_queue command_queue, cl_ke
                      cl_event *event) {
   return guarded([&] {
     _cl_command_queue *queue = checked(command_queue);
-    CheckedLaunch prepared = checkLaunch(queue, kernel, work_dim, global_work_offset,
-                                         global_work_size, local_work_size, EmptyRange::Allowed);
     enqueueCommand(queue, type, num_events_in_wait_list, event_wait_list, event,
-                   std::move(prepared.launch).command(queue->device(), prepared.range));
+                   kernelCommand(queue, kernel, work_dim, global_work_offset, global_work_size,
+                                 local_work_size, false));
   });
 }
 
@@ -182,6 +182,15 @@ CheckedLaunch checkLaunch(_cl_command_queue *queue, cl_kernel kernel, cl_uint wo
   check(launch.argumentsComplete(), CL_INVALID_KERNEL_ARGS);
   checkResources(launch, *k, queue->device(), range);
   return {range, std::move(launch)};
+}
+
+Command kernelCommand(_cl_command_queue *queue, cl_kernel kernel, cl_uint work_dim,
+                      const size_t *global_work_offset, const size_t *global_work_size,
+                      const size_t *local_work_size, bool replayable) {
+  CheckedLaunch checked = checkLaunch(queue, kernel, work_dim, global_work_offset, global_work_size,
+                                      local_work_size, EmptyRange::Allowed);
+  return replayable ? std::move(checked.launch).replayableCommand(queue->device(), checked.range)
+                    : std::move(checked.launch).command(queue->device(), checked.range);
 }
 
 cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel,

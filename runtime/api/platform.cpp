@@ -56,7 +56,7 @@ cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform, cl_platform_info p
       case CL_PLATFORM_EXTENSIONS:
         return out.string(p->extensions());
       case CL_PLATFORM_EXTENSIONS_WITH_VERSION: {
-        auto list = nameVersions(p->extensions(), CL_MAKE_VERSION(1, 0, 0));
+        auto list = extensionVersions(p->extensions());
         return out.array<cl_name_version>(list);
       }
       case CL_PLATFORM_HOST_TIMER_RESOLUTION:

@@ -16,6 +16,7 @@
 #include "api/enqueue.h"
 #include "api/entry_points.h"
 #include "api/fill.h"
+#include "api/commands.h"
 #include "api/svm_commands.h"
 
 using namespace lockstep::runtime;
@@ -80,9 +81,7 @@ void checkSvmRange(_cl_command_queue *queue, const void *pointer, size_t size) {
   check(queue->context()->svm().fitsAllocation(pointer, size), CL_INVALID_VALUE);
 }
 
-void enqueueHostMemcpy(_cl_command_queue *queue, cl_command_type type, cl_bool blocking,
-                     void *dstPtr, const void *srcPtr, size_t size, cl_uint numEvents,
-                     const cl_event *waitList, cl_event *event) {
+Command hostMemcpyCommand(_cl_command_queue *queue, void *dstPtr, const void *srcPtr, size_t size) {
   // "CL_INVALID_VALUE if dst_ptr is NULL", "if src_ptr is NULL".
   check(dstPtr != nullptr && srcPtr != nullptr, CL_INVALID_VALUE);
   checkSvmRange(queue, dstPtr, size);
@@ -92,18 +91,14 @@ void enqueueHostMemcpy(_cl_command_queue *queue, cl_command_type type, cl_bool b
   auto *dst = static_cast<char *>(dstPtr);
   auto *src = static_cast<const char *>(srcPtr);
   check(size == 0 || src + size <= dst || dst + size <= src, CL_MEM_COPY_OVERLAP);
-  enqueueCommand(
-      queue, type, numEvents, waitList, event,
-      [dst, src, size] {
-        if (size) std::memcpy(dst, src, size);
-        return CL_SUCCESS;
-      },
-      blocking, true);
+  return [dst, src, size] {
+    if (size) std::memcpy(dst, src, size);
+    return CL_SUCCESS;
+  };
 }
 
-void enqueueHostFill(_cl_command_queue *queue, cl_command_type type, void *pointer,
-                   const void *pattern, size_t patternSize, size_t size, cl_uint numEvents,
-                   const cl_event *waitList, cl_event *event) {
+Command hostFillCommand(_cl_command_queue *queue, void *pointer, const void *pattern,
+                        size_t patternSize, size_t size) {
   // "CL_INVALID_VALUE if svm_ptr is NULL".
   check(pointer != nullptr, CL_INVALID_VALUE);
   // The pattern's checks (pattern NULL, its size 0, not a power of two or
@@ -113,11 +108,24 @@ void enqueueHostFill(_cl_command_queue *queue, cl_command_type type, void *point
   check(reinterpret_cast<uintptr_t>(pointer) % patternSize == 0, CL_INVALID_VALUE);
   check(size % patternSize == 0, CL_INVALID_VALUE);
   checkSvmRange(queue, pointer, size);
+  return [out = static_cast<char *>(pointer), copy, size] {
+    fillPattern(out, copy, size);
+    return CL_SUCCESS;
+  };
+}
+
+void enqueueHostMemcpy(_cl_command_queue *queue, cl_command_type type, cl_bool blocking,
+                       void *dstPtr, const void *srcPtr, size_t size, cl_uint numEvents,
+                       const cl_event *waitList, cl_event *event) {
   enqueueCommand(queue, type, numEvents, waitList, event,
-                 [out = static_cast<char *>(pointer), copy, size] {
-                   fillPattern(out, copy, size);
-                   return CL_SUCCESS;
-                 });
+                 hostMemcpyCommand(queue, dstPtr, srcPtr, size), blocking, true);
+}
+
+void enqueueHostFill(_cl_command_queue *queue, cl_command_type type, void *pointer,
+                     const void *pattern, size_t patternSize, size_t size, cl_uint numEvents,
+                     const cl_event *waitList, cl_event *event) {
+  enqueueCommand(queue, type, numEvents, waitList, event,
+                 hostFillCommand(queue, pointer, pattern, patternSize, size));
 }
 
 void *CL_API_CALL clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size,

@@ -7,8 +7,9 @@
 #include "Memory.h"
 #include "Queue.h"
 #include "api/enqueue.h"
-#include "api/fill.h"
+#include "api/commands.h"
 #include "api/entry_points.h"
+#include "api/fill.h"
 
 using namespace lockstep::runtime;
 
@@ -79,29 +80,49 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem b
   });
 }
 
+Command copyBufferCommand(cl_command_queue queue, cl_mem src_buffer, cl_mem dst_buffer,
+                          size_t src_offset, size_t dst_offset, size_t size) {
+  bufferOf(queue, src_buffer);
+  bufferOf(queue, dst_buffer);
+  checkRange(src_buffer, src_offset, size);
+  checkRange(dst_buffer, dst_offset, size);
+  // "CL_MEM_COPY_OVERLAP if src_buffer and dst_buffer are the same buffer
+  // or sub-buffer object and the source and destination regions overlap or
+  // if src_buffer and dst_buffer are different sub-buffers of the same
+  // associated buffer object and they overlap": the same bytes of storage.
+  const char *src = src_buffer->address() + src_offset;
+  const char *dst = dst_buffer->address() + dst_offset;
+  check(size == 0 || src + size <= dst || dst + size <= src, CL_MEM_COPY_OVERLAP);
+  return [source = Ref(src_buffer), target = Ref(dst_buffer), src_offset, dst_offset, size] {
+    std::memcpy(target->address() + dst_offset, source->address() + src_offset, size);
+    return CL_SUCCESS;
+  };
+}
+
+Command fillBufferCommand(cl_command_queue queue, cl_mem buffer, const void *pattern,
+                          size_t pattern_size, size_t offset, size_t size) {
+  bufferOf(queue, buffer);
+  checkRange(buffer, offset, size);
+  FillPattern copy = checkedPattern(pattern, pattern_size);
+  // "CL_INVALID_VALUE if offset and size are not a multiple of
+  // pattern_size".
+  check(offset % pattern_size == 0 && size % pattern_size == 0, CL_INVALID_VALUE);
+  return [target = Ref(buffer), copy, offset, size] {
+    fillPattern(target->address() + offset, copy, size);
+    return CL_SUCCESS;
+  };
+}
+
 cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer,
                                        cl_mem dst_buffer, size_t src_offset, size_t dst_offset,
                                        size_t size, cl_uint num_events_in_wait_list,
                                        const cl_event *event_wait_list, cl_event *event) {
   return guarded([&] {
     checked(command_queue);
-    bufferOf(command_queue, src_buffer);
-    bufferOf(command_queue, dst_buffer);
-    checkRange(src_buffer, src_offset, size);
-    checkRange(dst_buffer, dst_offset, size);
-    // "CL_MEM_COPY_OVERLAP if src_buffer and dst_buffer are the same buffer
-    // or sub-buffer object and the source and destination regions overlap or
-    // if src_buffer and dst_buffer are different sub-buffers of the same
-    // associated buffer object and they overlap": the same bytes of storage.
-    const char *src = src_buffer->address() + src_offset;
-    const char *dst = dst_buffer->address() + dst_offset;
-    check(size == 0 || src + size <= dst || dst + size <= src, CL_MEM_COPY_OVERLAP);
-    enqueueCommand(
-        command_queue, CL_COMMAND_COPY_BUFFER, num_events_in_wait_list, event_wait_list, event,
-        [source = Ref(src_buffer), target = Ref(dst_buffer), src_offset, dst_offset, size] {
-          std::memcpy(target->address() + dst_offset, source->address() + src_offset, size);
-          return CL_SUCCESS;
-        });
+    enqueueCommand(command_queue, CL_COMMAND_COPY_BUFFER, num_events_in_wait_list,
+                   event_wait_list, event,
+                   copyBufferCommand(command_queue, src_buffer, dst_buffer, src_offset,
+                                     dst_offset, size));
   });
 }
 
@@ -111,17 +132,9 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem bu
                                        const cl_event *event_wait_list, cl_event *event) {
   return guarded([&] {
     checked(command_queue);
-    bufferOf(command_queue, buffer);
-    checkRange(buffer, offset, size);
-    FillPattern copy = checkedPattern(pattern, pattern_size);
-    // "CL_INVALID_VALUE if offset and size are not a multiple of
-    // pattern_size".
-    check(offset % pattern_size == 0 && size % pattern_size == 0, CL_INVALID_VALUE);
     enqueueCommand(command_queue, CL_COMMAND_FILL_BUFFER, num_events_in_wait_list, event_wait_list,
-                   event, [target = Ref(buffer), copy, offset, size] {
-                     fillPattern(target->address() + offset, copy, size);
-                     return CL_SUCCESS;
-                   });
+                   event,
+                   fillBufferCommand(command_queue, buffer, pattern, pattern_size, offset, size));
   });
 }
 

@@ -5,6 +5,7 @@
 #include "Context.h"
 #include "Memory.h"
 #include "Queue.h"
+#include "api/commands.h"
 #include "api/enqueue.h"
 #include "api/entry_points.h"
 
@@ -158,6 +159,34 @@ cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue command_queue, cl_m
   });
 }
 
+Command copyBufferRectCommand(cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_buffer,
+                              const size_t *src_origin, const size_t *dst_origin,
+                              const size_t *region, size_t src_row_pitch, size_t src_slice_pitch,
+                              size_t dst_row_pitch, size_t dst_slice_pitch) {
+  check(isValid(src_buffer) && isValid(dst_buffer) && src_buffer->type() == CL_MEM_OBJECT_BUFFER &&
+            dst_buffer->type() == CL_MEM_OBJECT_BUFFER,
+        CL_INVALID_MEM_OBJECT);
+  check(src_buffer->context() == command_queue->context() &&
+            dst_buffer->context() == command_queue->context(),
+        CL_INVALID_CONTEXT);
+  Triple box = regionOf(region);
+  Layout src = layoutOf(src_origin, box, src_row_pitch, src_slice_pitch);
+  Layout dst = layoutOf(dst_origin, box, dst_row_pitch, dst_slice_pitch);
+  check(src.end(box) <= src_buffer->size() && dst.end(box) <= dst_buffer->size(),
+        CL_INVALID_VALUE);
+  // "CL_INVALID_VALUE if src_buffer and dst_buffer are the same buffer
+  // object and src_slice_pitch is not equal to dst_slice_pitch and
+  // src_row_pitch is not equal to dst_row_pitch."
+  if (src_buffer == dst_buffer)
+    check(src.slicePitch == dst.slicePitch || src.rowPitch == dst.rowPitch, CL_INVALID_VALUE);
+  check(!boxesOverlap(src_buffer->address(), src, dst_buffer->address(), dst, box),
+        CL_MEM_COPY_OVERLAP);
+  return [from = Ref(src_buffer), to = Ref(dst_buffer), src, dst, box] {
+    copyBox(to->address(), dst, from->address(), src, box);
+    return CL_SUCCESS;
+  };
+}
+
 cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer,
                                            cl_mem dst_buffer, const size_t *src_origin,
                                            const size_t *dst_origin, const size_t *region,
@@ -167,30 +196,11 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_me
                                            const cl_event *event_wait_list, cl_event *event) {
   return guarded([&] {
     checked(command_queue);
-    check(isValid(src_buffer) && isValid(dst_buffer) && src_buffer->type() == CL_MEM_OBJECT_BUFFER &&
-              dst_buffer->type() == CL_MEM_OBJECT_BUFFER,
-          CL_INVALID_MEM_OBJECT);
-    check(src_buffer->context() == command_queue->context() &&
-              dst_buffer->context() == command_queue->context(),
-          CL_INVALID_CONTEXT);
-    Triple box = regionOf(region);
-    Layout src = layoutOf(src_origin, box, src_row_pitch, src_slice_pitch);
-    Layout dst = layoutOf(dst_origin, box, dst_row_pitch, dst_slice_pitch);
-    check(src.end(box) <= src_buffer->size() && dst.end(box) <= dst_buffer->size(),
-          CL_INVALID_VALUE);
-    // "CL_INVALID_VALUE if src_buffer and dst_buffer are the same buffer
-    // object and src_slice_pitch is not equal to dst_slice_pitch and
-    // src_row_pitch is not equal to dst_row_pitch."
-    if (src_buffer == dst_buffer)
-      check(src.slicePitch == dst.slicePitch || src.rowPitch == dst.rowPitch, CL_INVALID_VALUE);
-    check(!boxesOverlap(src_buffer->address(), src, dst_buffer->address(), dst, box),
-          CL_MEM_COPY_OVERLAP);
     enqueueCommand(command_queue, CL_COMMAND_COPY_BUFFER_RECT, num_events_in_wait_list,
                    event_wait_list, event,
-                   [from = Ref(src_buffer), to = Ref(dst_buffer), src, dst, box] {
-                     copyBox(to->address(), dst, from->address(), src, box);
-                     return CL_SUCCESS;
-                   });
+                   copyBufferRectCommand(command_queue, src_buffer, dst_buffer, src_origin,
+                                         dst_origin, region, src_row_pitch, src_slice_pitch,
+                                         dst_row_pitch, dst_slice_pitch));
   });
 }
 

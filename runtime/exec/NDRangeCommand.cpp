@@ -70,6 +70,7 @@ class LaunchHandle {
     if (!LaunchRecycler::instance().give(pending_)) delete pending_;
   }
   PendingLaunch *operator->() const { return pending_; }
+  PendingLaunch *get() const { return pending_; }
 
  private:
   PendingLaunch *pending_;
@@ -127,9 +128,9 @@ PreparedLaunch::~PreparedLaunch() { LaunchHandle discarded(pending_); }
 
 uint64_t PreparedLaunch::localMemorySize() const { return pending_->arguments.localMemorySize; }
 
-Command PreparedLaunch::command(cl_device_id device, const NDRange &range) && {
+PendingLaunch *PreparedLaunch::prepare(cl_device_id device, const NDRange &range) {
   LaunchHandle pending(std::exchange(pending_, nullptr));
-  if (range.groupCount() == 0) return [] { return CL_SUCCESS; };
+  if (range.groupCount() == 0) return nullptr;
   const compiler::KernelDescription &description = kernel_->description();
   pending->kernel = Ref<_cl_kernel>(kernel_);
   WorkGroupLaunch &launch = pending->launch;
@@ -151,6 +152,12 @@ Command PreparedLaunch::command(cl_device_id device, const NDRange &range) && {
   launch.pollsStop = description.pollsStop;
   launch.failed = false;
   launch.stop = 0;
+  return pending.release();
+}
+
+Command PreparedLaunch::command(cl_device_id device, const NDRange &range) && {
+  LaunchHandle pending(prepare(device, range));
+  if (!pending.get()) return [] { return CL_SUCCESS; };
   // The device outlives every command: the command's event keeps its queue,
   // and the queue its device (a sub-device's arena goes with it).
   tbb::task_arena *arena = &device->arena();
@@ -161,6 +168,20 @@ Command PreparedLaunch::command(cl_device_id device, const NDRange &range) && {
     Watched watched(launch, pending->kernel->description().name,
                     launch.pollsStop || launch.range.groupCount() > 1);
     return runWorkGroups(pending->launch, *arena);
+  };
+}
+
+Command PreparedLaunch::replayableCommand(cl_device_id device, const NDRange &range) && {
+  LaunchHandle pending(prepare(device, range));
+  if (!pending.get()) return [] { return CL_SUCCESS; };
+  // The command-buffer that holds this command keeps its queue, and so the
+  // device, alive.
+  tbb::task_arena *arena = &device->arena();
+  return [pending = std::move(pending), arena]() -> cl_int {
+    WorkGroupLaunch launch(pending->launch);  // this run's own failure and stop words
+    Watched watched(launch, pending->kernel->description().name,
+                    launch.pollsStop || launch.range.groupCount() > 1);
+    return runWorkGroups(launch, *arena);
   };
 }
 

@@ -39,8 +39,16 @@ class PreparedLaunch {
   // The command that runs `range` (empty: a command that does nothing) on
   // `device`. Consumes the launch.
   Command command(cl_device_id device, const NDRange &range) &&;
+  // The same, as a command that may run any number of times, runs
+  // overlapping each other included (a command-buffer's recorded launch):
+  // each run launches a fresh copy of the launch, on the calling thread's
+  // stack, and the snapshot stays until the command goes.
+  Command replayableCommand(cl_device_id device, const NDRange &range) &&;
 
  private:
+  // Fills in the launch of `range`; null for an empty range.
+  PendingLaunch *prepare(cl_device_id device, const NDRange &range);
+
   cl_kernel kernel_;
   PendingLaunch *pending_;
   bool complete_ = false;

@@ -20,6 +20,26 @@ namespace lockstep::runtime {
 
 // Everything a launch needs, all of it owned by the command that runs it.
 struct WorkGroupLaunch {
+  WorkGroupLaunch() = default;
+  // A copy is a fresh run of the same launch, neither failed nor stopped: a
+  // command-buffer's recorded launch runs each replay from its own copy
+  // (NDRangeCommand.cpp), so replays may overlap.
+  WorkGroupLaunch(const WorkGroupLaunch &other)
+      : function(other.function),
+        arguments(other.arguments),
+        range(other.range),
+        localMemorySize(other.localMemorySize),
+        contextBytesPerWorkItem(other.contextBytesPerWorkItem),
+        frameBytes(other.frameBytes),
+        stackMarginBytes(other.stackMarginBytes),
+        streamingStoreMiB(other.streamingStoreMiB),
+        checksFailures(other.checksFailures),
+        pollsStop(other.pollsStop),
+        fenceStores(other.fenceStores),
+        flushDenormals(other.flushDenormals),
+        workCost(other.workCost) {}
+  WorkGroupLaunch &operator=(const WorkGroupLaunch &) = delete;
+
   compiler::WorkGroupFunction function = nullptr;
   const void *arguments = nullptr;  // the argument block, __local slots already hold offsets
   NDRange range;
