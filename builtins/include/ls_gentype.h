@@ -41,6 +41,7 @@
 #define LS_MAX_ulong ULONG_MAX
 #define LS_MAX_float FLT_MAX
 #define LS_MAX_double DBL_MAX
+#define LS_MAX_half HALF_MAX
 #define LS_SIGNED_char 1
 #define LS_SIGNED_uchar 0
 #define LS_SIGNED_short 1
@@ -51,6 +52,7 @@
 #define LS_SIGNED_ulong 0
 #define LS_SIGNED_float 1
 #define LS_SIGNED_double 1
+#define LS_SIGNED_half 1
 #define LS_BITS_char 8
 #define LS_BITS_uchar 8
 #define LS_BITS_short 16
@@ -61,6 +63,7 @@
 #define LS_BITS_ulong 64
 #define LS_BITS_float 32
 #define LS_BITS_double 64
+#define LS_BITS_half 16
 // The signed integer type of the same width (the type of vector masks).
 #define LS_SINT_char char
 #define LS_SINT_uchar char
@@ -72,6 +75,7 @@
 #define LS_SINT_ulong long
 #define LS_SINT_float int
 #define LS_SINT_double long
+#define LS_SINT_half short
 #define LS_WIDER_char short
 #define LS_WIDER_uchar ushort
 #define LS_WIDER_short int
@@ -79,7 +83,8 @@
 #define LS_WIDER_int long
 #define LS_WIDER_uint ulong
 
-// M(scalar) for the ten element types of vload/vstore, shuffle, async copies.
+// M(scalar) for the eleven element types of vload/vstore, shuffle, async
+// copies (half: cl_khr_fp16).
 #define LS_FOR_EACH_ELEMENT_TYPE(M) \
   M(char)                           \
   M(uchar)                          \
@@ -89,6 +94,7 @@
   M(uint)                           \
   M(long)                           \
   M(ulong)                          \
+  M(half)                           \
   M(float)                          \
   M(double)
 

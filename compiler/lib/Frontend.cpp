@@ -53,6 +53,9 @@ constexpr const char *kAbsentExtensionMacros[] = {
     "__opencl_c_ext_fp64_global_atomic_min_max", "__opencl_c_ext_fp64_local_atomic_min_max",
     "__opencl_c_ext_fp32_global_atomic_add", "__opencl_c_ext_fp32_local_atomic_add",
     "__opencl_c_ext_fp32_global_atomic_min_max", "__opencl_c_ext_fp32_local_atomic_min_max",
+    "__opencl_c_ext_fp16_global_atomic_load_store", "__opencl_c_ext_fp16_local_atomic_load_store",
+    "__opencl_c_ext_fp16_global_atomic_add", "__opencl_c_ext_fp16_local_atomic_add",
+    "__opencl_c_ext_fp16_global_atomic_min_max", "__opencl_c_ext_fp16_local_atomic_min_max",
     "__opencl_c_ext_image_raw10_raw12", "cl_khr_kernel_clock", "__opencl_c_kernel_clock_scope_device",
     "__opencl_c_kernel_clock_scope_work_group", "__opencl_c_kernel_clock_scope_sub_group"};
 // Extensions Clang 19 does not know (its -cl-ext ignores them), whose
