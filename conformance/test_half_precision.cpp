@@ -12,6 +12,11 @@
 #include <limits>
 #include <sstream>
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <fstream>
+
 #include "ClTest.h"
 
 namespace lockstep::test {
@@ -490,6 +495,75 @@ TEST_F(HalfPrecision, WorkGroupCollectives) {
       EXPECT_EQ(gotMax[g * local + l], toHalf(running)) << g << "." << l;
     }
   }
+}
+
+// Sub-group reduce, scan and shuffles of half: small integers again, so the
+// sums are exact in any order.
+TEST_F(HalfPrecision, SubGroupCollectives) {
+  if (!hasFeature("__opencl_c_subgroups")) GTEST_SKIP() << "no sub-groups";
+  const size_t local = 64, n = 4 * local;
+  std::vector<uint16_t> a;
+  for (int v : randomValues<int>(n, -16, 16)) a.push_back(toHalf(v));
+  cl_kernel k = kernel(std::string(kPragma) + R"(
+    #pragma OPENCL EXTENSION cl_khr_subgroup_shuffle : enable
+    kernel void k(global const half *a, global half *out, global uint *size) {
+      size_t i = get_global_id(0);
+      half x = a[i];
+      out[4 * i] = sub_group_reduce_add(x);
+      out[4 * i + 1] = sub_group_scan_exclusive_min(x);
+      out[4 * i + 2] = sub_group_broadcast(x, 1);
+      out[4 * i + 3] = sub_group_shuffle_xor(x, 1u);
+      if (i == 0) *size = get_max_sub_group_size();
+    })",
+                       "k", "-cl-std=CL3.0");
+  ASSERT_NE(k, nullptr);
+  cl_mem out = buffer(CL_MEM_READ_WRITE, 4 * n * 2), size = buffer(CL_MEM_READ_WRITE, 4);
+  ASSERT_TRUE(setArgs(k, bufferFrom(a), out, size));
+  ASSERT_TRUE(run(k, {n}, {local}));
+  std::vector<uint16_t> got = read<uint16_t>(out, 4 * n);
+  size_t s = read<cl_uint>(size, 1)[0];
+  ASSERT_TRUE(s >= 2 && local % s == 0) << s;
+  for (size_t i = 0; i < n; ++i) {
+    size_t first = i / s * s;
+    double total = 0, least = INFINITY;
+    for (size_t j = first; j < first + s; ++j) total += fromHalf(a[j]);
+    for (size_t j = first; j < i; ++j) least = std::min(least, fromHalf(a[j]));
+    EXPECT_EQ(got[4 * i], toHalf(total)) << i;
+    EXPECT_EQ(got[4 * i + 1], toHalf(least)) << i;  // +inf for the first
+    EXPECT_EQ(got[4 * i + 2], a[first + 1]) << i;
+    EXPECT_EQ(got[4 * i + 3], a[i ^ 1]) << i;
+  }
+}
+
+// printf of a half vector (%v2hf: 2-byte elements) and of a scalar half
+// (promoted to double): the digits of the exact values.
+TEST_F(HalfPrecision, Printf) {
+  cl_kernel k = kernel(std::string(kPragma) + R"(
+    kernel void k(half2 v, half s) { printf("[%v2hf] [%.10f] [%a]\n", v, s, s); })",
+                       "k");
+  ASSERT_NE(k, nullptr);
+  cl_half v[2] = {toHalf(-2.5L), toHalf(0x1p-24L)};
+  cl_half s = toHalf(0.1L);
+  ASSERT_TRUE(setArgs(k, v, s));
+  char path[] = "/tmp/lockstep-half-printf-XXXXXX";
+  int file = mkstemp(path);
+  ASSERT_GE(file, 0);
+  fflush(stdout);
+  int saved = dup(1);
+  dup2(file, 1);
+  ::testing::AssertionResult ran = run(k, {1});
+  fflush(stdout);
+  dup2(saved, 1);
+  close(saved);
+  close(file);
+  std::ifstream in(path);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  unlink(path);
+  ASSERT_TRUE(ran);
+  char want[200];
+  std::snprintf(want, sizeof want, "[%f,%f] [%.10f] [%a]\n", fromHalf(v[0]), fromHalf(v[1]), fromHalf(s),
+                fromHalf(s));
+  EXPECT_EQ(text, want);
 }
 
 }  // namespace
