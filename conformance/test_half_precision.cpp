@@ -440,6 +440,46 @@ TEST_F(HalfPrecision, VectorLoadsStoresAndShuffles) {
   }
 }
 
+// async_work_group_copy / async_work_group_strided_copy and prefetch of
+// half and half2: each group copies its part to local memory (every other
+// half2 of it, strided), reverses it there and copies it back.
+TEST_F(HalfPrecision, AsyncCopies) {
+  const size_t local = 32, groups = 4, n = local * groups;
+  std::vector<uint16_t> a = halvesIn(2 * n, -100, 100);
+  cl_kernel k = kernel(std::string(kPragma) + R"(
+    kernel void k(global const half *a, global half *out, global half2 *pairs, local half *tile,
+                  local half2 *tile2) {
+      size_t base = get_group_id(0) * get_local_size(0), l = get_local_id(0), m = get_local_size(0);
+      prefetch(a + base, m);
+      event_t e = async_work_group_copy(tile, a + base, m, 0);
+      e = async_work_group_strided_copy(tile2, (global const half2 *)a + base, m / 2, 2, e);
+      wait_group_events(1, &e);
+      half mine = tile[m - 1 - l];
+      half2 pair = tile2[l / 2];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      tile[l] = mine;
+      if (l % 2 == 0) tile2[l / 2] = pair.yx;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      e = async_work_group_copy(out + base, tile, m, 0);
+      e = async_work_group_copy(pairs + base / 2, tile2, m / 2, e);
+      wait_group_events(1, &e);
+    })",
+                       "k");
+  ASSERT_NE(k, nullptr);
+  cl_mem out = buffer(CL_MEM_READ_WRITE, n * 2), pairs = buffer(CL_MEM_READ_WRITE, n * 2);
+  ASSERT_TRUE(setArgs(k, bufferFrom(a), out, pairs, LocalBytes{local * 2}, LocalBytes{local * 2}));
+  ASSERT_TRUE(run(k, {n}, {local}));
+  std::vector<uint16_t> got = read<uint16_t>(out, n), gotPairs = read<uint16_t>(pairs, n);
+  for (size_t g = 0; g < groups; ++g)
+    for (size_t l = 0; l < local; ++l) {
+      size_t base = g * local;
+      EXPECT_EQ(got[base + l], a[base + local - 1 - l]) << g << "." << l;
+      // pair p of the group: the half2 number base + 2p (stride 2), swapped
+      size_t p = l / 2, source = 2 * (base + 2 * p);
+      EXPECT_EQ(gotPairs[base + l], a[source + (l % 2 ? 0 : 1)]) << g << "." << l;
+    }
+}
+
 // half and half4 kernel arguments through clSetKernelArg (2 and 8 bytes).
 TEST_F(HalfPrecision, KernelArguments) {
   cl_kernel k = kernel(std::string(kPragma) + R"(
