@@ -17,20 +17,19 @@
 // defines a half overload of a name, Clang 19 no longer finds the other
 // overloads opencl-c.h declares under it.
 #define LS_HALF_COMMON(unused, N)                                                      \
-  LS_OVERLOAD float##N clamp(float##N, float##N, float##N);                            \
-  LS_OVERLOAD float##N max(float##N, float##N);                                        \
-  LS_OVERLOAD float##N min(float##N, float##N);                                        \
   LS_OVERLOAD float##N mix(float##N, float##N, float##N);                              \
   LS_OVERLOAD float##N step(float##N, float##N);                                       \
   LS_OVERLOAD float##N smoothstep(float##N, float##N, float##N);                       \
   LS_OVERLOAD float##N sign(float##N);                                                 \
   LS_OVERLOAD float##N degrees(float##N);                                              \
   LS_OVERLOAD float##N radians(float##N);                                              \
+  /* clamp, max, min are exact: LLVM's half minnum/maxnum (vminph/vmaxph */           \
+  /* with AVX512-FP16). */                                                             \
   LS_OVERLOAD half##N clamp(half##N x, half##N lo, half##N hi) {                       \
-    return LS_H(clamp(LS_F(x, N), LS_F(lo, N), LS_F(hi, N)), N);                       \
+    return __builtin_elementwise_min(__builtin_elementwise_max(x, lo), hi);            \
   }                                                                                    \
-  LS_OVERLOAD half##N max(half##N x, half##N y) { return LS_H(max(LS_F(x, N), LS_F(y, N)), N); } \
-  LS_OVERLOAD half##N min(half##N x, half##N y) { return LS_H(min(LS_F(x, N), LS_F(y, N)), N); } \
+  LS_OVERLOAD half##N max(half##N x, half##N y) { return __builtin_elementwise_max(x, y); } \
+  LS_OVERLOAD half##N min(half##N x, half##N y) { return __builtin_elementwise_min(x, y); } \
   LS_OVERLOAD half##N mix(half##N x, half##N y, half##N a) {                           \
     return LS_H(mix(LS_F(x, N), LS_F(y, N), LS_F(a, N)), N);                           \
   }                                                                                    \
