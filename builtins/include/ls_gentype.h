@@ -41,7 +41,6 @@
 #define LS_MAX_ulong ULONG_MAX
 #define LS_MAX_float FLT_MAX
 #define LS_MAX_double DBL_MAX
-#define LS_MAX_half HALF_MAX
 #define LS_SIGNED_char 1
 #define LS_SIGNED_uchar 0
 #define LS_SIGNED_short 1
@@ -52,7 +51,6 @@
 #define LS_SIGNED_ulong 0
 #define LS_SIGNED_float 1
 #define LS_SIGNED_double 1
-#define LS_SIGNED_half 1
 #define LS_BITS_char 8
 #define LS_BITS_uchar 8
 #define LS_BITS_short 16
@@ -63,7 +61,6 @@
 #define LS_BITS_ulong 64
 #define LS_BITS_float 32
 #define LS_BITS_double 64
-#define LS_BITS_half 16
 // The signed integer type of the same width (the type of vector masks).
 #define LS_SINT_char char
 #define LS_SINT_uchar char
@@ -75,7 +72,6 @@
 #define LS_SINT_ulong long
 #define LS_SINT_float int
 #define LS_SINT_double long
-#define LS_SINT_half short
 #define LS_WIDER_char short
 #define LS_WIDER_uchar ushort
 #define LS_WIDER_short int
