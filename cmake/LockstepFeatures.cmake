@@ -11,6 +11,10 @@ set(LOCKSTEP_OPENCL_C_EXTENSIONS
   cl_khr_int64_base_atomics
   cl_khr_int64_extended_atomics
   cl_khr_fp64
+  # half arithmetic and the half overloads of every builtin (docs/half.md).
+  # OpenCL C 3.0 has no feature macro for it (Clang 19 knows none either):
+  # the extension macro is the whole of it.
+  cl_khr_fp16
   # Sub-group extensions: none needs cl_khr_subgroups (they build on
   # __opencl_c_subgroups as well). The non-uniform ones run in the compiler's
   # lane mode (WorkGroupLoops.cpp), which keeps each work-item's place.

@@ -11,6 +11,9 @@
 #ifndef LOCKSTEP_BUILTINS_LS_COMMON_H
 #define LOCKSTEP_BUILTINS_LS_COMMON_H
 
+// half arithmetic (cl_khr_fp16) is on for the whole library, as for kernels.
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+
 #define LS_OVERLOAD __attribute__((overloadable))
 // A library-internal helper: inlined into its caller, never exported.
 #define LS_HELPER static inline __attribute__((overloadable, always_inline))

@@ -79,7 +79,8 @@
 #define LS_WIDER_int long
 #define LS_WIDER_uint ulong
 
-// M(scalar) for the ten element types of vload/vstore, shuffle, async copies.
+// M(scalar) for the eleven element types of vload/vstore, shuffle, async
+// copies (half: cl_khr_fp16).
 #define LS_FOR_EACH_ELEMENT_TYPE(M) \
   M(char)                           \
   M(uchar)                          \
@@ -89,6 +90,7 @@
   M(uint)                           \
   M(long)                           \
   M(ulong)                          \
+  M(half)                           \
   M(float)                          \
   M(double)
 

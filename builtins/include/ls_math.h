@@ -15,6 +15,11 @@
 #define LS_FOR_DOUBLE_TYPES(M, ...)                                                \
   M(double, __VA_ARGS__) M(double2, __VA_ARGS__) M(double3, __VA_ARGS__)           \
   M(double4, __VA_ARGS__) M(double8, __VA_ARGS__) M(double16, __VA_ARGS__)
+// half (cl_khr_fp16) is listed apart: most of its builtins are computed in
+// float (half_math.cl), not instantiated from the float/double bodies.
+#define LS_FOR_HALF_TYPES(M, ...)                                                  \
+  M(half, __VA_ARGS__) M(half2, __VA_ARGS__) M(half3, __VA_ARGS__)                 \
+  M(half4, __VA_ARGS__) M(half8, __VA_ARGS__) M(half16, __VA_ARGS__)
 #define LS_FOR_FP_TYPES(M, ...) \
   LS_FOR_FLOAT_TYPES(M, __VA_ARGS__) LS_FOR_DOUBLE_TYPES(M, __VA_ARGS__)
 
@@ -56,6 +61,12 @@
 // because lgamma_r is also the OpenCL builtin's name.
 float lgammaf_r(float, __private int *);
 double ls_libm_lgamma_r(double, __private int *) __asm__("lgamma_r");
+
+// Applies M(T, S) to every half vector type T with S = half.
+#define LS_FOR_HALF_VECTORS_WITH_SCALAR(M, ...)                                    \
+  M(half2, half, __VA_ARGS__) M(half3, half, __VA_ARGS__)                          \
+  M(half4, half, __VA_ARGS__) M(half8, half, __VA_ARGS__)                          \
+  M(half16, half, __VA_ARGS__)
 
 // Bit patterns and limits used by the bit-level implementations.
 #define LS_FLT_SIGN 0x80000000u

@@ -2,7 +2,8 @@
 // store/exchange, atomic_compare_exchange_strong/weak, atomic_fetch_<op> and
 // atomic_flag_*, each with its _explicit(order) and _explicit(order, scope)
 // forms, on generic, __global and __local objects, for (u)int, (u)long and
-// the cl_ext_float_atomics float/double operations Clang declares for SPIR.
+// the cl_ext_float_atomics float/double/half operations Clang declares for
+// SPIR.
 //
 // Everything maps onto Clang's __opencl_atomic_* builtins (LLVM atomicrmw/
 // cmpxchg/atomic load and store with the requested ordering and syncscope).
@@ -143,6 +144,12 @@ LS_C11_TYPE(long)
 LS_C11_TYPE(ulong)
 LS_C11_TYPE(float)
 LS_C11_TYPE(double)
+// atomic_half (cl_ext_float_atomics' fp16 operations, which Clang declares
+// with cl_khr_fp16): load, store, exchange and the float RMWs; Clang
+// declares no compare-exchange of half.
+LS_C11_BASIC(half, __generic)
+LS_C11_BASIC(half, __global)
+LS_C11_BASIC(half, __local)
 
 #define LS_C11_INTEGER_AS(AS)               \
   LS_C11_INTEGER_OPS(int, int, AS)          \
@@ -153,6 +160,7 @@ LS_C11_TYPE(double)
   LS_C11_INTEGER_OPS(long, ulong, AS)       \
   LS_C11_FLOAT_OPS(float, AS)               \
   LS_C11_FLOAT_OPS(double, AS)              \
+  LS_C11_FLOAT_OPS(half, AS)                \
   LS_C11_FLAG(AS)
 LS_C11_INTEGER_AS(__generic)
 LS_C11_INTEGER_AS(__global)

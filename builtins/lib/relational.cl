@@ -1,7 +1,8 @@
 // Relational builtins (OpenCL C 3.0 s6.15.6). The comparisons return what
 // OpenCL C's own operators return: int 1/0 for scalars, -1/0 of the signed
-// integer type of the element size (intn for float, longn for double) for
-// vectors, so each builtin is its operator, and NaNs compare unordered.
+// integer type of the element size (shortn for half, intn for float, longn
+// for double) for vectors, so each builtin is its operator, and NaNs compare
+// unordered.
 
 // Tables of macro definitions and invocations, which clang-format would run
 // together; they are kept within 100 columns by hand.
@@ -32,6 +33,7 @@
     return __builtin_elementwise_abs(x) == (T)INFINITY;                              \
   }
 LS_FOR_FP_TYPES(LS_COMPARISONS, 0)
+LS_FOR_HALF_TYPES(LS_COMPARISONS, 0)
 
 // isnormal and signbit need the type's limits and sign bit.
 #define LS_CLASSIFY(T, MIN_NORMAL, AS_SIGNED)                                 \
@@ -39,13 +41,18 @@ LS_FOR_FP_TYPES(LS_COMPARISONS, 0)
     T a = __builtin_elementwise_abs(x);                                              \
     return (a >= (T)(MIN_NORMAL)) & (a < (T)INFINITY);                               \
   }                                                                                  \
-  LS_OVERLOAD __typeof__((T)0 == (T)0) signbit(T x) { return AS_SIGNED(x) < 0; }
+  LS_OVERLOAD __typeof__((T)0 == (T)0) signbit(T x) {                            \
+    return AS_SIGNED(x) < (__typeof__(AS_SIGNED(x)))0;                                \
+  }
 #define LS_CLASSIFY_FLOAT(N) LS_CLASSIFY(float##N, FLT_MIN, as_int##N)
 #define LS_CLASSIFY_DOUBLE(N) LS_CLASSIFY(double##N, DBL_MIN, as_long##N)
+#define LS_CLASSIFY_HALF(N) LS_CLASSIFY(half##N, HALF_MIN, as_short##N)
 LS_CLASSIFY_FLOAT() LS_CLASSIFY_FLOAT(2) LS_CLASSIFY_FLOAT(3) LS_CLASSIFY_FLOAT(4)
 LS_CLASSIFY_FLOAT(8) LS_CLASSIFY_FLOAT(16)
 LS_CLASSIFY_DOUBLE() LS_CLASSIFY_DOUBLE(2) LS_CLASSIFY_DOUBLE(3) LS_CLASSIFY_DOUBLE(4)
 LS_CLASSIFY_DOUBLE(8) LS_CLASSIFY_DOUBLE(16)
+LS_CLASSIFY_HALF() LS_CLASSIFY_HALF(2) LS_CLASSIFY_HALF(3) LS_CLASSIFY_HALF(4) LS_CLASSIFY_HALF(8)
+LS_CLASSIFY_HALF(16)
 
 // any/all test the most significant bit of each component: ORing (ANDing)
 // all components leaves it set exactly when some (every) component has it.
@@ -99,5 +106,6 @@ LS_ALL_SELECTS(int, int, uint)
 LS_ALL_SELECTS(uint, int, uint)
 LS_ALL_SELECTS(long, long, ulong)
 LS_ALL_SELECTS(ulong, long, ulong)
+LS_ALL_SELECTS(half, short, ushort)
 LS_ALL_SELECTS(float, int, uint)
 LS_ALL_SELECTS(double, long, ulong)

@@ -14,6 +14,7 @@
 #define LS_MASK_uint uint
 #define LS_MASK_long ulong
 #define LS_MASK_ulong ulong
+#define LS_MASK_half ushort
 #define LS_MASK_float uint
 #define LS_MASK_double ulong
 

@@ -21,8 +21,9 @@ import re
 import subprocess
 import sys
 
-# The first parameter's type of a floating-point overload: f, d, Dv<n>_f, Dv<n>_d.
-FLOATING_FIRST_PARAM = re.compile(r"^(?:[fd]|Dv\d+_[fd])")
+# The first parameter's type of a floating-point overload: f, d, Dh (half,
+# declared when --cl-ext enables cl_khr_fp16), Dv<n>_f, Dv<n>_d, Dv<n>_Dh.
+FLOATING_FIRST_PARAM = re.compile(r"^(?:[fd]|Dh|Dv\d+_(?:[fd]|Dh))")
 
 
 def read_names(paths):

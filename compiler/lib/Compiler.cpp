@@ -57,8 +57,10 @@ Compiler::Compiler() : impl_(std::make_unique<Impl>()) {
         impl_->support.extensions.push_back(name);
   }
   impl_->support.features = splitOptions(LOCKSTEP_OPENCL_C_FEATURES);
-  for (const std::string &name : impl_->support.extensions)
+  for (const std::string &name : impl_->support.extensions) {
     if (name == "cl_khr_fp64") impl_->support.fp64 = true;
+    if (name == "cl_khr_fp16") impl_->support.fp16 = true;
+  }
   for (const std::string &name : impl_->support.features) {
     if (name == "__opencl_c_work_group_collective_functions") impl_->support.workGroupCollectives = true;
     if (name == "__opencl_c_subgroups") impl_->support.subGroupSize = hostSubGroupSize();

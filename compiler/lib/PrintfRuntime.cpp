@@ -1,9 +1,11 @@
 // The printf formatter kernels call (see PrintfRecord.h). Each conversion is
 // printed with the C library's snprintf after mapping the OpenCL length and
 // vector modifiers onto one C conversion per element.
+#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <mutex>
 #include <string>
 
@@ -46,8 +48,21 @@ int64_t signedElement(const Argument &argument, unsigned i) {
   }
 }
 
+// A half (cl_khr_fp16) decoded exactly: its bits are 1.f * 2^(e - 15), or
+// f * 2^-24 for denormals. Scalar halves reach printf promoted to double;
+// half vectors (%v4hf) come as they are.
+double halfValue(uint16_t h) {
+  int exponent = (h >> 10) & 0x1f, fraction = h & 0x3ff;
+  double magnitude = exponent == 0    ? std::ldexp(double(fraction), -24)
+                     : exponent == 31 ? (fraction ? std::numeric_limits<double>::quiet_NaN()
+                                                  : std::numeric_limits<double>::infinity())
+                                      : std::ldexp(double(fraction | 0x400), exponent - 25);
+  return (h & 0x8000) ? -magnitude : magnitude;
+}
+
 double floatElement(const Argument &argument, unsigned i) {
   const uint8_t *p = argument.data + i * argument.header.elementBytes;
+  if (argument.header.elementBytes == 2) { uint16_t v; std::memcpy(&v, p, 2); return halfValue(v); }
   if (argument.header.elementBytes == 4) { float v; std::memcpy(&v, p, 4); return v; }
   double v;
   std::memcpy(&v, p, 8);

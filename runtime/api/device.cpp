@@ -35,6 +35,14 @@ constexpr cl_device_atomic_capabilities kAtomicOrdersAndScopes =
     CL_DEVICE_ATOMIC_SCOPE_DEVICE | CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES;
 
 bool fp64() { return Compiler::instance().languageSupport().fp64; }
+bool fp16() { return Compiler::instance().languageSupport().fp16; }
+
+// half (cl_khr_fp16, docs/half.md): arithmetic is done in float and rounded
+// once to half, which is correctly rounded for + - * / and sqrt and keeps
+// half's denormals (normal floats); fma is correctly rounded (builtins/lib/
+// half_math.cl). Only round to nearest even is the arithmetic's mode.
+constexpr cl_device_fp_config kHalfFpConfig =
+    CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA;
 
 // What SPIR-V programs add to CL_DEVICE_EXTENSIONS: cl_khr_il_program, and
 // the SPIR-V extensions of the OpenCL environment the translator reads and
@@ -221,6 +229,7 @@ bool identityInfo(cl_device_id d, cl_device_info param, const InfoWriter &out) {
 // Compute: work-groups, vector widths, floating point, atomics.
 bool computeInfo(cl_device_id d, cl_device_info param, const InfoWriter &out) {
   const bool doubles = fp64();
+  const bool halves = fp16();
   switch (param) {
     case CL_DEVICE_MAX_COMPUTE_UNITS:
       out.value<cl_uint>(d->computeUnits);
@@ -263,9 +272,13 @@ bool computeInfo(cl_device_id d, cl_device_info param, const InfoWriter &out) {
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE:
       out.value<cl_uint>(doubles ? d->nativeVectorWidth[5] : 0);
       return true;
+    // half vectors are computed as float vectors of the same length (F16C
+    // converts a register's worth at a time): float's widths.
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
+      out.value<cl_uint>(halves ? d->preferredVectorWidth[4] : 0);
+      return true;
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
-      out.value<cl_uint>(0);  // no cl_khr_fp16
+      out.value<cl_uint>(halves ? d->nativeVectorWidth[4] : 0);
       return true;
     case CL_DEVICE_SINGLE_FP_CONFIG:
       out.value<cl_device_fp_config>(kFpConfig);
@@ -274,7 +287,7 @@ bool computeInfo(cl_device_id d, cl_device_info param, const InfoWriter &out) {
       out.value<cl_device_fp_config>(doubles ? kFpConfig : 0);
       return true;
     case CL_DEVICE_HALF_FP_CONFIG:
-      out.value<cl_device_fp_config>(0);
+      out.value<cl_device_fp_config>(halves ? kHalfFpConfig : 0);
       return true;
     case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
       out.value<cl_device_atomic_capabilities>(kAtomicOrdersAndScopes);

@@ -159,6 +159,7 @@ struct LanguageSupport {
   std::vector<std::string> extensions;  // cl_khr_* the compiler implements
   std::vector<std::string> features;    // __opencl_c_* feature macros
   bool fp64 = false;
+  bool fp16 = false;  // cl_khr_fp16: half arithmetic and builtins
   bool workGroupCollectives = false;
   uint32_t subGroupSize = 0;  // 0: no sub-groups
 };
