@@ -113,7 +113,9 @@ __LOCKSTEP_WG_INTEGER(mul) __LOCKSTEP_WG_ARITH(mul, float)
 __LOCKSTEP_WG_ARITH(mul, double)
 #endif
 #if defined(cl_khr_fp16)
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
 __LOCKSTEP_WG_ARITH(mul, half)
+#pragma OPENCL EXTENSION cl_khr_fp16 : disable
 #endif
 __LOCKSTEP_WG_INTEGER(and) __LOCKSTEP_WG_INTEGER(or) __LOCKSTEP_WG_INTEGER(xor)
 __LOCKSTEP_WG_ARITH(logical_and, int) __LOCKSTEP_WG_ARITH(logical_or, int)

@@ -7,9 +7,10 @@
 // GroupInfo::stop points to when a launch runs past LOCKSTEP_KERNEL_TIMEOUT;
 // this pass makes the loops that could run for ever look at it.
 //
-// After the work-group passes, every loop of a work-group function whose
-// backedge-taken count scalar evolution cannot compute gets, at the top of
-// its header:
+// After the work-group passes, every loop of a work-group function (the
+// kernel's and each version of it that KernelVersioning made for narrow
+// groups or rows) whose backedge-taken count scalar evolution cannot
+// compute gets, at the top of its header:
 //
 //   %stop = load atomic i32, ptr %stop.word monotonic
 //   br (%stop != 0), label %stop.group, label %rest   (weights: unlikely)
@@ -24,10 +25,12 @@
 // a counted number of times, whose work-item loops still widen. A loop of
 // the kernel's that WorkGroupLoops runs in lockstep across the work-items (a
 // divergent `while`) polls once per round, outside its work-item loops.
+#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/Statistic.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
@@ -58,8 +61,11 @@ PreservedAnalyses StopPollPass::run(Module &M, ModuleAnalysisManager &analyses) 
     callee->setOnlyAccessesInaccessibleMemory();
   }
   bool changed = false;
+  // Every version of a work-group function (KernelVersioning.cpp: the
+  // kernel and the copies it calls for narrow groups and rows) polls.
+  SmallPtrSet<const Function *, 8> polling;
   for (Function &F : M) {
-    if (F.isDeclaration() || !F.hasFnAttribute(kKernelNameAttr)) continue;
+    if (F.isDeclaration() || !F.hasFnAttribute(kWorkGroupCodeAttr)) continue;
     LoopInfo &loops = functions.getResult<LoopAnalysis>(F);
     ScalarEvolution &evolution = functions.getResult<ScalarEvolutionAnalysis>(F);
     SmallVector<BasicBlock *, 8> headers;
@@ -80,10 +86,26 @@ PreservedAnalyses StopPollPass::run(Module &M, ModuleAnalysisManager &analyses) 
       IRBuilder<>(then).CreateCall(stop);
       ++NumPolls;
     }
-    F.addFnAttr(kStopPollsAttr);
+    polling.insert(&F);
     functions.invalidate(F, PreservedAnalyses::none());
     changed = true;
   }
+  // The runtime watches a kernel's launches when the kernel, or a version it
+  // calls (a version may call another), polls.
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (Function &F : M) {
+      if (F.isDeclaration() || !F.hasFnAttribute(kWorkGroupCodeAttr) || polling.count(&F)) continue;
+      for (Instruction &I : instructions(F))
+        if (auto *call = dyn_cast<CallInst>(&I); call && polling.count(call->getCalledFunction())) {
+          polling.insert(&F);
+          grew = true;
+          break;
+        }
+    }
+  }
+  for (Function &F : M)
+    if (F.hasFnAttribute(kKernelNameAttr) && polling.count(&F)) F.addFnAttr(kStopPollsAttr);
   return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 

@@ -1,6 +1,8 @@
 ; Loops of a work-group function whose trip count scalar evolution cannot
 ; compute poll GroupInfo::stop (field 14) at the top of their header and call
-; the runtime to leave the group when it is set; counted loops do not.
+; the runtime to leave the group when it is set; counted loops do not. So do
+; the versions of a kernel it calls for narrow groups (KernelVersioning), and
+; a kernel that calls a polling version is marked as polling.
 ; RUN: %opt -passes=lockstep-stop-poll -S %s | FileCheck %s
 
 %lockstep.GroupInfo = type { [3 x i64], [3 x i64], [3 x i64], [3 x i64], [3 x i64], [3 x i64], i32, i32, ptr, i64, ptr, ptr, ptr, i64, ptr }
@@ -25,7 +27,28 @@ exit:
   ret void
 }
 
-attributes #0 = { "lockstep-kernel"="k" }
+define void @__lockstep_wg_v(ptr %args, ptr %group, ptr %local, ptr %context) #0 {
+entry:
+  call void @__lockstep_wg_v.narrow(ptr %args, ptr %group, ptr %local, ptr %context)
+  ret void
+}
+
+define internal void @__lockstep_wg_v.narrow(ptr %args, ptr %group, ptr %local, ptr %context) #1 {
+entry:
+  %flag = load ptr, ptr %args, align 8
+  br label %wait
+
+wait:
+  %v = load volatile i32, ptr %flag, align 4
+  %zero = icmp eq i32 %v, 0
+  br i1 %zero, label %wait, label %exit
+
+exit:
+  ret void
+}
+
+attributes #0 = { "lockstep-kernel"="k" "lockstep-work-group-code" }
+attributes #1 = { "lockstep-work-group-code" }
 
 ; CHECK-LABEL: define void @__lockstep_wg_k(
 ; CHECK: entry:
@@ -39,6 +62,13 @@ attributes #0 = { "lockstep-kernel"="k" }
 ; CHECK-NEXT: br i1 %[[SET]], label %stop.group, label %{{.*}}, !prof
 ; CHECK: stop.group:
 ; CHECK-NEXT: call void @__lockstep_stop_group()
+; CHECK-LABEL: define void @__lockstep_wg_v(
+; CHECK-NOT: load atomic
+; CHECK: ret void
+; CHECK-LABEL: define internal void @__lockstep_wg_v.narrow(
+; CHECK: wait:
+; CHECK-NEXT: %stop = load atomic i32, ptr %stop.word monotonic, align 4
 ; CHECK: declare void @__lockstep_stop_group() #[[ATTRS:[0-9]+]]
-; CHECK: attributes #0 = { "lockstep-kernel"="k" "lockstep-stop-polls" }
+; CHECK: attributes #0 = { "lockstep-kernel"="k" "lockstep-stop-polls" "lockstep-work-group-code" }
+; CHECK: attributes #1 = { "lockstep-work-group-code" }
 ; CHECK: attributes #[[ATTRS]] = { cold nounwind memory(inaccessiblemem: readwrite) }
