@@ -1,5 +1,7 @@
-// The clGetDeviceInfo queries of device extensions, answered beside the
-// code of their extension: each returns false for a query not its own.
+// clGetDeviceInfo's queries answered outside api/device.cpp: memory and
+// images (api/device_memory_info.cpp), and those of device extensions,
+// beside the code of their extension. Each returns false for a query not
+// its own.
 #pragma once
 
 #include <CL/cl_ext.h>
@@ -7,6 +9,11 @@
 #include "Object.h"
 
 namespace lockstep::api {
+
+// Memory: sizes, caches, alignment, arguments, SVM; pipes (absent).
+bool memoryInfo(cl_device_id d, cl_device_info param, const runtime::InfoWriter &out);
+// Images and samplers.
+bool imageInfo(cl_device_id d, cl_device_info param, const runtime::InfoWriter &out);
 
 // cl_khr_device_uuid (api/device_uuid.cpp).
 bool uuidInfo(cl_device_id d, cl_device_info param, const runtime::InfoWriter &out);
