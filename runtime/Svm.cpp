@@ -57,7 +57,9 @@ std::optional<SvmAllocation> SvmRegistry::find(const void *pointer) const {
   auto it = allocations_.upper_bound(address);
   if (it == allocations_.begin()) return std::nullopt;
   --it;
-  if (address - it->first > it->second.size) return std::nullopt;
+  // One past the end is not in it: that address may be the start of other
+  // memory (a host vector the allocator placed right behind it).
+  if (address - it->first >= it->second.size) return std::nullopt;
   return it->second;
 }
 

@@ -15,6 +15,7 @@
 #include "Analysis/OpenCLNames.h"
 #include "Backend.h"
 #include "Internal.h"
+#include "ThreadHandOff.h"
 
 extern "C" const char lockstep_builtin_chunks[];
 extern "C" const char lockstep_builtin_chunks_end[];
@@ -72,6 +73,10 @@ const BuiltinChunks &builtinChunks() {
     }
     return parsed;
   }();
+  // Made once, read by every thread that builds (ThreadHandOff.h).
+  static const bool handedOff = (handOff(&library), true);
+  (void)handedOff;
+  takeOver(&library);
   return library;
 }
 

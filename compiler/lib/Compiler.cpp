@@ -15,6 +15,7 @@
 #include <cstdlib>
 
 #include "CompilerSteps.h"
+#include "ThreadHandOff.h"
 
 using namespace llvm;
 
@@ -78,6 +79,10 @@ Compiler::~Compiler() = default;
 Compiler &Compiler::instance() {
   // Never destroyed, like the JIT: a static destructor may still build.
   static Compiler *compiler = new Compiler;
+  // Made once, read by every thread (ThreadHandOff.h).
+  static const bool handedOff = (handOff(compiler), true);
+  (void)handedOff;
+  takeOver(compiler);
   return *compiler;
 }
 

@@ -18,6 +18,7 @@
 #include <mutex>
 
 #include "Internal.h"
+#include "ThreadHandOff.h"
 #include "PrintfRecord.h"
 
 using namespace llvm;
@@ -102,6 +103,10 @@ LLJIT &processJit() {
         linker->addPlugin(std::make_unique<PerfMapPlugin>());
     return created->release();
   }();
+  // Made once, used by every thread that builds (ThreadHandOff.h).
+  static const bool handedOff = (handOff(jit), true);
+  (void)handedOff;
+  takeOver(jit);
   return *jit;
 }
 

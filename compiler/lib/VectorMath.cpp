@@ -22,6 +22,7 @@
 #include <string_view>
 
 #include "Internal.h"
+#include "ThreadHandOff.h"
 #include "TargetInfo.h"
 
 using namespace llvm;
@@ -143,6 +144,10 @@ Library loadLibrary() {
 
 const Library &library() {
   static const Library loaded = loadLibrary();
+  // Made once, read by every thread that builds (ThreadHandOff.h).
+  static const bool handedOff = (handOff(&loaded), true);
+  (void)handedOff;
+  takeOver(&loaded);
   return loaded;
 }
 
