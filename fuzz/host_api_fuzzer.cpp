@@ -1148,9 +1148,11 @@ Harness::SvmPointer Harness::svmPointer(bool written) {
   }
   SvmBlock &block = svm_[in_.u8() % svm_.size()];
   block.used = true;
-  // The start, somewhere inside, or its very end.
+  // The start, somewhere inside, or its very end, which is not in the
+  // allocation (what lies behind it is not the harness's memory; Lockstep
+  // takes it for an ordinary host pointer).
   size_t offset = in_.u8() < 128 ? 0 : std::min(offsetValue(), block.size);
-  return {block.base + offset, block.size - offset, true};
+  return {block.base + offset, block.size - offset, offset < block.size};
 }
 
 size_t Harness::svmSize(const SvmPointer &p, bool ownContext) {
