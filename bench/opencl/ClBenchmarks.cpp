@@ -40,9 +40,6 @@ constexpr size_t kGroup1d = 256;  // work-group size of the 1-D kernels with __l
 constexpr size_t kTile = 16;      // the 2-D kernels' tiles are kTile x kTile
 constexpr size_t kReduceGroups = 256;
 
-std::string sizeText(const char *name, uint64_t value) {
-  return std::string(name) + "=" + std::to_string(value);
-}
 
 Verdict checkCount(uint32_t got, uint32_t want) {
   if (got == want) return {};
@@ -139,34 +136,13 @@ Record runTriad(Session &session, const BenchInfo &info, uint64_t n, const Optio
   return rateRecord(info, sizeText("n", n), timings, 3.0 * bytes, 1e9);
 }
 
-Record runSgemm(Session &session, const BenchInfo &info, uint64_t n, const Options &options,
-                bool tiled) {
-  SgemmProblem &problem = sgemmProblem(static_cast<uint32_t>(n));
-  size_t bytes = n * n * sizeof(float);
-  Buffer a = session.buffer(bytes, problem.a.data(), CL_MEM_READ_ONLY);
-  Buffer b = session.buffer(bytes, problem.b.data(), CL_MEM_READ_ONLY);
-  Buffer c = session.buffer(bytes, nullptr, CL_MEM_WRITE_ONLY);
-  cl_kernel kernel = session.kernel(tiled ? "sgemm_tiled" : "sgemm_naive");
-  if (tiled) session.requireGroup(kernel, kTile * kTile, 2 * kTile * kTile * sizeof(float));
-  setArgs(kernel, a, b, c, static_cast<cl_uint>(n));
-  std::vector<float> out(n * n);
-  size_t global[2] = {n, n}, local[2] = {kTile, kTile};
-  auto timings = timeKernel(
-      session, options, kernel, 2, global, tiled ? local : nullptr,
-      [&] { session.fill(c, kPoison, bytes); },
-      [&] {
-        session.read(c, out.data(), bytes);
-        return problem.verify(out.data());
-      });
-  return rateRecord(info, sizeText("n", n), timings, problem.flops(), 1e9);
-}
 
 Record runSgemmNaive(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
-  return runSgemm(session, info, n, options, false);
+  return runSgemmKernel(session, info, n, options, "sgemm_naive", false);
 }
 
 Record runSgemmTiled(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
-  return runSgemm(session, info, n, options, true);
+  return runSgemmKernel(session, info, n, options, "sgemm_tiled", true);
 }
 
 Record runReduce(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
@@ -402,6 +378,32 @@ Record runImageConvert(Session &session, const BenchInfo &info, uint64_t n,
 }
 
 }  // namespace
+
+std::string sizeText(const char *name, uint64_t value) {
+  return std::string(name) + "=" + std::to_string(value);
+}
+
+Record runSgemmKernel(Session &session, const BenchInfo &info, uint64_t n, const Options &options,
+                      const char *kernelName, bool tiled) {
+  SgemmProblem &problem = sgemmProblem(static_cast<uint32_t>(n));
+  size_t bytes = n * n * sizeof(float);
+  Buffer a = session.buffer(bytes, problem.a.data(), CL_MEM_READ_ONLY);
+  Buffer b = session.buffer(bytes, problem.b.data(), CL_MEM_READ_ONLY);
+  Buffer c = session.buffer(bytes, nullptr, CL_MEM_WRITE_ONLY);
+  cl_kernel kernel = session.kernel(kernelName);
+  if (tiled) session.requireGroup(kernel, kTile * kTile, 2 * kTile * kTile * sizeof(float));
+  setArgs(kernel, a, b, c, static_cast<cl_uint>(n));
+  std::vector<float> out(n * n);
+  size_t global[2] = {n, n}, local[2] = {kTile, kTile};
+  auto timings = timeKernel(
+      session, options, kernel, 2, global, tiled ? local : nullptr,
+      [&] { session.fill(c, kPoison, bytes); },
+      [&] {
+        session.read(c, out.data(), bytes);
+        return problem.verify(out.data());
+      });
+  return rateRecord(info, sizeText("n", n), timings, problem.flops(), 1e9);
+}
 
 const std::vector<ClBench> &clBenchmarks() {
   // Default sizes aim at 50-500 ms per run on a 2-core machine.

@@ -49,6 +49,15 @@ Timings timeKernel(Session &session, const Options &options, cl_kernel kernel, c
 // per process: every SGEMM benchmark of that order shares it.
 SgemmProblem &sgemmProblem(uint32_t n);
 
+// An n x n SGEMM through `kernelName`(A, B, C, N), tiled (16 x 16 groups)
+// or with the platform's local size; N goes as a 32-bit value, which an
+// `int N` and a `uint N` kernel read alike (n < 2^31).
+Record runSgemmKernel(Session &session, const BenchInfo &info, uint64_t n, const Options &options,
+                      const char *kernelName, bool tiled);
+
+// "name=value", a record's size.
+std::string sizeText(const char *name, uint64_t value);
+
 // The benchmarks' OpenCL C sources (kernels.cl, images.cl and realworld.cl,
 // embedded at build time).
 extern const char kBenchKernelSource[];

@@ -17,39 +17,13 @@ constexpr size_t kTile = 16;
 constexpr size_t kHistogramItems = size_t{1} << 20;  // 1M work-items, grid-stride
 constexpr size_t kHistogramGroup = 256;
 
-std::string sizeText(const char *name, uint64_t value) {
-  return std::string(name) + "=" + std::to_string(value);
-}
-
-// An n x n SGEMM with int N; `local` null for the naive kernel.
-Record runSgemm(Session &session, const BenchInfo &info, uint64_t n, const Options &options,
-                const char *kernel_name, bool tiled) {
-  SgemmProblem &problem = sgemmProblem(static_cast<uint32_t>(n));
-  size_t bytes = n * n * sizeof(float);
-  Buffer a = session.buffer(bytes, problem.a.data(), CL_MEM_READ_ONLY);
-  Buffer b = session.buffer(bytes, problem.b.data(), CL_MEM_READ_ONLY);
-  Buffer c = session.buffer(bytes, nullptr, CL_MEM_WRITE_ONLY);
-  cl_kernel kernel = session.kernel(kernel_name);
-  if (tiled) session.requireGroup(kernel, kTile * kTile, 2 * kTile * kTile * sizeof(float));
-  setArgs(kernel, a, b, c, static_cast<cl_int>(n));
-  std::vector<float> out(n * n);
-  size_t global[2] = {n, n}, local[2] = {kTile, kTile};
-  auto timings = timeKernel(
-      session, options, kernel, 2, global, tiled ? local : nullptr,
-      [&] { session.fill(c, kPoison, bytes); },
-      [&] {
-        session.read(c, out.data(), bytes);
-        return problem.verify(out.data());
-      });
-  return rateRecord(info, sizeText("n", n), timings, problem.flops(), 1e9);
-}
-
+// The SGEMMs take `int N` (ClBenchmarks.cpp runs them).
 Record runSgemmNaive(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
-  return runSgemm(session, info, n, options, "rw_sgemm_naive", false);
+  return runSgemmKernel(session, info, n, options, "rw_sgemm_naive", false);
 }
 
 Record runSgemmTiled(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
-  return runSgemm(session, info, n, options, "rw_sgemm_tiled", true);
+  return runSgemmKernel(session, info, n, options, "rw_sgemm_tiled", true);
 }
 
 // An n x n float grid in, one out: the transpose and the 2-D stencils. The
