@@ -261,6 +261,57 @@ TEST_F(BoundsCheck, ClampOneTooFarIsFound) {
     ASSERT_EQ(got[i], data[std::clamp(i + 1, 0, n - 1)] + data[std::clamp(i / 3 - 1, 0, n - 1)]) << i;
 }
 
+// A stencil's halo loaded into a __local tile by a loop of two rounds with
+// clamped indices and a row times the width: the checks are settled before
+// the work-item loops (bounds from the clamps, the peeled second round's
+// guard, the product's corners), and each way of stepping outside is still
+// found: a clamp one too far, a round one cell past the tile. In bounds, the
+// results are a host sweep's.
+TEST_F(BoundsCheck, HaloTileWithClampsAndRoundsIsCheckedWhereItCounts) {
+  const char *source = R"CLC(#define T 16
+#define H (T + 2)
+kernel void halo(global const float *in, global float *out, int n, int hi, int cells) {
+  local float tile[H * H];
+  int lx = get_local_id(0), ly = get_local_id(1);
+  int ox = get_group_id(0) * T - 1, oy = get_group_id(1) * T - 1;
+  for (int i = ly * T + lx; i < cells; i += T * T) {
+    int sx = clamp(ox + i % H, 0, hi);
+    int sy = clamp(oy + i / H, 0, hi);
+    tile[i] = in[sy * n + sx];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int x = get_global_id(0), y = get_global_id(1);
+  out[y * n + x] = tile[(ly + 1) * H + lx + 1] + tile[ly * H + lx + 1] + tile[(ly + 2) * H + lx + 1] +
+                   tile[(ly + 1) * H + lx] + tile[(ly + 1) * H + lx + 2];
+}
+)CLC";
+  cl_kernel k = checkedKernel(source, "halo");
+  ASSERT_NE(k, nullptr);
+  const int n = 64, h = 18;
+  std::vector<float> data = randomValues<float>(n * n, -1.0f, 1.0f);
+  cl_mem in = bufferFrom(data);
+  cl_mem out = buffer(CL_MEM_READ_WRITE, n * n * sizeof(float));
+  ASSERT_TRUE(setArgs(k, in, out, cl_int(n), cl_int(n - 1), cl_int(h * h)));
+  std::string log;
+  EXPECT_EQ(launchStatus(k, {size_t(n), size_t(n)}, {16, 16}, log), CL_COMPLETE) << log;
+  EXPECT_EQ(log, "");
+  std::vector<float> got = read<float>(out, n * n);
+  auto at = [&](int x, int y) { return data[std::clamp(y, 0, n - 1) * n + std::clamp(x, 0, n - 1)]; };
+  for (int y = 0; y < n; ++y)
+    for (int x = 0; x < n; ++x) {
+      float want = at(x, y) + at(x, y - 1) + at(x, y + 1) + at(x - 1, y) + at(x + 1, y);
+      ASSERT_NEAR(got[y * n + x], want, 1e-5f) << x << "," << y;
+    }
+  // The clamp lets the last column and row through: the bottom-right halo
+  // cell reads in[n * n + n], past the end.
+  ASSERT_TRUE(setArgs(k, in, out, cl_int(n), cl_int(n), cl_int(h * h)));
+  expectReported(k, {size_t(n), size_t(n)}, {16, 16}, {"argument 0 'in'", "of 16384 bytes"});
+  // One cell more than the tile holds: the second round's work-item 68
+  // (lx 4, ly 4) stores one float past it.
+  ASSERT_TRUE(setArgs(k, in, out, cl_int(n), cl_int(n - 1), cl_int(h * h + 1)));
+  expectReported(k, {size_t(n), size_t(n)}, {16, 16}, {"__local variable", "tile", "byte offset 1296 of 1296 bytes"});
+}
+
 // Kernels in the shapes of real programs, all in bounds: no report, and the
 // results of an unchecked build.
 TEST_F(BoundsCheck, CorrectKernelsRunSilentlyWithRightResults) {
