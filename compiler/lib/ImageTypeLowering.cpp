@@ -12,11 +12,14 @@
 //     to those bits, so a kernel whose samplers are constants has its
 //     addressing and filtering decided at compile time;
 //   - a pipe becomes a pointer to its storage (ptr addrspace(1)), the
-//     lockstep_pipe header the argument slot holds, and a reserve_id_t its
-//     64 bits (i64), CLK_NULL_RESERVE_ID (a bitcast of -1) included;
+//     lockstep_pipe header the argument slot holds, and a reserve_id_t a
+//     private pointer whose address is its 64 bits (PipeAbi.h),
+//     CLK_NULL_RESERVE_ID (a bitcast of -1) included: both are what the
+//     SPIR-V translator gives them, so SPIR-V programs call the pipe
+//     builtins with the lowered types already;
 //   - the pipe builtins' accessors (builtins/lib/pipe.cl:
 //     __lockstep_pipe_ro/_wo, __lockstep_reserve_id/_bits) become their
-//     argument;
+//     argument (a reserve id's bits through inttoptr and ptrtoint);
 //   - the builtins' accessors `__lockstep_image(image)` and
 //     `__lockstep_sampler(sampler)` (declared in builtins/include/ls_image.h,
 //     defined nowhere) become their argument, and loads through an image's
@@ -60,7 +63,7 @@ Type *loweredType(Type *type) {
   if (ext->getName() == "spirv.Image") return PointerType::get(type->getContext(), kDescriptorAddressSpace);
   if (ext->getName() == "spirv.Sampler") return Type::getInt32Ty(type->getContext());
   if (ext->getName() == "spirv.Pipe") return PointerType::get(type->getContext(), kDescriptorAddressSpace);
-  if (ext->getName() == "spirv.ReserveId") return Type::getInt64Ty(type->getContext());
+  if (ext->getName() == "spirv.ReserveId") return PointerType::get(type->getContext(), 0);
   return nullptr;
 }
 
@@ -107,8 +110,9 @@ void rewriteSignature(Function &F) {
 Constant *lowerConstant(Constant *constant, Type *type) {
   // CLK_NULL_RESERVE_ID: bitcast (i64 -1 to target("spirv.ReserveId")).
   if (auto *cast = dyn_cast<ConstantExpr>(constant); cast && cast->getOpcode() == Instruction::BitCast &&
-                                                     cast->getOperand(0)->getType() == type)
-    return cast->getOperand(0);
+                                                     cast->getOperand(0)->getType()->isIntegerTy(64) &&
+                                                     type->isPointerTy())
+    return ConstantExpr::getIntToPtr(cast->getOperand(0), type);
   if (isa<PoisonValue>(constant)) return PoisonValue::get(type);
   if (isa<UndefValue>(constant)) return UndefValue::get(type);
   return Constant::getNullValue(type);  // zeroinitializer, the only other kind
@@ -156,6 +160,11 @@ void foldCallsToArgument(Function &F, bool descriptor) {
     auto *call = dyn_cast<CallBase>(user);
     if (!call || call->getCalledOperand() != &F || call->arg_size() != 1) continue;
     Value *argument = call->getArgOperand(0);
+    // A reserve id's bits and the reserve id, a pointer (PipeAbi.h).
+    if (argument->getType()->isIntegerTy(64) && call->getType()->isPointerTy())
+      argument = new IntToPtrInst(argument, call->getType(), "", call->getIterator());
+    else if (argument->getType()->isPointerTy() && call->getType()->isIntegerTy(64))
+      argument = new PtrToIntInst(argument, call->getType(), "", call->getIterator());
     if (argument->getType() != call->getType()) continue;
     if (descriptor) markDescriptorLoadsInvariant(call);
     call->replaceAllUsesWith(argument);

@@ -30,9 +30,11 @@ struct lockstep_pipe {
   uint64_t readFreed;      // of those, the committed prefix writers may reuse
 };
 
-// A reserve_id_t is 64 bits: the number of packets reserved (1..capacity) in
-// the high half, the slot of the first in the low half; 0 is no
-// reservation (is_valid_reserve_id is false).
+// A reserve_id_t is 64 bits (kernels hold it as a pointer whose address
+// they are, as the SPIR-V translator types it): the number of packets
+// reserved (1..capacity) in the high half, the slot of the first in the
+// low half. All ones (CLK_NULL_RESERVE_ID, what a failed reservation
+// returns) and 0 are no reservation: is_valid_reserve_id is false.
 constexpr uint64_t reserveId(uint32_t count, uint32_t firstSlot) {
   return uint64_t(count) << 32 | firstSlot;
 }
