@@ -148,6 +148,8 @@ kernel void consume(read_only pipe int p, int n, global int *dst, global int *st
   int extra;
   if (read_pipe(p, &extra) == 0) *status = 7;
   if (is_valid_reserve_id(reserve_read_pipe(p, 1))) *status = 8;
+  reserve_id_t none = CLK_NULL_RESERVE_ID;
+  if (is_valid_reserve_id(none)) *status = 9;
 }
 )CLC";
   for (const std::string &options : languages()) {

@@ -161,10 +161,13 @@ void foldCallsToArgument(Function &F, bool descriptor) {
     if (!call || call->getCalledOperand() != &F || call->arg_size() != 1) continue;
     Value *argument = call->getArgOperand(0);
     // A reserve id's bits and the reserve id, a pointer (PipeAbi.h).
-    if (argument->getType()->isIntegerTy(64) && call->getType()->isPointerTy())
+    if (argument->getType()->isIntegerTy(64) && call->getType()->isPointerTy()) {
       argument = new IntToPtrInst(argument, call->getType(), "", call->getIterator());
-    else if (argument->getType()->isPointerTy() && call->getType()->isIntegerTy(64))
+      argument->takeName(call);
+    } else if (argument->getType()->isPointerTy() && call->getType()->isIntegerTy(64)) {
       argument = new PtrToIntInst(argument, call->getType(), "", call->getIterator());
+      argument->takeName(call);
+    }
     if (argument->getType() != call->getType()) continue;
     if (descriptor) markDescriptorLoadsInvariant(call);
     call->replaceAllUsesWith(argument);
