@@ -37,6 +37,12 @@ class PipeKernels : public ClTest {
     if (offersOpenCLC(2, 0)) out.push_back("-cl-std=CL2.0");
     return out;
   }
+  // And unoptimized (pipe and reserve id values in allocas and loads).
+  std::vector<std::string> languagesAndO0() {
+    std::vector<std::string> out = languages();
+    out.push_back("-cl-std=CL3.0 -cl-opt-disable");
+    return out;
+  }
   static std::vector<cl_int> sorted(std::vector<cl_int> v) {
     std::sort(v.begin(), v.end());
     return v;
@@ -152,7 +158,7 @@ kernel void consume(read_only pipe int p, int n, global int *dst, global int *st
   if (is_valid_reserve_id(none)) *status = 9;
 }
 )CLC";
-  for (const std::string &options : languages()) {
+  for (const std::string &options : languagesAndO0()) {
     SCOPED_TRACE(options);
     cl_kernel produce = kernel(source, "produce", options), consume = kernel(source, "consume", options);
     ASSERT_TRUE(produce && consume);
@@ -312,7 +318,7 @@ kernel void consume(read_only pipe int p, global int *dst, global int *status) {
   }
 }
 )CLC";
-  for (const std::string &options : languages()) {
+  for (const std::string &options : languagesAndO0()) {
     for (size_t local : {size_t(1), size_t(16), size_t(64), size_t(256)}) {
       SCOPED_TRACE(options + " local " + std::to_string(local));
       cl_kernel produce = kernel(source, "produce", options), consume = kernel(source, "consume", options);
