@@ -2,7 +2,8 @@
 // and clGetPipeInfo's validation and answers, a pipe as a memory object
 // (clGetMemObjectInfo, reference counts, destructor callbacks), the host
 // commands that refuse it, and a pipe as a kernel argument (clSetKernelArg,
-// clGetKernelArgInfo). What kernels do with pipes is in test_pipe_kernels.cpp.
+// clGetKernelArgInfo). What kernels do with pipes is in test_pipe_kernels.cpp
+// and test_pipe_collectives.cpp.
 #include "ClTest.h"
 
 namespace lockstep::test {
