@@ -74,6 +74,9 @@ set(LOCKSTEP_OPENCL_C_FEATURES
   __opencl_c_images
   __opencl_c_read_write_images
   __opencl_c_3d_image_writes
+  # Pipes: runtime/api/pipe.cpp, builtins/lib/pipe.cl,
+  # compiler/lib/PipeRuntime.cpp (docs/pipes.md).
+  __opencl_c_pipes
   # The feature macros of the extensions above (Clang's opencl-c-base.h
   # defines them; the frontend keeps those listed here).
   __opencl_c_integer_dot_product_input_4x8bit

@@ -434,7 +434,23 @@ void Harness::createImage() {
   cl_int err;
   cl_mem mem;
   cl_context context = pickAs<cl_context>(kContext, true);
-  switch (in_.u8() % 4) {
+  bool pipe = false;
+  switch (in_.u8() % 5) {
+    case 4: {
+      // A pipe instead (a memory object no host command takes): flags,
+      // packet size, count and properties as fuzzed, most of them refused.
+      // At most 64 MiB are ever allocated; the absurd count comes with a
+      // packet size that makes the pipe too large to allocate.
+      static const cl_uint kPacketSizes[] = {0, 1, 4, 64, 1024, (1u << 20) + 1};
+      static const cl_uint kCounts[] = {0, 1, 16, 1000, 65536};
+      cl_uint packetSize = in_.pick(kPacketSizes), count = in_.pick(kCounts);
+      if (in_.u8() < 8) packetSize = 1024, count = 0xffffffffu;
+      const cl_pipe_properties empty[] = {0}, unknown[] = {0x1234, 1, 0};
+      const cl_pipe_properties *properties = in_.flag() ? nullptr : in_.flag() ? empty : unknown;
+      mem = clCreatePipe(context, flags, packetSize, count, properties, &err);
+      pipe = true;
+      break;
+    }
     case 0:
       mem = clCreateImage2D(context, flags, &format, desc.image_width, desc.image_height,
                             desc.image_row_pitch, host, &err);
@@ -454,7 +470,7 @@ void Harness::createImage() {
                           in_.u8() < 8 ? nullptr : &desc, host, &err);
       break;
   }
-  if (mem) track(kMem, mem).image = true;
+  if (mem) track(kMem, mem).image = !pipe;
 }
 
 void Harness::createSampler() {

@@ -98,6 +98,13 @@ struct _cl_device_id
   static constexpr size_t kPrintfBufferSize = 1024 * 1024;
   static constexpr cl_ulong kMaxConstantBufferSize = 64 * 1024 * 1024;
   static constexpr cl_uint kMaxConstantArgs = 64;
+  // Pipes (api/pipe.cpp): a packet is copied under the pipe's lock by the
+  // unreserved read_pipe/write_pipe, so it is kept to 1 MiB; reservations
+  // are limited only by the pipe's packets, so any number the CTS asks for
+  // up to 64 Ki is met; pipe arguments are pointers like any other.
+  static constexpr cl_uint kPipeMaxPacketSize = 1u << 20;
+  static constexpr cl_uint kPipeMaxActiveReservations = 1u << 16;
+  static constexpr cl_uint kMaxPipeArgs = 16;
   static constexpr size_t kMaxParameterSize = 4096;
   static constexpr size_t kMaxGlobalVariableSize = 64 * 1024 * 1024;
 

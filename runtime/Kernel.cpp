@@ -90,6 +90,7 @@ void _cl_kernel::setArgument(cl_uint index, size_t size, const void *value) {
       state.svm = false;
       break;
     case ArgKind::Image:
+    case ArgKind::Pipe:
       state.buffer = *static_cast<const cl_mem *>(value);
       break;
     case ArgKind::Sampler: {
@@ -173,7 +174,10 @@ bool _cl_kernel::snapshotInto(runtime::ArgumentSnapshot &snapshot) const {
                   sizeof bytes);
     }
     bool image = arg.kind == ArgKind::Image;
-    if (arg.kind != ArgKind::GlobalPointer && arg.kind != ArgKind::ConstantPointer && !image)
+    // A pipe's slot holds the address of its storage (PipeAbi.h), as a
+    // buffer's does.
+    if (arg.kind != ArgKind::GlobalPointer && arg.kind != ArgKind::ConstantPointer && !image &&
+        arg.kind != ArgKind::Pipe)
       continue;
     const void *address = nullptr;
     if (state.svm) {

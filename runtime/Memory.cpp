@@ -8,6 +8,7 @@
 
 #include "Context.h"
 #include "Device.h"
+#include "lockstep/compiler/PipeAbi.h"
 
 using lockstep::runtime::fail;
 using lockstep::runtime::ImageLayout;
@@ -128,6 +129,13 @@ _cl_mem::_cl_mem(cl_context context, cl_mem_flags flags, const ImageLayout &layo
     parent_->retainInternal();
   }
   context_->retainInternal();
+}
+
+_cl_mem::_cl_mem(cl_context context, cl_mem_flags flags, PipeShape pipe)
+    : _cl_mem(context, flags, lockstep::compiler::pipeStorageBytes(pipe.packetSize, pipe.maxPackets),
+              nullptr, {}) {
+  pipe_ = pipe;
+  lockstep::compiler::initPipe(data_, pipe.packetSize, pipe.maxPackets);
 }
 
 void _cl_mem::copyRowsFrom(const char *host, size_t hostRowPitch, size_t hostSlicePitch) {

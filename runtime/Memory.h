@@ -1,11 +1,13 @@
-// A buffer, sub-buffer or image: host memory the device reads and writes
-// directly. An image is a memory object whose image() describes its type,
-// format and geometry (Image.h).
+// A buffer, sub-buffer, image or pipe: host memory the device reads and
+// writes directly. An image is a memory object whose image() describes its
+// type, format and geometry (Image.h); a pipe one whose pipe() gives its
+// packet size and count, over storage laid out as PipeAbi.h says.
 #pragma once
 
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "Image.h"
@@ -31,12 +33,24 @@ struct _cl_mem
   _cl_mem(cl_context context, cl_mem_flags flags, const lockstep::runtime::ImageLayout &layout,
           void *hostPtr, size_t hostRowPitch, size_t hostSlicePitch, _cl_mem *source,
           std::vector<cl_mem_properties> properties);
+  // A pipe of maxPackets packets of packetSize bytes (validated by the
+  // caller), empty.
+  struct PipeShape {
+    uint32_t packetSize;
+    uint32_t maxPackets;
+    bool emptyProperties;  // created with a properties list (just its 0)
+  };
+  _cl_mem(cl_context context, cl_mem_flags flags, PipeShape pipe);
   ~_cl_mem();
 
   cl_context context() const { return context_; }
-  cl_mem_object_type type() const { return image_ ? image_->type : CL_MEM_OBJECT_BUFFER; }
+  cl_mem_object_type type() const {
+    return image_ ? image_->type : pipe_ ? CL_MEM_OBJECT_PIPE : CL_MEM_OBJECT_BUFFER;
+  }
   // The image's layout, or null for a buffer.
   const lockstep::runtime::ImageLayout *image() const { return image_.get(); }
+  // The pipe's packet size and count, or null for another object.
+  const PipeShape *pipe() const { return pipe_ ? &*pipe_ : nullptr; }
   cl_mem_flags flags() const { return flags_; }
   size_t size() const { return size_; }
   // Where kernels and copies read and write this buffer (a sub-buffer: the
@@ -75,6 +89,7 @@ struct _cl_mem
   bool usesSvmPointer_ = false;
   std::vector<cl_mem_properties> properties_;
   std::unique_ptr<lockstep::runtime::ImageLayout> image_;
+  std::optional<PipeShape> pipe_;
   std::mutex mutex_;
   std::vector<std::pair<DestructorFn, void *>> destructorCallbacks_;
   std::vector<void *> mappings_;  // one entry per outstanding map

@@ -66,6 +66,18 @@ Compiler::Compiler() : impl_(std::make_unique<Impl>()) {
     if (name == "__opencl_c_work_group_collective_functions") impl_->support.workGroupCollectives = true;
     if (name == "__opencl_c_subgroups") impl_->support.subGroupSize = hostSubGroupSize();
   }
+  // "Support for OpenCL C 2.0 requires support for" these OpenCL C 3.0
+  // features (and, with images, 3D image writes and read-write images).
+  impl_->support.openclC20 = true;
+  for (const char *name : {"__opencl_c_atomic_order_acq_rel", "__opencl_c_atomic_order_seq_cst",
+                           "__opencl_c_atomic_scope_device", "__opencl_c_atomic_scope_all_devices",
+                           "__opencl_c_device_enqueue", "__opencl_c_generic_address_space", "__opencl_c_pipes",
+                           "__opencl_c_program_scope_global_variables",
+                           "__opencl_c_work_group_collective_functions"})
+    impl_->support.openclC20 &= is_contained(impl_->support.features, std::string(name));
+  if (is_contained(impl_->support.features, std::string("__opencl_c_images")))
+    for (const char *name : {"__opencl_c_3d_image_writes", "__opencl_c_read_write_images"})
+      impl_->support.openclC20 &= is_contained(impl_->support.features, std::string(name));
   // A developer's aid (README): LLVM's own options, as opt takes them
   // (-pass-remarks-missed=loop-vectorize, a pass's cl::opt knobs).
   if (std::getenv("LOCKSTEP_LLVM_OPTIONS")) {

@@ -219,9 +219,11 @@ std::optional<FrontendOptions> parseOptions(std::string_view text, bool forLink,
       if (version == "CL1.0") options.languageVersion = 100;
       else if (version == "CL1.1") options.languageVersion = 110;
       else if (version == "CL1.2") options.languageVersion = 120;
+      else if (version == "CL2.0" && Compiler::instance().languageSupport().openclC20) options.languageVersion = 200;
       else if (version == "CL3.0") options.languageVersion = 300;
       else {
-        error = "unsupported OpenCL C version '" + version + "' (the device supports CL1.0, CL1.1, CL1.2, CL3.0)";
+        error = "unsupported OpenCL C version '" + version + "' (the device supports CL1.0, CL1.1, CL1.2, " +
+                (Compiler::instance().languageSupport().openclC20 ? "CL2.0, " : "") + "CL3.0)";
         return std::nullopt;
       }
     } else if (word == "-cl-opt-disable") {
@@ -273,6 +275,7 @@ std::unique_ptr<Module> compileSource(LLVMContext &context, std::string_view sou
   files->setCurrentWorkingDirectory(cwd);
 
   std::string standard = options.languageVersion == 300 ? "CL3.0"
+                         : options.languageVersion == 200 ? "CL2.0"
                          : options.languageVersion == 100 ? "CL1.0"
                          : options.languageVersion == 110 ? "CL1.1"
                                                            : "CL1.2";

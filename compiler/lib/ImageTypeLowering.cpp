@@ -1,7 +1,9 @@
-// ImageTypeLoweringPass: OpenCL C's image and sampler types, as Clang 19
-// emits them for spir64, are target extension types (target("spirv.Image",
-// ...) and target("spirv.Sampler")), which no CPU back end compiles. This
-// pass gives them the representation of lockstep/compiler/ImageAbi.h:
+// ImageTypeLoweringPass: OpenCL C's image, sampler, pipe and reserve_id_t
+// types, as Clang 19 emits them for spir64, are target extension types
+// (target("spirv.Image", ...), target("spirv.Sampler"), target("spirv.Pipe",
+// access) and target("spirv.ReserveId")), which no CPU back end compiles.
+// This pass gives them the representation of lockstep/compiler/ImageAbi.h
+// and PipeAbi.h:
 //
 //   - an image becomes a pointer to its lockstep_image_descriptor
 //     (ptr addrspace(1)), which the kernel's argument slot holds;
@@ -9,6 +11,15 @@
 //     constant sampler, `__translate_sampler_initializer(i32 bits)`, folds
 //     to those bits, so a kernel whose samplers are constants has its
 //     addressing and filtering decided at compile time;
+//   - a pipe becomes a pointer to its storage (ptr addrspace(1)), the
+//     lockstep_pipe header the argument slot holds, and a reserve_id_t a
+//     private pointer whose address is its 64 bits (PipeAbi.h),
+//     CLK_NULL_RESERVE_ID (a bitcast of -1) included: both are what the
+//     SPIR-V translator gives them, so SPIR-V programs call the pipe
+//     builtins with the lowered types already;
+//   - the pipe builtins' accessors (builtins/lib/pipe.cl:
+//     __lockstep_pipe_ro/_wo, __lockstep_reserve_id/_bits) become their
+//     argument (a reserve id's bits through inttoptr and ptrtoint);
 //   - the builtins' accessors `__lockstep_image(image)` and
 //     `__lockstep_sampler(sampler)` (declared in builtins/include/ls_image.h,
 //     defined nowhere) become their argument, and loads through an image's
@@ -51,6 +62,8 @@ Type *loweredType(Type *type) {
   if (!ext) return nullptr;
   if (ext->getName() == "spirv.Image") return PointerType::get(type->getContext(), kDescriptorAddressSpace);
   if (ext->getName() == "spirv.Sampler") return Type::getInt32Ty(type->getContext());
+  if (ext->getName() == "spirv.Pipe") return PointerType::get(type->getContext(), kDescriptorAddressSpace);
+  if (ext->getName() == "spirv.ReserveId") return PointerType::get(type->getContext(), 0);
   return nullptr;
 }
 
@@ -95,6 +108,11 @@ void rewriteSignature(Function &F) {
 }
 
 Constant *lowerConstant(Constant *constant, Type *type) {
+  // CLK_NULL_RESERVE_ID: bitcast (i64 -1 to target("spirv.ReserveId")).
+  if (auto *cast = dyn_cast<ConstantExpr>(constant); cast && cast->getOpcode() == Instruction::BitCast &&
+                                                     cast->getOperand(0)->getType()->isIntegerTy(64) &&
+                                                     type->isPointerTy())
+    return ConstantExpr::getIntToPtr(cast->getOperand(0), type);
   if (isa<PoisonValue>(constant)) return PoisonValue::get(type);
   if (isa<UndefValue>(constant)) return UndefValue::get(type);
   return Constant::getNullValue(type);  // zeroinitializer, the only other kind
@@ -106,6 +124,11 @@ void lowerValues(Function &F) {
   for (Instruction &I : instructions(F)) {
     if (auto *alloca = dyn_cast<AllocaInst>(&I))
       if (Type *lowered = loweredType(alloca->getAllocatedType())) alloca->setAllocatedType(lowered);
+    // An array of reserve ids in memory (a `__global reserve_id_t *`).
+    if (auto *gep = dyn_cast<GetElementPtrInst>(&I)) {
+      if (Type *lowered = loweredType(gep->getSourceElementType())) gep->setSourceElementType(lowered);
+      if (Type *lowered = loweredType(gep->getResultElementType())) gep->setResultElementType(lowered);
+    }
     if (Type *lowered = loweredType(I.getType())) I.mutateType(lowered);
     for (Use &operand : I.operands())
       if (auto *constant = dyn_cast<Constant>(operand.get()))
@@ -137,6 +160,14 @@ void foldCallsToArgument(Function &F, bool descriptor) {
     auto *call = dyn_cast<CallBase>(user);
     if (!call || call->getCalledOperand() != &F || call->arg_size() != 1) continue;
     Value *argument = call->getArgOperand(0);
+    // A reserve id's bits and the reserve id, a pointer (PipeAbi.h).
+    if (argument->getType()->isIntegerTy(64) && call->getType()->isPointerTy()) {
+      argument = new IntToPtrInst(argument, call->getType(), "", call->getIterator());
+      argument->takeName(call);
+    } else if (argument->getType()->isPointerTy() && call->getType()->isIntegerTy(64)) {
+      argument = new PtrToIntInst(argument, call->getType(), "", call->getIterator());
+      argument->takeName(call);
+    }
     if (argument->getType() != call->getType()) continue;
     if (descriptor) markDescriptorLoadsInvariant(call);
     call->replaceAllUsesWith(argument);
@@ -148,7 +179,8 @@ void foldCallsToArgument(Function &F, bool descriptor) {
 
 bool isImageAccessor(StringRef name) {
   return name.starts_with("_Z16__lockstep_image") || name.starts_with("_Z18__lockstep_sampler") ||
-         name == "__translate_sampler_initializer";
+         name == "__translate_sampler_initializer" || name == "__lockstep_pipe_ro" || name == "__lockstep_pipe_wo" ||
+         name == "__lockstep_reserve_id" || name == "__lockstep_reserve_bits";
 }
 
 PreservedAnalyses ImageTypeLoweringPass::run(Module &M, ModuleAnalysisManager &) {

@@ -101,6 +101,16 @@ void stopGroup();
 // host's monotonic clock in nanoseconds.
 inline constexpr const char *kKernelClockSymbol = "__lockstep_kernel_clock";
 uint64_t kernelClock();
+// The pipe functions (PipeRuntime.cpp; builtins/lib/pipe.cl calls them by
+// these names): the storage is a lockstep_pipe (PipeAbi.h).
+inline constexpr const char *kPipeSymbolPrefix = "__lockstep_pipe_";
+int32_t pipeRead(void *storage, void *data, uint32_t size);
+int32_t pipeWrite(void *storage, const void *data, uint32_t size);
+uint64_t pipeReserve(void *storage, uint32_t count, int32_t write);
+int32_t pipeAccess(void *storage, uint64_t id, uint32_t index, void *data, uint32_t size, int32_t write);
+void pipeCommit(void *storage, uint64_t id, int32_t write);
+uint32_t pipeNumPackets(void *storage);
+uint32_t pipeMaxPackets(void *storage);
 // On work-group functions with such loops: the launcher runs their groups
 // through runCheckedGroup.
 inline constexpr const char *kStopPollsAttr = "lockstep-stop-polls";
@@ -379,7 +389,7 @@ void markUniformWorkGroups(llvm::Module &M, bool uniform);
 
 struct FrontendOptions {
   std::vector<std::string> clangArgs;  // validated user options, for cc1
-  int languageVersion = 120;           // 100, 110, 120, 300
+  int languageVersion = 120;           // 100, 110, 120, 200, 300
   bool optDisable = false;
   bool uniformWorkGroupSize = false;
   bool createLibrary = false;          // link only

@@ -201,6 +201,17 @@ JITDylib *createProgramDylib(std::string &log) {
                                                   JITSymbolFlags::Exported};
   own[jit.mangleAndIntern(kStopGroupSymbol)] = {ExecutorAddr::fromPtr(&stopGroup), JITSymbolFlags::Exported};
   own[jit.mangleAndIntern(kKernelClockSymbol)] = {ExecutorAddr::fromPtr(&kernelClock), JITSymbolFlags::Exported};
+  auto pipe = [&](const char *name, auto *function) {
+    own[jit.mangleAndIntern(std::string(kPipeSymbolPrefix) + name)] = {ExecutorAddr::fromPtr(function),
+                                                                        JITSymbolFlags::Exported};
+  };
+  pipe("read", &pipeRead);
+  pipe("write", &pipeWrite);
+  pipe("reserve", &pipeReserve);
+  pipe("access", &pipeAccess);
+  pipe("commit", &pipeCommit);
+  pipe("num_packets", &pipeNumPackets);
+  pipe("max_packets", &pipeMaxPackets);
   if (Error error = dylib->define(absoluteSymbols(std::move(own)))) {
     log += "internal error: " + toString(std::move(error)) + "\n";
     return nullptr;

@@ -117,7 +117,7 @@ std::string attributes(const Function &F) {
 }
 
 // An argument's kind and address qualifier, from Clang's metadata: images
-// and samplers by their type (they carry an address space of their own in
+// and samplers by their type, pipes by their qualifier (they carry an address space of their own in
 // the metadata, and are no pointers to the kernel's code), the rest by the
 // address space.
 void classify(KernelArgument &out, StringRef baseType, unsigned space) {
@@ -125,6 +125,14 @@ void classify(KernelArgument &out, StringRef baseType, unsigned space) {
   if (uint32_t image = imageObjectType(type)) {
     out.kind = ArgKind::Image;
     out.imageType = image;
+    out.addressQualifier = CL_KERNEL_ARG_ADDRESS_GLOBAL;
+    return;
+  }
+  // A pipe's metadata names its packet type, with the qualifier "pipe";
+  // "the PIPE qualifier ... ignores any other qualifiers".
+  if (out.typeQualifier & CL_KERNEL_ARG_TYPE_PIPE) {
+    out.kind = ArgKind::Pipe;
+    out.typeQualifier = CL_KERNEL_ARG_TYPE_PIPE;
     out.addressQualifier = CL_KERNEL_ARG_ADDRESS_GLOBAL;
     return;
   }
@@ -167,7 +175,8 @@ KernelDescription describe(const Function &F) {
       out.size = sizeof(uint32_t);  // ImageAbi.h: the sampler's CLK_* bits
       out.alignment = alignof(uint32_t);
     } else {
-      // A pointer, a __local offset, or an image's descriptor address.
+      // A pointer, a __local offset, an image's descriptor address or a
+      // pipe's storage address.
       out.size = sizeof(void *);
       out.alignment = alignof(void *);
     }

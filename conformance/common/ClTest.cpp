@@ -251,6 +251,16 @@ bool ClTest::hasFeature(const char *name) {
   return false;
 }
 
+bool ClTest::offersOpenCLC(unsigned major, unsigned minor) {
+  size_t size = 0;
+  EXPECT_CL(clGetDeviceInfo(device_, CL_DEVICE_OPENCL_C_ALL_VERSIONS, 0, nullptr, &size));
+  std::vector<cl_name_version> versions(size / sizeof(cl_name_version));
+  EXPECT_CL(clGetDeviceInfo(device_, CL_DEVICE_OPENCL_C_ALL_VERSIONS, size, versions.data(), nullptr));
+  for (const cl_name_version &version : versions)
+    if (CL_VERSION_MAJOR(version.version) == major && CL_VERSION_MINOR(version.version) == minor) return true;
+  return false;
+}
+
 namespace {
 
 constexpr int kLargeProgramKernels = 8;

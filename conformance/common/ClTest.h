@@ -77,6 +77,8 @@ class ClTest : public ::testing::Test {
   cl_kernel kernelOf(cl_program program, const char *name);
   // Whether the device lists this OpenCL C feature (CL_DEVICE_OPENCL_C_FEATURES).
   bool hasFeature(const char *name);
+  // Whether CL_DEVICE_OPENCL_C_ALL_VERSIONS lists OpenCL C major.minor.
+  bool offersOpenCLC(unsigned major, unsigned minor);
   cl_mem buffer(cl_mem_flags flags, size_t bytes, void *host = nullptr);
   template <typename T>
   cl_mem bufferFrom(const std::vector<T> &data, cl_mem_flags flags = CL_MEM_READ_WRITE) {

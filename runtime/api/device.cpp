@@ -100,8 +100,12 @@ std::string deviceVersion() { return "OpenCL 3.0 Lockstep " + std::string(versio
 
 std::vector<cl_name_version> openclCVersions() {
   std::vector<cl_name_version> list;
-  for (cl_version v : {CL_MAKE_VERSION(1, 0, 0), CL_MAKE_VERSION(1, 1, 0), CL_MAKE_VERSION(1, 2, 0),
-                       CL_MAKE_VERSION(3, 0, 0)}) {
+  std::vector<cl_version> versions = {CL_MAKE_VERSION(1, 0, 0), CL_MAKE_VERSION(1, 1, 0),
+                                      CL_MAKE_VERSION(1, 2, 0)};
+  // OpenCL C 2.0 once every feature it requires is there (Compiler.h).
+  if (Compiler::instance().languageSupport().openclC20) versions.push_back(CL_MAKE_VERSION(2, 0, 0));
+  versions.push_back(CL_MAKE_VERSION(3, 0, 0));
+  for (cl_version v : versions) {
     cl_name_version entry{};
     entry.version = v;
     std::strcpy(entry.name, "OpenCL C");  // one name with a space: not nameVersions()
@@ -305,9 +309,16 @@ bool computeInfo(cl_device_id d, cl_device_info param, const InfoWriter &out) {
       return true;
     case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
       // Sub-groups of a group run one after another on one thread.
-    case CL_DEVICE_PIPE_SUPPORT:
       out.value<cl_bool>(CL_FALSE);
       return true;
+    case CL_DEVICE_PIPE_SUPPORT: {
+      // Pipes (api/pipe.cpp) are there when the compiler offers
+      // __opencl_c_pipes (cmake/LockstepFeatures.cmake).
+      const std::vector<std::string> &features = compiler::Compiler::instance().languageSupport().features;
+      bool pipes = std::find(features.begin(), features.end(), "__opencl_c_pipes") != features.end();
+      out.value<cl_bool>(pipes ? CL_TRUE : CL_FALSE);
+      return true;
+    }
     case CL_DEVICE_MAX_NUM_SUB_GROUPS: {
       uint32_t size = compiler::Compiler::instance().languageSupport().subGroupSize;
       out.value<cl_uint>(size ? cl_uint((_cl_device_id::kMaxWorkGroupSize + size - 1) / size) : 0);

@@ -14,7 +14,7 @@ using lockstep::compiler::Compiler;
 
 namespace lockstep::api {
 
-// Memory: sizes, caches, alignment, arguments, SVM; pipes (absent).
+// Memory: sizes, caches, alignment, arguments, SVM; pipes.
 bool memoryInfo(cl_device_id d, cl_device_info param, const InfoWriter &out) {
   switch (param) {
     case CL_DEVICE_ADDRESS_BITS:
@@ -91,9 +91,13 @@ bool memoryInfo(cl_device_id d, cl_device_info param, const InfoWriter &out) {
       out.value<cl_uint>(0);
       return true;
     case CL_DEVICE_MAX_PIPE_ARGS:
+      out.value<cl_uint>(_cl_device_id::kMaxPipeArgs);
+      return true;
     case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
+      out.value<cl_uint>(_cl_device_id::kPipeMaxActiveReservations);
+      return true;
     case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
-      out.value<cl_uint>(0);
+      out.value<cl_uint>(_cl_device_id::kPipeMaxPacketSize);
       return true;
   }
   return false;

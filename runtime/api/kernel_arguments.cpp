@@ -1,6 +1,6 @@
 // clSetKernelArg: the spec's checks of arg_index, arg_size and arg_value
-// against the kind of the argument (buffer, image, sampler, __local, value),
-// in the order the OpenCL 3.0 API specification lists its errors; the
+// against the kind of the argument (buffer, image, pipe, sampler, __local,
+// value), in the order the OpenCL 3.0 API specification lists its errors; the
 // kernel then records the value (_cl_kernel::setArgument). And the SVM
 // side of a kernel's arguments: clSetKernelArgSVMPointer (a pointer
 // argument given SVM or any host memory) and clSetKernelExecInfo.
@@ -57,6 +57,20 @@ void checkImage(const _cl_kernel &kernel, const compiler::KernelArgument &arg, s
     check(!(mem->flags() & CL_MEM_READ_ONLY), CL_INVALID_ARG_VALUE);
 }
 
+void checkPipe(const _cl_kernel &kernel, size_t size, const void *value) {
+  // "CL_INVALID_ARG_SIZE if ... the argument is a memory object and arg_size
+  // != sizeof(cl_mem)"; a pipe argument has no NULL value.
+  check(size == sizeof(cl_mem), CL_INVALID_ARG_SIZE);
+  check(value != nullptr, CL_INVALID_ARG_VALUE);
+  cl_mem mem = *static_cast<const cl_mem *>(value);
+  // "CL_INVALID_MEM_OBJECT for an argument declared to be a memory object
+  // when the specified arg_value is not a valid memory object".
+  check(isValid(mem) && mem->context() == kernel.context(), CL_INVALID_MEM_OBJECT);
+  // A buffer or image is no value for a pipe argument (nor a pipe for a
+  // pointer: checkBuffer).
+  check(mem->type() == CL_MEM_OBJECT_PIPE, CL_INVALID_ARG_VALUE);
+}
+
 void checkSampler(size_t size, const void *value) {
   // "CL_INVALID_ARG_SIZE if ... the argument is a sampler and arg_size
   // != sizeof(cl_sampler)": before the value is read as one.
@@ -102,6 +116,9 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t ar
         break;
       case ArgKind::Image:
         checkImage(*k, arg, arg_size, arg_value);
+        break;
+      case ArgKind::Pipe:
+        checkPipe(*k, arg_size, arg_value);
         break;
       case ArgKind::Sampler:
         checkSampler(arg_size, arg_value);

@@ -110,7 +110,9 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_me
                                            const cl_event *event_wait_list, cl_event *event) {
   return guarded([&] {
     checked(command_queue);
-    checked(memobj);
+    // "CL_INVALID_MEM_OBJECT if memobj is not a valid memory object or is a
+    // pipe object."
+    check(isValid(memobj) && memobj->type() != CL_MEM_OBJECT_PIPE, CL_INVALID_MEM_OBJECT);
     check(memobj->context() == command_queue->context(), CL_INVALID_CONTEXT);
     checkWaitList(*command_queue, num_events_in_wait_list, event_wait_list);
     // "CL_INVALID_VALUE if mapped_ptr is not a valid pointer returned by

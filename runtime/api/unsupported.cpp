@@ -4,7 +4,6 @@
 // (api/entry_points.h); the platform and device report none of their
 // features or extensions. Everything else in runtime/api/ is offered.
 //
-//   pipes                     clCreatePipe, clGetPipeInfo
 //   on-device queues          clSetDefaultDeviceCommandQueue
 //   native kernels            clEnqueueNativeKernel
 //   built-in kernels          clCreateProgramWithBuiltInKernels
@@ -48,19 +47,7 @@ namespace {
   fail(CL_INVALID_OPERATION);
 }
 
-// No memory object is an image or a pipe: a valid handle is a buffer.
-[[noreturn]] void notOfThatKind(cl_mem mem) { fail(CL_INVALID_MEM_OBJECT); }
-
 }  // namespace
-
-// --- pipes ---
-cl_mem CL_API_CALL clCreatePipe(cl_context context, cl_mem_flags, cl_uint, cl_uint,
-                                const cl_pipe_properties *, cl_int *errcode_ret) {
-  return guardedCreate(errcode_ret, [&]() -> cl_mem { absentIn(context); });
-}
-cl_int CL_API_CALL clGetPipeInfo(cl_mem pipe, cl_pipe_info, size_t, void *, size_t *) {
-  return guarded([&] { notOfThatKind(pipe); });
-}
 
 // --- changing a queue's properties ---
 cl_int CL_API_CALL clSetCommandQueueProperty(cl_command_queue command_queue,

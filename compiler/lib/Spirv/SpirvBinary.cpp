@@ -1,7 +1,7 @@
 // SPIR-V module words: validation before translation, and specialization.
 //
 // The translator (SpirvTranslation.cpp) runs out of process and would turn
-// some modules the device cannot run into LLVM IR all the same (pipes, device-side enqueue, 32-bit addressing); their builds
+// some modules the device cannot run into LLVM IR all the same (device-side enqueue, 32-bit addressing); their builds
 // fail here with a sentence the build log carries. Specialization
 // constants are found from their SpecId decorations and the scalar types of
 // their OpSpecConstant* instructions; setting one rewrites the literal (or
@@ -26,11 +26,10 @@ struct Missing {
 constexpr Missing kMissingCapabilities[] = {
     {spv::CapabilityShader, "Shader (a graphics module, not an OpenCL kernel module)"},
     {spv::CapabilityImageMipmap, "ImageMipmap (the device has no cl_khr_mipmap_image)"},
-    {spv::CapabilityPipes, "Pipes (the device has no pipes)"},
     {spv::CapabilityDeviceEnqueue, "DeviceEnqueue (the device has no device-side enqueue)"},
     {spv::CapabilitySubgroupDispatch, "SubgroupDispatch (the device has no device-side enqueue)"},
     {spv::CapabilityNamedBarrier, "NamedBarrier (the device has no named barriers)"},
-    {spv::CapabilityPipeStorage, "PipeStorage (the device has no pipes)"},
+    {spv::CapabilityPipeStorage, "PipeStorage (the device has no program-scope pipe storage)"},
 };
 
 // The versions the device reports, and reads: the translator reads SPIR-V

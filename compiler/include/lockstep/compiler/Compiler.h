@@ -26,6 +26,8 @@ enum class ArgKind : uint8_t {
   Sampler,          // sampler_t    : a uint32 in the argument block (ImageAbi.h)
   Image,            // image*_t     : a pointer to the image's
                     //                lockstep_image_descriptor (ImageAbi.h)
+  Pipe,             // pipe T       : a pointer to the pipe's storage,
+                    //                a lockstep_pipe (PipeAbi.h)
 };
 
 struct KernelArgument {
@@ -161,6 +163,10 @@ struct LanguageSupport {
   bool fp64 = false;
   bool fp16 = false;  // cl_khr_fp16: half arithmetic and builtins
   bool workGroupCollectives = false;
+  // OpenCL C 2.0 (-cl-std=CL2.0, CL_DEVICE_OPENCL_C_ALL_VERSIONS): offered
+  // only with every feature OpenCL C 2.0 made mandatory (pipes and
+  // device-side enqueue among them).
+  bool openclC20 = false;
   uint32_t subGroupSize = 0;  // 0: no sub-groups
 };
 
