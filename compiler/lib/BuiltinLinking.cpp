@@ -157,7 +157,8 @@ bool checkUndefined(const Module &M, std::string &log) {
     if (!F.isDeclaration() || F.isIntrinsic() || F.use_empty()) continue;
     StringRef name = F.getName();
     // The JIT gives kernels Lockstep's own functions by address (Jit.cpp).
-    if (name == "printf" || name == kKernelClockSymbol || isImageAccessor(name) || isWorkGroupFunctionName(name))
+    if (name == "printf" || name == kKernelClockSymbol || isImageAccessor(name) || isWorkGroupFunctionName(name) ||
+        isDeviceEnqueueFunction(name))
       continue;
     if (sys::DynamicLibrary::SearchForAddressOfSymbol(name.str())) continue;
     log += "error: undefined function '" + demangle(name) + "' (" + name.str() + ")\n";

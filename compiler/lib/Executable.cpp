@@ -139,7 +139,8 @@ std::unique_ptr<JitProgram> compileSpecialized(std::span<const uint8_t> binary, 
 
 std::vector<std::string> kernelNames(const std::vector<KernelDescription> &kernels) {
   std::vector<std::string> names;
-  for (const KernelDescription &kernel : kernels) names.push_back(kernel.name);
+  for (const KernelDescription &kernel : kernels)
+    if (!isBlockKernelName(kernel.name)) names.push_back(kernel.name);
   return names;
 }
 

@@ -9,6 +9,8 @@
 //     constant sampler, `__translate_sampler_initializer(i32 bits)`, folds
 //     to those bits, so a kernel whose samplers are constants has its
 //     addressing and filtering decided at compile time;
+//   - device-side enqueue's queue_t and clk_event_t become pointers (the
+//     runtime's cl_command_queue and cl_event handles);
 //   - the builtins' accessors `__lockstep_image(image)` and
 //     `__lockstep_sampler(sampler)` (declared in builtins/include/ls_image.h,
 //     defined nowhere) become their argument, and loads through an image's
@@ -51,6 +53,10 @@ Type *loweredType(Type *type) {
   if (!ext) return nullptr;
   if (ext->getName() == "spirv.Image") return PointerType::get(type->getContext(), kDescriptorAddressSpace);
   if (ext->getName() == "spirv.Sampler") return Type::getInt32Ty(type->getContext());
+  // Device-side enqueue's queue_t and clk_event_t: the runtime's handles
+  // (DeviceEnqueueLowering.cpp).
+  if (ext->getName() == "spirv.Queue" || ext->getName() == "spirv.DeviceEvent")
+    return PointerType::get(type->getContext(), 0);
   return nullptr;
 }
 

@@ -201,6 +201,8 @@ JITDylib *createProgramDylib(std::string &log) {
                                                   JITSymbolFlags::Exported};
   own[jit.mangleAndIntern(kStopGroupSymbol)] = {ExecutorAddr::fromPtr(&stopGroup), JITSymbolFlags::Exported};
   own[jit.mangleAndIntern(kKernelClockSymbol)] = {ExecutorAddr::fromPtr(&kernelClock), JITSymbolFlags::Exported};
+  for (const RuntimeSymbol &symbol : deviceEnqueueSymbols())
+    own[jit.mangleAndIntern(symbol.name)] = {ExecutorAddr::fromPtr(symbol.address), JITSymbolFlags::Exported};
   if (Error error = dylib->define(absoluteSymbols(std::move(own)))) {
     log += "internal error: " + toString(std::move(error)) + "\n";
     return nullptr;
