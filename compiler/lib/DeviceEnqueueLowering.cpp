@@ -35,6 +35,7 @@
 //
 // Runs after ImageTypeLoweringPass (which makes queue_t and clk_event_t
 // pointers) and before KernelWrapperPass.
+#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/Statistic.h>
 #include <llvm/ADT/StringSwitch.h>
 #include <llvm/IR/Constants.h>
@@ -216,6 +217,24 @@ bool lower(CallInst &call, Form form, DenseMap<Function *, Constant *> &names) {
 }
 
 }  // namespace
+
+bool enqueuesKernels(const Function &kernel) {
+  SmallPtrSet<const Function *, 16> seen{&kernel};
+  SmallVector<const Function *, 16> work{&kernel};
+  while (!work.empty()) {
+    const Function *F = work.pop_back_val();
+    for (const BasicBlock &block : *F)
+      for (const Instruction &I : block) {
+        const auto *call = dyn_cast<CallBase>(&I);
+        const Function *callee = call ? call->getCalledFunction() : nullptr;
+        if (!callee) continue;
+        Form form = formOf(callee->getName());
+        if (form != Form::None && form != Form::Query) return true;
+        if (!callee->isDeclaration() && seen.insert(callee).second) work.push_back(callee);
+      }
+  }
+  return false;
+}
 
 PreservedAnalyses DeviceEnqueueLoweringPass::run(Module &M, ModuleAnalysisManager &) {
   SmallVector<std::pair<CallInst *, Form>, 16> calls;

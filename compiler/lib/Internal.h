@@ -125,6 +125,10 @@ std::span<const RuntimeSymbol> deviceEnqueueSymbols();
 // __enqueue_kernel_* and __get_kernel_*_impl (DeviceEnqueueLoweringPass
 // replaces their calls) and the runtime's (deviceEnqueueSymbols).
 bool isDeviceEnqueueFunction(llvm::StringRef name);
+// Whether `kernel` calls enqueue_kernel (Clang's __enqueue_kernel_*),
+// directly or through the functions it calls; before
+// DeviceEnqueueLoweringPass.
+bool enqueuesKernels(const llvm::Function &kernel);
 // On work-group functions with such loops: the launcher runs their groups
 // through runCheckedGroup.
 inline constexpr const char *kStopPollsAttr = "lockstep-stop-polls";

@@ -81,6 +81,9 @@ struct KernelDescription {
   // Built with -cl-denorms-are-zero: the launcher runs it with denormal
   // inputs and results flushed to zero (x86's MXCSR DAZ and FTZ).
   bool flushDenormals = false;
+  // Calls enqueue_kernel, directly or through functions it calls
+  // (device-side enqueue): a command-buffer may not record it.
+  bool enqueuesKernels = false;
   WorkGroupFunction function = nullptr;  // valid while the Executable lives
 };
 
