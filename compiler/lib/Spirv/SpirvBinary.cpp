@@ -27,7 +27,6 @@ constexpr Missing kMissingCapabilities[] = {
     {spv::CapabilityShader, "Shader (a graphics module, not an OpenCL kernel module)"},
     {spv::CapabilityImageMipmap, "ImageMipmap (the device has no cl_khr_mipmap_image)"},
     {spv::CapabilityPipes, "Pipes (the device has no pipes)"},
-    {spv::CapabilityDeviceEnqueue, "DeviceEnqueue (the device has no device-side enqueue)"},
     {spv::CapabilitySubgroupDispatch, "SubgroupDispatch (the device has no device-side enqueue)"},
     {spv::CapabilityNamedBarrier, "NamedBarrier (the device has no named barriers)"},
     {spv::CapabilityPipeStorage, "PipeStorage (the device has no pipes)"},
