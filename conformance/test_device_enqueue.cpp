@@ -148,6 +148,36 @@ TEST_F(DeviceEnqueue, HostCommandsOnADeviceQueueAreRefused) {
   ASSERT_CL(clReleaseCommandQueue(again));
 }
 
+// A queue_t kernel argument takes a device queue of the kernel's context
+// only; the kernel enqueues to the queue it was given.
+TEST_F(DeviceEnqueue, QueueArgumentsAreDeviceQueues) {
+  const char *source = R"(
+    kernel void parent(queue_t q, global int *out, int v) {
+      out[get_global_size(0)] = enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(get_global_size(0)),
+                                               ^{ out[get_global_id(0)] = (int)get_global_id(0) * v; });
+    })";
+  cl_kernel k = kernel(source, "parent", "-cl-std=CL3.0");
+  cl_command_queue none = nullptr;
+  EXPECT_EQ(clSetKernelArg(k, 0, sizeof none, &none), CL_INVALID_DEVICE_QUEUE);
+  EXPECT_EQ(clSetKernelArg(k, 0, sizeof queue_, &queue_), CL_INVALID_DEVICE_QUEUE);  // a host queue
+  EXPECT_EQ(clSetKernelArg(k, 0, sizeof deviceQueue_, nullptr), CL_INVALID_DEVICE_QUEUE);
+  EXPECT_EQ(clSetKernelArg(k, 0, 4, &deviceQueue_), CL_INVALID_ARG_SIZE);
+  // Another device queue than the default: the children go there.
+  cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_ON_DEVICE, 0};
+  cl_int err = CL_SUCCESS;
+  cl_command_queue other = clCreateCommandQueueWithProperties(context_, device_, props, &err);
+  ASSERT_CL(err);
+  const int n = 100, v = 3;
+  cl_mem out = bufferFrom(std::vector<int>(n + 1, -1));
+  ASSERT_CL(clSetKernelArg(k, 0, sizeof other, &other));
+  ASSERT_TRUE(setArgs(k, other, out, v));
+  runAndFinish(k, n);
+  std::vector<int> got = read<int>(out, n + 1);
+  for (int i = 0; i < n; ++i) ASSERT_EQ(got[i], i * v) << i;
+  EXPECT_EQ(got[n], 0);
+  ASSERT_CL(clReleaseCommandQueue(other));
+}
+
 TEST_F(DeviceEnqueue, BlockKernelsAreNotThePrograms) {
   const char *source = R"(
     kernel void parent(global int *out) {
