@@ -38,6 +38,8 @@ constexpr int32_t kInvalidArgSize = -51;
 constexpr int32_t kEventAllocationFailure = -100;
 constexpr int32_t kProfilingExecTime = 1;  // CLK_PROFILING_COMMAND_EXEC_TIME
 constexpr int32_t kNoWait = 0, kWaitKernel = 1, kWaitWorkGroup = 2;  // CLK_ENQUEUE_FLAGS_*
+// __lockstep_kernel_query's first argument (compiler::DeviceEnqueueHooks).
+enum KernelQuery : int32_t { kWorkGroupSize = 0, kPreferredMultiple = 1, kSubGroupCount = 2, kMaxSubGroupSize = 3 };
 
 thread_local LaunchScope *tlScope = nullptr;
 // The WAIT_WORK_GROUP children of the group this thread is running.
@@ -284,11 +286,9 @@ uint32_t kernelQuery(int32_t query, const char *name, const compiler::DeviceNDRa
   uint64_t maxGroup = required[0] != 0 ? uint64_t{required[0]} * required[1] * required[2]
                                        : _cl_device_id::kMaxWorkGroupSize;
   uint64_t subGroup = std::max<uint32_t>(1, description->subGroupSize);
-  switch (query) {
-    case 0: return static_cast<uint32_t>(maxGroup);
-    case 1: return description->preferredWorkGroupSizeMultiple;
-    default: break;
-  }
+  if (query == kWorkGroupSize) return static_cast<uint32_t>(maxGroup);
+  if (query == kPreferredMultiple) return description->preferredWorkGroupSizeMultiple;
+  if (query != kSubGroupCount && query != kMaxSubGroupSize) return 0;
   if (!range || range->workDim < 1 || range->workDim > 3) return 0;
   uint64_t items = 1;
   bool given = false;
@@ -302,7 +302,7 @@ uint32_t kernelQuery(int32_t query, const char *name, const compiler::DeviceNDRa
     Dims local = localSizeForNull(*kernel, scope->device(), range->workDim, global);
     items = local[0] * local[1] * local[2];
   }
-  if (query == 2) return static_cast<uint32_t>((items + subGroup - 1) / subGroup);
+  if (query == kSubGroupCount) return static_cast<uint32_t>((items + subGroup - 1) / subGroup);
   return static_cast<uint32_t>(std::min(items, subGroup));
 } catch (...) {
   return 0;
