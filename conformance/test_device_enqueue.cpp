@@ -196,6 +196,36 @@ TEST_F(DeviceEnqueue, BlockKernelsAreNotThePrograms) {
 
 // ---- kernels that enqueue kernels ----
 
+// The kernels the runtime makes of blocks are not the application's: once
+// its own kernel is released, the program may be built again.
+TEST_F(DeviceEnqueue, ProgramsRebuildAfterTheirKernelsEnqueued) {
+  const char *source = R"(
+    kernel void parent(global int *out, int v) {
+      enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_WAIT_KERNEL, ndrange_1D(8), ^{
+        out[get_global_id(0)] = v + (int)get_global_id(0); });
+      if (get_kernel_work_group_size(^{ out[9] = 1; }) == 0) out[8] = -2;
+    })";
+  cl_int err = CL_SUCCESS;
+  const char *text = source;
+  cl_program program = clCreateProgramWithSource(context_, 1, &text, nullptr, &err);
+  ASSERT_CL(err);
+  cl_mem out = bufferFrom(std::vector<int>(10, -1));
+  for (int round = 0; round < 2; ++round) {
+    ASSERT_CL(clBuildProgram(program, 1, &device_, "-cl-std=CL3.0", nullptr, nullptr));
+    cl_kernel k = clCreateKernel(program, "parent", &err);
+    ASSERT_CL(err);
+    const int v = 100 * (round + 1);
+    ASSERT_CL(clSetKernelArg(k, 0, sizeof out, &out));
+    ASSERT_CL(clSetKernelArg(k, 1, sizeof v, &v));
+    runAndFinish(k, 4);
+    std::vector<int> got = read<int>(out, 10);
+    for (int i = 0; i < 8; ++i) EXPECT_EQ(got[i], v + i) << i;
+    EXPECT_EQ(got[8], -1);
+    ASSERT_CL(clReleaseKernel(k));
+  }
+  ASSERT_CL(clReleaseProgram(program));
+}
+
 // The child of every enqueue_kernel form writes out[i] = i * v + form.
 TEST_F(DeviceEnqueue, EveryEnqueueFormRuns) {
   const char *source = R"(

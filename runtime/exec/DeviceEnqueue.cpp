@@ -185,12 +185,17 @@ bool launchRange(const compiler::DeviceNDRange &in, const _cl_kernel &kernel, cl
 }
 
 // The block kernel `name` of the running kernel's program, as a kernel of
-// its own (the caller's reference), or null.
+// its own (an internal reference for the caller), or null. The application
+// never holds it: it does not count as attached to its program, which may
+// then be rebuilt once the application's kernels are gone.
 _cl_kernel *blockKernel(const _cl_kernel &parent, const char *name) {
   if (!name) return nullptr;
   const compiler::KernelDescription *description = parent.executable().find(name);
   if (!description) return nullptr;
-  return new _cl_kernel(parent.program(), parent.sharedExecutable(), *description);
+  auto *kernel = new _cl_kernel(parent.program(), parent.sharedExecutable(), *description);
+  kernel->retainInternal();
+  kernel->release();  // detaches it from the program
+  return kernel;
 }
 
 int32_t enqueueKernel(void *queueHandle, int32_t flags, const compiler::DeviceNDRange *range, uint32_t numEvents,
