@@ -77,6 +77,10 @@ set(LOCKSTEP_OPENCL_C_FEATURES
   # Pipes: runtime/api/pipe.cpp, builtins/lib/pipe.cl,
   # compiler/lib/PipeRuntime.cpp (docs/pipes.md).
   __opencl_c_pipes
+  # Device-side enqueue (docs/device_enqueue.md): blocks, enqueue_kernel,
+  # device queues and clk_event_t; needs the generic address space and
+  # program-scope globals, above.
+  __opencl_c_device_enqueue
   # The feature macros of the extensions above (Clang's opencl-c-base.h
   # defines them; the frontend keeps those listed here).
   __opencl_c_integer_dot_product_input_4x8bit

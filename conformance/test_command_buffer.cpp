@@ -451,5 +451,36 @@ TEST_F(CommandBuffer, RecordingAndEnqueueErrors) {
   EXPECT_EQ(read<cl_int>(out, n), axpb(input, 1, 2));
 }
 
+// Without CL_COMMAND_BUFFER_CAPABILITY_DEVICE_SIDE_ENQUEUE_KHR, a kernel
+// that enqueues kernels (directly or through a function it calls) is not
+// recorded; one that does not is.
+TEST_F(CommandBuffer, KernelsThatEnqueueKernelsAreRefused) {
+  const char *source = R"(
+    void spawn(global int *out) {
+      enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_WAIT_KERNEL, ndrange_1D(1), ^{ out[1] = 1; });
+    }
+    kernel void direct(global int *out) {
+      enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), ^{ out[0] = 1; });
+    }
+    kernel void indirect(global int *out) { spawn(out); }
+    kernel void plain(global int *out) { out[2] = 1; })";
+  cl_program program = build(source, "-cl-std=CL3.0");
+  cl_mem out = buffer(CL_MEM_READ_WRITE, 16);
+  cl_command_buffer_khr cb = commandBuffer();
+  size_t one = 1;
+  for (const char *name : {"direct", "indirect"}) {
+    cl_kernel k = kernelOf(program, name);
+    ASSERT_TRUE(setArgs(k, out));
+    EXPECT_EQ(clCommandNDRangeKernelKHR(cb, nullptr, nullptr, k, 1, nullptr, &one, nullptr, 0, nullptr, nullptr,
+                                        nullptr),
+              CL_INVALID_OPERATION)
+        << name;
+  }
+  cl_kernel plain = kernelOf(program, "plain");
+  ASSERT_TRUE(setArgs(plain, out));
+  EXPECT_CL(clCommandNDRangeKernelKHR(cb, nullptr, nullptr, plain, 1, nullptr, &one, nullptr, 0, nullptr, nullptr,
+                                      nullptr));
+}
+
 }  // namespace
 }  // namespace lockstep::test

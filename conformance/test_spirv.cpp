@@ -525,6 +525,29 @@ TEST_F(Spirv, HalfArithmetic) {
   }
 }
 
+// Device-side enqueue from SPIR-V (the DeviceEnqueue capability): the
+// translator gives back Clang's enqueue calls, which run as from OpenCL C.
+TEST_F(Spirv, DeviceEnqueueRunsTheEnqueuedBlocks) {
+  cl_queue_properties props[] = {CL_QUEUE_PROPERTIES,
+                                 CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT,
+                                 0};
+  cl_int err = CL_SUCCESS;
+  cl_command_queue deviceQueue = clCreateCommandQueueWithProperties(context_, device_, props, &err);
+  ASSERT_CL(err);
+  cl_program program = built("device_enqueue");
+  ASSERT_NE(program, nullptr);
+  cl_kernel k = kernelOf(program, "parent");
+  const int v = 1234567;
+  cl_mem out = bufferFrom(std::vector<int>(8, -1));
+  ASSERT_TRUE(setArgs(k, out, v));
+  ASSERT_TRUE(run(k, {1}));
+  std::vector<int> expect(8, -1);
+  for (int i = 0; i < 4; ++i) expect[i] = v;
+  expect[5] = v;
+  EXPECT_EQ(read<int>(out, 8), expect);
+  ASSERT_CL(clReleaseCommandQueue(deviceQueue));
+}
+
 TEST_F(Spirv, ModulesTheDeviceCannotRunFailToBuildWithALog) {
   std::string log = failedBuildLog("pipe_storage");
   EXPECT_NE(log.find("PipeStorage"), std::string::npos) << log;

@@ -638,6 +638,17 @@ void Harness::retain() {
   }
 }
 
+// Finishes a queue the harness made; a device queue (CL_QUEUE_ON_DEVICE)
+// takes no host commands and refuses clFinish (CL_INVALID_COMMAND_QUEUE),
+// with nothing of the host's to wait for.
+void finishQueue(cl_command_queue queue) {
+  cl_command_queue_properties properties = 0;
+  if (clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof properties, &properties, nullptr) != CL_SUCCESS)
+    die("clGetCommandQueueInfo on a live queue", 0);
+  cl_int expected = (properties & CL_QUEUE_ON_DEVICE) ? CL_INVALID_COMMAND_QUEUE : CL_SUCCESS;
+  if (clFinish(queue) != expected) die("clFinish", 0);
+}
+
 // Drops one of the harness's references to `h` (whose object is `object`):
 // the last one of an unset user event sets it first (nothing could set it
 // after), the last one of a queue finishes it first (no work outlives the
@@ -650,7 +661,7 @@ void Harness::releaseOne(Handle &h, void *object) {
   }
   if (h.refs == 1 && h.kind == kQueue) {
     if (unsetUserEvents()) return;
-    if (clFinish(static_cast<cl_command_queue>(object)) != CL_SUCCESS) die("clFinish", 0);
+    finishQueue(static_cast<cl_command_queue>(object));
   }
   cl_int err = CL_SUCCESS;
   switch (h.kind) {
@@ -1447,7 +1458,7 @@ void Harness::cleanUp() {
     }
   for (Handle &h : handles_)
     if (h.kind == kQueue && h.refs > 0)
-      if (clFinish(static_cast<cl_command_queue>(h.object)) != CL_SUCCESS) die("clFinish", 0);
+      finishQueue(static_cast<cl_command_queue>(h.object));
   // Kernels before programs, the context last: any order must work, but
   // this one releases a kind at a time.
   for (Kind kind : {kKernel, kProgram, kEvent, kSampler, kMem, kQueue, kContext})

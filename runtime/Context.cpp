@@ -65,3 +65,42 @@ void _cl_context::addDestructorCallback(DestructorFn fn, void *userData) {
   std::lock_guard lock(mutex_);
   destructorCallbacks_.emplace_back(fn, userData);
 }
+
+cl_command_queue _cl_context::defaultDeviceQueue(cl_device_id device) {
+  std::lock_guard lock(deviceQueuesMutex_);
+  for (const DeviceQueues &entry : deviceQueues_)
+    if ((entry.device == device || !device) && entry.defaultQueue) return entry.defaultQueue;
+  return nullptr;
+}
+
+void _cl_context::setDefaultDeviceQueue(cl_device_id device, cl_command_queue queue) {
+  std::lock_guard lock(deviceQueuesMutex_);
+  for (DeviceQueues &entry : deviceQueues_)
+    if (entry.device == device) {
+      entry.defaultQueue = queue;
+      return;
+    }
+  deviceQueues_.push_back({device, queue, 0});
+}
+
+bool _cl_context::addDeviceQueue(cl_device_id device, cl_uint limit) {
+  std::lock_guard lock(deviceQueuesMutex_);
+  for (DeviceQueues &entry : deviceQueues_)
+    if (entry.device == device) {
+      if (entry.count >= limit) return false;
+      ++entry.count;
+      return true;
+    }
+  if (limit == 0) return false;
+  deviceQueues_.push_back({device, nullptr, 1});
+  return true;
+}
+
+void _cl_context::deviceQueueGone(cl_device_id device, cl_command_queue queue) {
+  std::lock_guard lock(deviceQueuesMutex_);
+  for (DeviceQueues &entry : deviceQueues_)
+    if (entry.device == device) {
+      if (entry.defaultQueue == queue) entry.defaultQueue = nullptr;
+      if (entry.count) --entry.count;
+    }
+}

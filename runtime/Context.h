@@ -41,6 +41,16 @@ struct _cl_context
   // Waits for every command enqueued so far on every queue of the context.
   void finishQueues();
 
+  // Device-side enqueue (exec/DeviceEnqueue.h): the default device queue of
+  // a device (get_default_queue; none: null), and the device queues made
+  // per device (CL_DEVICE_MAX_ON_DEVICE_QUEUES). The context holds no
+  // reference: a device queue leaves when it is destroyed.
+  cl_command_queue defaultDeviceQueue(cl_device_id device = nullptr);
+  void setDefaultDeviceQueue(cl_device_id device, cl_command_queue queue);
+  // False (nothing counted) if the device has as many device queues as it may.
+  bool addDeviceQueue(cl_device_id device, cl_uint limit);
+  void deviceQueueGone(cl_device_id device, cl_command_queue queue);
+
  private:
   std::vector<cl_device_id> devices_;
   std::vector<cl_context_properties> properties_;
@@ -51,4 +61,11 @@ struct _cl_context
   lockstep::runtime::SvmRegistry svm_;
   std::mutex queuesMutex_;
   std::vector<cl_command_queue> queues_;
+  struct DeviceQueues {
+    cl_device_id device;
+    cl_command_queue defaultQueue;
+    cl_uint count;
+  };
+  std::mutex deviceQueuesMutex_;
+  std::vector<DeviceQueues> deviceQueues_;
 };

@@ -49,6 +49,13 @@ struct _cl_event
 
   // CL_PROFILING_COMMAND_* timestamps (ns, nowNs() clock); 0 until reached.
   cl_ulong timeQueued = 0, timeSubmitted = 0, timeStarted = 0, timeEnded = 0;
+  // CL_PROFILING_COMMAND_COMPLETE when it differs from timeEnded: a kernel
+  // whose device-enqueued descendants ended later (exec/DeviceEnqueue.h).
+  cl_ulong timeCompleted = 0;
+  // Device-side enqueue: the device queue whose event budget
+  // (CL_DEVICE_MAX_ON_DEVICE_EVENTS) this event counts against while a
+  // kernel holds it, or null.
+  cl_command_queue deviceEventBudget = nullptr;
 
   // Where this command sits in its out-of-order queue's list of outstanding
   // commands (guarded by the queue's mutex).

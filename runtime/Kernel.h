@@ -107,6 +107,7 @@ struct _cl_kernel
   // (WorkGroupLaunch::workCost).
   std::atomic<uint64_t> &workCost() const { return executable_->workCost(*description_); }
   const lockstep::compiler::Executable &executable() const { return *executable_; }
+  std::shared_ptr<const lockstep::compiler::Executable> sharedExecutable() const { return executable_; }
 
  private:
   // What clSetKernelArg recorded beyond the bytes in the block.

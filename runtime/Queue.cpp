@@ -3,6 +3,7 @@
 #include "Context.h"
 #include "Device.h"
 #include "Platform.h"
+#include "exec/DeviceEnqueue.h"
 
 using namespace lockstep::runtime;
 
@@ -22,6 +23,7 @@ _cl_command_queue::_cl_command_queue(cl_context context, cl_device_id device,
 
 _cl_command_queue::~_cl_command_queue() {
   // Every command holds the queue, so none is pending here.
+  if (onDevice()) context_->deviceQueueGone(device_, this);
   context_->removeQueue(this);
   device_->releaseInternal();
   context_->releaseInternal();
@@ -113,7 +115,24 @@ void _cl_command_queue::finish() {
   }
 }
 
+bool _cl_command_queue::reserveDeviceCommand() {
+  uint64_t used = deviceBytesUsed_.fetch_add(kDeviceCommandBytes, std::memory_order_relaxed);
+  if (used + kDeviceCommandBytes <= deviceQueueSize_) return true;
+  deviceBytesUsed_.fetch_sub(kDeviceCommandBytes, std::memory_order_relaxed);
+  return false;
+}
+
+void _cl_command_queue::releaseDeviceCommand() {
+  deviceBytesUsed_.fetch_sub(kDeviceCommandBytes, std::memory_order_relaxed);
+}
+
 void _cl_command_queue::commandDone(_cl_event *event) {
+  if (onDevice()) {
+    // Device queues keep no order and no list: the command's room goes.
+    releaseDeviceCommand();
+    event->releaseInternal();
+    return;
+  }
   {
     std::lock_guard lock(mutex_);
     if (!outOfOrder()) {

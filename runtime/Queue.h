@@ -4,6 +4,7 @@
 // no wait list, every command enqueued before it).
 #pragma once
 
+#include <atomic>
 #include <mutex>
 #include <span>
 #include <vector>
@@ -21,7 +22,20 @@ struct _cl_command_queue
   cl_context context() const { return context_; }
   cl_device_id device() const { return device_; }
   cl_command_queue_properties properties() const { return properties_; }
-  bool profiling() const { return properties_ & CL_QUEUE_PROFILING_ENABLE; }
+  // A device queue's commands always keep their times:
+  // capture_event_profiling_info reads them.
+  bool profiling() const { return properties_ & (CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_ON_DEVICE); }
+  // A device queue (CL_QUEUE_ON_DEVICE): only kernels enqueue to it
+  // (exec/DeviceEnqueue.cpp); host commands are CL_INVALID_COMMAND_QUEUE.
+  bool onDevice() const { return properties_ & CL_QUEUE_ON_DEVICE; }
+  cl_uint deviceQueueSize() const { return deviceQueueSize_; }
+  void setDeviceQueueSize(cl_uint bytes) { deviceQueueSize_ = bytes; }
+  // A device queue's room: a command takes kDeviceCommandBytes until it is
+  // done. False (and nothing taken) when the queue is full.
+  bool reserveDeviceCommand();
+  void releaseDeviceCommand();
+  // Events kernels hold on this device queue (exec/DeviceEnqueue.cpp).
+  std::atomic<cl_uint> deviceEvents{0};
   bool outOfOrder() const { return properties_ & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE; }
   // As given to clCreateCommandQueueWithProperties (terminated), or empty.
   const std::vector<cl_queue_properties> &propertiesArray() const { return propertiesArray_; }
@@ -60,4 +74,6 @@ struct _cl_command_queue
   _cl_event *last_ = nullptr;             // in order: the newest command
   _cl_event *barrier_ = nullptr;          // out of order: the newest barrier
   std::vector<_cl_event *> outstanding_;  // out of order: every command not done
+  cl_uint deviceQueueSize_ = 0;
+  std::atomic<uint64_t> deviceBytesUsed_{0};
 };

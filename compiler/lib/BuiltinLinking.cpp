@@ -158,7 +158,7 @@ bool checkUndefined(const Module &M, std::string &log) {
     StringRef name = F.getName();
     // The JIT gives kernels Lockstep's own functions by address (Jit.cpp).
     if (name == "printf" || name == kKernelClockSymbol || name.starts_with(kPipeSymbolPrefix) ||
-        isImageAccessor(name) || isWorkGroupFunctionName(name))
+        isImageAccessor(name) || isWorkGroupFunctionName(name) || isDeviceEnqueueFunction(name))
       continue;
     if (sys::DynamicLibrary::SearchForAddressOfSymbol(name.str())) continue;
     log += "error: undefined function '" + demangle(name) + "' (" + name.str() + ")\n";

@@ -139,7 +139,8 @@ std::unique_ptr<JitProgram> compileSpecialized(std::span<const uint8_t> binary, 
 
 std::vector<std::string> kernelNames(const std::vector<KernelDescription> &kernels) {
   std::vector<std::string> names;
-  for (const KernelDescription &kernel : kernels) names.push_back(kernel.name);
+  for (const KernelDescription &kernel : kernels)
+    if (!isBlockKernelName(kernel.name)) names.push_back(kernel.name);
   return names;
 }
 
@@ -180,10 +181,12 @@ Result makeExecutable(std::unique_ptr<Module> module, std::unique_ptr<LLVMContex
   result.kernelNames = kernelNames(kernels);
   size_t globals = globalVariableBytes(*M);
   // -cl-denorms-are-zero, as Clang recorded it on the kernel (per kernel, so
-  // a link keeps each object's own).
+  // a link keeps each object's own); whether it enqueues kernels.
   for (KernelDescription &kernel : kernels)
-    if (Function *K = M->getFunction(kernel.name))
+    if (Function *K = M->getFunction(kernel.name)) {
       kernel.flushDenormals = K->getFnAttribute("denormal-fp-math-f32").getValueAsString().starts_with("preserve-sign");
+      kernel.enqueuesKernels = enqueuesKernels(*K);
+    }
   if (!prepareModule(*M, options, result.log)) {
     result.status = Status::Failure;
     return result;

@@ -20,6 +20,8 @@
 //   - the pipe builtins' accessors (builtins/lib/pipe.cl:
 //     __lockstep_pipe_ro/_wo, __lockstep_reserve_id/_bits) become their
 //     argument (a reserve id's bits through inttoptr and ptrtoint);
+//   - device-side enqueue's queue_t and clk_event_t become pointers (the
+//     runtime's cl_command_queue and cl_event handles);
 //   - the builtins' accessors `__lockstep_image(image)` and
 //     `__lockstep_sampler(sampler)` (declared in builtins/include/ls_image.h,
 //     defined nowhere) become their argument, and loads through an image's
@@ -64,6 +66,10 @@ Type *loweredType(Type *type) {
   if (ext->getName() == "spirv.Sampler") return Type::getInt32Ty(type->getContext());
   if (ext->getName() == "spirv.Pipe") return PointerType::get(type->getContext(), kDescriptorAddressSpace);
   if (ext->getName() == "spirv.ReserveId") return PointerType::get(type->getContext(), 0);
+  // Device-side enqueue's queue_t and clk_event_t: the runtime's handles
+  // (DeviceEnqueueLowering.cpp).
+  if (ext->getName() == "spirv.Queue" || ext->getName() == "spirv.DeviceEvent")
+    return PointerType::get(type->getContext(), 0);
   return nullptr;
 }
 

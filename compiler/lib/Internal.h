@@ -111,6 +111,34 @@ int32_t pipeAccess(void *storage, uint64_t id, uint32_t index, void *data, uint3
 void pipeCommit(void *storage, uint64_t id, int32_t write);
 uint32_t pipeNumPackets(void *storage);
 uint32_t pipeMaxPackets(void *storage);
+// Device-side enqueue (DeviceEnqueueLoweringPass, DeviceEnqueueRuntime.cpp):
+// the runtime's functions that kernels call, and the attribute that marks a
+// block kernel Clang generated for enqueue_kernel.
+inline constexpr const char *kEnqueueKernelSymbol = "__lockstep_enqueue_kernel";
+inline constexpr const char *kKernelQuerySymbol = "__lockstep_kernel_query";
+inline constexpr const char *kBlockKernelAttr = "lockstep-block-kernel";
+// The first argument of __lockstep_kernel_query (the get_kernel_* built-in).
+enum KernelQuery : int {
+  kKernelQueryWorkGroupSize = 0,
+  kKernelQueryPreferredMultiple = 1,
+  kKernelQuerySubGroupCount = 2,
+  kKernelQueryMaxSubGroupSize = 3,
+};
+// Every device-enqueue function kernels and built-ins call, by name, for the
+// JIT to define (the runtime's hooks, reached through trampolines).
+struct RuntimeSymbol {
+  const char *name;
+  void *address;
+};
+std::span<const RuntimeSymbol> deviceEnqueueSymbols();
+// A function device-side enqueue defines for the program: Clang's
+// __enqueue_kernel_* and __get_kernel_*_impl (DeviceEnqueueLoweringPass
+// replaces their calls) and the runtime's (deviceEnqueueSymbols).
+bool isDeviceEnqueueFunction(llvm::StringRef name);
+// Whether `kernel` calls enqueue_kernel (Clang's __enqueue_kernel_*),
+// directly or through the functions it calls; before
+// DeviceEnqueueLoweringPass.
+bool enqueuesKernels(const llvm::Function &kernel);
 // On work-group functions with such loops: the launcher runs their groups
 // through runCheckedGroup.
 inline constexpr const char *kStopPollsAttr = "lockstep-stop-polls";
@@ -237,6 +265,12 @@ struct WorkGroupLoopsPass : llvm::PassInfoMixin<WorkGroupLoopsPass> {
 
 // Turns printf calls into calls of the runtime formatter with a typed
 // argument record (PrintfRecord.h).
+// Device-side enqueue: enqueue_kernel and the get_kernel_* queries become
+// calls of the runtime that name the block kernel (DeviceEnqueueLowering.cpp).
+struct DeviceEnqueueLoweringPass : llvm::PassInfoMixin<DeviceEnqueueLoweringPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+
 struct PrintfLoweringPass : llvm::PassInfoMixin<PrintfLoweringPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };

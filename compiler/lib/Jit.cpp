@@ -212,6 +212,8 @@ JITDylib *createProgramDylib(std::string &log) {
   pipe("commit", &pipeCommit);
   pipe("num_packets", &pipeNumPackets);
   pipe("max_packets", &pipeMaxPackets);
+  for (const RuntimeSymbol &symbol : deviceEnqueueSymbols())
+    own[jit.mangleAndIntern(symbol.name)] = {ExecutorAddr::fromPtr(symbol.address), JITSymbolFlags::Exported};
   if (Error error = dylib->define(absoluteSymbols(std::move(own)))) {
     log += "internal error: " + toString(std::move(error)) + "\n";
     return nullptr;

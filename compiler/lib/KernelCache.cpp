@@ -34,7 +34,7 @@ namespace fs = std::filesystem;
 namespace lockstep::compiler {
 namespace {
 
-constexpr char kMagic[8] = {'L', 'S', 'C', 'A', 'C', 'H', 'E', 'A'};
+constexpr char kMagic[8] = {'L', 'S', 'C', 'A', 'C', 'H', 'E', 'B'};
 
 std::optional<fs::path> cacheDirectory() {
   const char *enabled = std::getenv("LOCKSTEP_CACHE");
@@ -125,6 +125,7 @@ void writeKernel(Writer &out, const KernelDescription &kernel) {
   out.u8(kernel.streamingStores);
   out.u8(kernel.flushDenormals);
   out.u8(kernel.uniformWorkGroups);
+  out.u8(kernel.enqueuesKernels);
 }
 
 KernelDescription readKernel(Reader &in) {
@@ -165,6 +166,7 @@ KernelDescription readKernel(Reader &in) {
   kernel.streamingStores = in.u8();
   kernel.flushDenormals = in.u8();
   kernel.uniformWorkGroups = in.u8();
+  kernel.enqueuesKernels = in.u8();
   return kernel;
 }
 

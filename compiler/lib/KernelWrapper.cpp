@@ -163,8 +163,11 @@ KernelDescription describe(const Function &F) {
     out.typeName = metadataString(F, "kernel_arg_type", i).str();
     out.typeQualifier = typeQualifiers(metadataString(F, "kernel_arg_type_qual", i));
     out.accessQualifier = accessQualifier(metadataString(F, "kernel_arg_access_qual", i));
+    // Without metadata (the kernels Clang makes of enqueued blocks, before
+    // DeviceEnqueueLoweringPass adds it), the pointer's own address space.
+    unsigned irSpace = arg.getType()->isPointerTy() ? arg.getType()->getPointerAddressSpace() : 0;
     classify(out, metadataString(F, "kernel_arg_base_type", i),
-             metadataInt(F, "kernel_arg_addr_space", i, 0));
+             metadataInt(F, "kernel_arg_addr_space", i, irSpace >= 1 && irSpace <= 3 ? irSpace : 0));
     if (out.kind == ArgKind::ConstantPointer) out.typeQualifier |= CL_KERNEL_ARG_TYPE_CONST;
     if (out.kind == ArgKind::Value) {
       Type *valueType = arg.hasByValAttr() ? arg.getParamByValType() : arg.getType();

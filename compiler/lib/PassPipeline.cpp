@@ -41,6 +41,7 @@ ModulePassManager buildPreparePipeline(const PipelineOptions &options) {
   passes.addPass(ImageTypeLoweringPass());
   passes.addPass(ImageSpecializationPass());
   passes.addPass(PrintfLoweringPass());
+  passes.addPass(DeviceEnqueueLoweringPass());
   passes.addPass(KernelWrapperPass());
   // Only the work-group functions are called from outside; the rest may go.
   passes.addPass(InternalizePass([](const GlobalValue &value) {

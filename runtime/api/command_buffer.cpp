@@ -68,7 +68,7 @@ clCreateCommandBufferKHR(cl_uint num_queues, const cl_command_queue *queues,
     // "CL_INVALID_VALUE if num_queues is not one" (a device without
     // cl_khr_command_buffer_multi_device) "or queues is NULL".
     check(num_queues == 1 && queues != nullptr, CL_INVALID_VALUE);
-    _cl_command_queue *queue = checked(queues[0]);
+    _cl_command_queue *queue = checkedHostQueue(queues[0]);
     CheckedProperties checkedList = checkedProperties(properties);
     // "CL_INCOMPATIBLE_COMMAND_QUEUE_KHR if any command-queue in queues is
     // an out-of-order command-queue and the device associated with the
@@ -116,7 +116,7 @@ cl_int CL_API_CALL clEnqueueCommandBufferKHR(cl_uint num_queues, cl_command_queu
     if (num_queues == 1) {
       // "CL_INVALID_COMMAND_QUEUE if any element of queues is not a valid
       // command-queue."
-      queue = checked(queues[0]);
+      queue = checkedHostQueue(queues[0]);
       // "CL_INCOMPATIBLE_COMMAND_QUEUE_KHR if any element of queues is not
       // compatible with the command-queue set on command_buffer creation at
       // the same list index."

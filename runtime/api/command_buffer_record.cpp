@@ -7,6 +7,7 @@
 // entry point (api/commands.h), made against the command-buffer's queue and
 // recorded to run many times.
 #include "CommandBuffer.h"
+#include "Kernel.h"
 #include "api/command_buffer_mutable.h"
 #include "api/commands.h"
 #include "api/entry_points.h"
@@ -188,6 +189,10 @@ cl_int CL_API_CALL clCommandNDRangeKernelKHR(
     _cl_command_buffer_khr *buffer = bufferForRecording(
         command_buffer, command_queue, num_sync_points_in_wait_list, sync_point_wait_list);
     LaunchProperties launchProperties = checkedLaunchProperties(properties);
+    // "CL_INVALID_OPERATION if the device associated with command_queue does
+    // not support CL_COMMAND_BUFFER_CAPABILITY_DEVICE_SIDE_ENQUEUE_KHR and
+    // kernel contains a kernel-enqueue call."
+    check(!checked(kernel)->description().enqueuesKernels, CL_INVALID_OPERATION);
     if (mutable_handle) {
       // A handle only of a command-buffer created mutable
       // (cl_khr_command_buffer_mutable_dispatch).

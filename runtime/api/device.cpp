@@ -8,6 +8,7 @@
 #include <string>
 
 #include "Platform.h"
+#include "exec/DeviceEnqueue.h"
 #include "api/command_buffer_mutable.h"
 #include "api/command_buffer_queues.h"
 #include "api/device_extension_info.h"
@@ -363,21 +364,30 @@ bool queueAndPartitionInfo(cl_device_id d, cl_device_info param, const InfoWrite
       out.value<cl_command_queue_properties>(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE |
                                              CL_QUEUE_PROFILING_ENABLE);
       return true;
+    // Device-side enqueue (exec/DeviceEnqueue.h, which holds the limits).
     case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
-      out.value<cl_command_queue_properties>(0);
+      out.value<cl_command_queue_properties>(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE |
+                                             CL_QUEUE_PROFILING_ENABLE);
       return true;
     case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:
+      out.value<cl_uint>(kDeviceQueuePreferredSize);
+      return true;
     case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
+      out.value<cl_uint>(kDeviceQueueMaxSize);
+      return true;
     case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
+      out.value<cl_uint>(kMaxDeviceQueues);
+      return true;
     case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
-      out.value<cl_uint>(0);
+      out.value<cl_uint>(kMaxDeviceEvents);
       return true;
     case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
       // A sub-device per compute unit at most (EQUALLY 1).
       out.value<cl_uint>(d->computeUnits);
       return true;
     case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
-      out.value<cl_device_device_enqueue_capabilities>(0);
+      out.value<cl_device_device_enqueue_capabilities>(CL_DEVICE_QUEUE_SUPPORTED |
+                                                       CL_DEVICE_QUEUE_REPLACEABLE_DEFAULT);
       return true;
     case CL_DEVICE_PARTITION_PROPERTIES: {
       // Affinity domains where one partitions the device (sysfs).

@@ -7,6 +7,10 @@
 
 namespace lockstep::api {
 
+// A command-queue of the application that host commands may go to:
+// CL_INVALID_COMMAND_QUEUE if invalid or a device queue (CL_QUEUE_ON_DEVICE).
+_cl_command_queue *checkedHostQueue(cl_command_queue queue);
+
 // The spec's checks of (num_events_in_wait_list, event_wait_list):
 // CL_INVALID_EVENT_WAIT_LIST if the count and the pointer disagree or an
 // event is invalid; CL_INVALID_CONTEXT if an event is of another context

@@ -72,8 +72,11 @@ cl_int CL_API_CALL clGetEventProfilingInfo(cl_event event, cl_profiling_info par
       case CL_PROFILING_COMMAND_START:
         return out.value<cl_ulong>(event->timeStarted);
       case CL_PROFILING_COMMAND_END:
-      case CL_PROFILING_COMMAND_COMPLETE:  // no child commands on this device
         return out.value<cl_ulong>(event->timeEnded);
+      case CL_PROFILING_COMMAND_COMPLETE:
+        // A kernel that enqueued kernels completes with its last descendant
+        // (exec/DeviceEnqueue.h); any other command when it ends.
+        return out.value<cl_ulong>(event->timeCompleted ? event->timeCompleted : event->timeEnded);
       default:
         fail(CL_INVALID_VALUE);
     }
@@ -116,7 +119,7 @@ cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue command_queue,
   // With an empty wait list a marker waits for every earlier command
   // (_cl_command_queue::enqueue).
   return guarded([&] {
-    enqueueCommand(checked(command_queue), CL_COMMAND_MARKER, num_events_in_wait_list,
+    enqueueCommand(checkedHostQueue(command_queue), CL_COMMAND_MARKER, num_events_in_wait_list,
                    event_wait_list, event, {});
   });
 }
@@ -126,14 +129,14 @@ cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue command_queue,
                                                 const cl_event *event_wait_list, cl_event *event) {
   // Later commands wait for it (_cl_command_queue::enqueue).
   return guarded([&] {
-    enqueueCommand(checked(command_queue), CL_COMMAND_BARRIER, num_events_in_wait_list,
+    enqueueCommand(checkedHostQueue(command_queue), CL_COMMAND_BARRIER, num_events_in_wait_list,
                    event_wait_list, event, {});
   });
 }
 
 cl_int CL_API_CALL clEnqueueMarker(cl_command_queue command_queue, cl_event *event) {
   return guarded([&] {
-    checked(command_queue);
+    checkedHostQueue(command_queue);
     check(event != nullptr, CL_INVALID_VALUE);
     enqueueCommand(command_queue, CL_COMMAND_MARKER, 0, nullptr, event, {});
   });
@@ -141,13 +144,13 @@ cl_int CL_API_CALL clEnqueueMarker(cl_command_queue command_queue, cl_event *eve
 
 cl_int CL_API_CALL clEnqueueBarrier(cl_command_queue command_queue) {
   return guarded(
-      [&] { enqueueCommand(checked(command_queue), CL_COMMAND_BARRIER, 0, nullptr, nullptr, {}); });
+      [&] { enqueueCommand(checkedHostQueue(command_queue), CL_COMMAND_BARRIER, 0, nullptr, nullptr, {}); });
 }
 
 cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue command_queue, cl_uint num_events,
                                           const cl_event *event_list) {
   return guarded([&] {
-    checked(command_queue);
+    checkedHostQueue(command_queue);
     check(num_events != 0 && event_list != nullptr, CL_INVALID_VALUE);
     for (cl_uint i = 0; i < num_events; ++i) {
       checked(event_list[i]);

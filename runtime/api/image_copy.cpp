@@ -108,7 +108,7 @@ cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src
                                       cl_uint num_events_in_wait_list,
                                       const cl_event *event_wait_list, cl_event *event) {
   return guarded([&] {
-    checked(command_queue);
+    checkedHostQueue(command_queue);
     enqueueCommand(command_queue, CL_COMMAND_COPY_IMAGE, num_events_in_wait_list, event_wait_list,
                    event,
                    copyImageCommand(command_queue, src_image, dst_image, src_origin, dst_origin,
@@ -122,7 +122,7 @@ cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl
                                               cl_uint num_events_in_wait_list,
                                               const cl_event *event_wait_list, cl_event *event) {
   return guarded([&] {
-    checked(command_queue);
+    checkedHostQueue(command_queue);
     enqueueCommand(command_queue, CL_COMMAND_COPY_IMAGE_TO_BUFFER, num_events_in_wait_list,
                    event_wait_list, event,
                    copyImageToBufferCommand(command_queue, src_image, dst_buffer, src_origin,
@@ -136,7 +136,7 @@ cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl
                                               cl_uint num_events_in_wait_list,
                                               const cl_event *event_wait_list, cl_event *event) {
   return guarded([&] {
-    checked(command_queue);
+    checkedHostQueue(command_queue);
     enqueueCommand(command_queue, CL_COMMAND_COPY_BUFFER_TO_IMAGE, num_events_in_wait_list,
                    event_wait_list, event,
                    copyBufferToImageCommand(command_queue, src_buffer, dst_image, src_offset,

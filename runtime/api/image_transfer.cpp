@@ -46,7 +46,7 @@ void enqueueHostTransfer(cl_command_queue queue, cl_mem image, bool toHost, cl_b
                          const size_t *originArg, const size_t *regionArg, size_t rowPitch,
                          size_t slicePitch, void *ptr, cl_uint numEvents, const cl_event *waitList,
                          cl_event *event) {
-  checked(queue);
+  checkedHostQueue(queue);
   const ImageLayout &layout = imageOf(image);
   checkSameContext(queue, image);
   // "CL_INVALID_VALUE if the region being read or written specified by
@@ -148,7 +148,7 @@ cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue command_queue, cl_mem ima
                                       const size_t *region, cl_uint num_events_in_wait_list,
                                       const cl_event *event_wait_list, cl_event *event) {
   return guarded([&] {
-    checked(command_queue);
+    checkedHostQueue(command_queue);
     enqueueCommand(command_queue, CL_COMMAND_FILL_IMAGE, num_events_in_wait_list, event_wait_list,
                    event, fillImageCommand(command_queue, image, fill_color, origin, region));
   });

@@ -47,7 +47,9 @@ cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char *kernel_name
     check(kernel_name != nullptr, CL_INVALID_VALUE);
     // "CL_INVALID_KERNEL_NAME if kernel_name is not found in program."
     const compiler::KernelDescription *description = executable->find(kernel_name);
-    check(description != nullptr, CL_INVALID_KERNEL_NAME);
+    // The kernels Clang makes of blocks are the implementation's, not the
+    // program's (device-side enqueue).
+    check(description != nullptr && !compiler::isBlockKernelName(description->name), CL_INVALID_KERNEL_NAME);
     return new _cl_kernel(p, executable, *description);
   });
 }
@@ -57,15 +59,17 @@ cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kern
   return guarded([&] {
     _cl_program *p = checked(program);
     std::shared_ptr<const compiler::Executable> executable = executableOf(p);
-    const std::vector<compiler::KernelDescription> &all = executable->kernels();
+    std::vector<const compiler::KernelDescription *> all;
+    for (const compiler::KernelDescription &description : executable->kernels())
+      if (!compiler::isBlockKernelName(description.name)) all.push_back(&description);
     // "CL_INVALID_VALUE if kernels is not NULL and num_kernels is less than
     // the number of kernels in program."
     check(kernels == nullptr || num_kernels >= all.size(), CL_INVALID_VALUE);
     if (kernels) {
       // All or nothing: if one creation fails the others are released.
       std::vector<Ref<_cl_kernel>> created;
-      for (const compiler::KernelDescription &description : all)
-        created.push_back(Ref<_cl_kernel>::adopt(new _cl_kernel(p, executable, description)));
+      for (const compiler::KernelDescription *description : all)
+        created.push_back(Ref<_cl_kernel>::adopt(new _cl_kernel(p, executable, *description)));
       for (size_t i = 0; i < created.size(); ++i) kernels[i] = created[i].detach();
     }
     if (num_kernels_ret) *num_kernels_ret = static_cast<cl_uint>(all.size());

@@ -1,12 +1,15 @@
 // clSetKernelArg: the spec's checks of arg_index, arg_size and arg_value
 // against the kind of the argument (buffer, image, pipe, sampler, __local,
-// value), in the order the OpenCL 3.0 API specification lists its errors; the
-// kernel then records the value (_cl_kernel::setArgument). And the SVM
+// value, device queue), in the order the OpenCL 3.0 API specification lists
+// its errors; the kernel then records the value (_cl_kernel::setArgument). And the SVM
 // side of a kernel's arguments: clSetKernelArgSVMPointer (a pointer
 // argument given SVM or any host memory) and clSetKernelExecInfo.
+#include <cstring>
+
 #include "Context.h"
 #include "Kernel.h"
 #include "Memory.h"
+#include "Queue.h"
 #include "Sampler.h"
 #include "api/entry_points.h"
 
@@ -100,6 +103,17 @@ void checkValue(const compiler::KernelArgument &arg, size_t size, const void *va
   check(size == arg.size, CL_INVALID_ARG_SIZE);
 }
 
+// A queue_t argument (device-side enqueue): "CL_INVALID_DEVICE_QUEUE for an
+// argument declared to be of type queue_t when the specified arg_value is
+// not a valid device queue object" (of the kernel's context).
+void checkDeviceQueue(const _cl_kernel &kernel, size_t size, const void *value) {
+  check(size == sizeof(cl_command_queue), CL_INVALID_ARG_SIZE);
+  check(value != nullptr, CL_INVALID_DEVICE_QUEUE);
+  cl_command_queue queue;
+  std::memcpy(&queue, value, sizeof queue);
+  check(isValid(queue) && queue->onDevice() && queue->context() == kernel.context(), CL_INVALID_DEVICE_QUEUE);
+}
+
 }  // namespace
 
 cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
@@ -127,7 +141,8 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t ar
         checkLocal(arg_size, arg_value);
         break;
       case ArgKind::Value:
-        checkValue(arg, arg_size, arg_value);
+        if (arg.typeName == "queue_t") checkDeviceQueue(*k, arg_size, arg_value);
+        else checkValue(arg, arg_size, arg_value);
         break;
     }
     k->setArgument(arg_index, arg_size, arg_value);

@@ -40,7 +40,7 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buff
                                      const cl_event *event_wait_list, cl_event *event,
                                      cl_int *errcode_ret) {
   return guardedCreate(errcode_ret, [&]() -> void * {
-    checked(command_queue);
+    checkedHostQueue(command_queue);
     // An image is mapped with clEnqueueMapImage.
     check(isValid(buffer) && buffer->type() == CL_MEM_OBJECT_BUFFER, CL_INVALID_MEM_OBJECT);
     check(buffer->context() == command_queue->context(), CL_INVALID_CONTEXT);
@@ -72,7 +72,7 @@ void *CL_API_CALL clEnqueueMapImage(cl_command_queue command_queue, cl_mem image
                                     const cl_event *event_wait_list, cl_event *event,
                                     cl_int *errcode_ret) {
   return guardedCreate(errcode_ret, [&]() -> void * {
-    checked(command_queue);
+    checkedHostQueue(command_queue);
     const ImageLayout &layout = imageOf(image);
     checkSameContext(command_queue, image);
     // "CL_INVALID_VALUE if region being mapped given by (origin,
@@ -109,7 +109,7 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_me
                                            void *mapped_ptr, cl_uint num_events_in_wait_list,
                                            const cl_event *event_wait_list, cl_event *event) {
   return guarded([&] {
-    checked(command_queue);
+    checkedHostQueue(command_queue);
     // "CL_INVALID_MEM_OBJECT if memobj is not a valid memory object or is a
     // pipe object."
     check(isValid(memobj) && memobj->type() != CL_MEM_OBJECT_PIPE, CL_INVALID_MEM_OBJECT);
@@ -132,7 +132,7 @@ cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue command_queue,
                                               cl_uint num_events_in_wait_list,
                                               const cl_event *event_wait_list, cl_event *event) {
   return guarded([&] {
-    checked(command_queue);
+    checkedHostQueue(command_queue);
     check(num_mem_objects != 0 && mem_objects != nullptr, CL_INVALID_VALUE);
     for (cl_uint i = 0; i < num_mem_objects; ++i) {
       checked(mem_objects[i]);

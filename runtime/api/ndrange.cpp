@@ -150,7 +150,7 @@ cl_int enqueueKernel(cl_command_type type, cl_command_queue command_queue, cl_ke
                      cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
                      cl_event *event) {
   return guarded([&] {
-    _cl_command_queue *queue = checked(command_queue);
+    _cl_command_queue *queue = checkedHostQueue(command_queue);
     enqueueCommand(queue, type, num_events_in_wait_list, event_wait_list, event,
                    kernelCommand(queue, kernel, work_dim, global_work_offset, global_work_size,
                                  local_work_size, false));

@@ -6,6 +6,7 @@
 #include "Device.h"
 #include "api/enqueue.h"
 #include "api/entry_points.h"
+#include "exec/DeviceEnqueue.h"
 
 using namespace lockstep::runtime;
 
@@ -16,9 +17,11 @@ namespace {
 constexpr cl_command_queue_properties kKnownQueueFlags =
     CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_ON_DEVICE |
     CL_QUEUE_ON_DEVICE_DEFAULT;
-// Host queues, in order or not, with or without profiling.
+// Host queues, in order or not, with or without profiling; device queues
+// (out of order), the default one too (exec/DeviceEnqueue.h).
 constexpr cl_command_queue_properties kSupportedQueueFlags =
-    CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
+    CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_ON_DEVICE |
+    CL_QUEUE_ON_DEVICE_DEFAULT;
 
 void checkContextDevice(cl_context context, cl_device_id device) {
   checked(context);
@@ -37,7 +40,43 @@ void checkQueueFlags(cl_command_queue_properties flags) {
   check(!(flags & ~kSupportedQueueFlags), CL_INVALID_QUEUE_PROPERTIES);
 }
 
+// A device queue (CL_QUEUE_ON_DEVICE, out of order: checked). "CL_INVALID_
+// QUEUE_PROPERTIES if ... the device does not support" a size beyond
+// CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE (CL_INVALID_VALUE, as the CTS and
+// other drivers read it); more device queues than
+// CL_DEVICE_MAX_ON_DEVICE_QUEUES is CL_OUT_OF_RESOURCES. A default device
+// queue that exists already is returned again (retained), as the spec says.
+cl_command_queue createDeviceQueue(cl_context context, cl_device_id device, cl_command_queue_properties flags,
+                                   std::vector<cl_queue_properties> properties) {
+  cl_uint size = kDeviceQueuePreferredSize;
+  for (size_t i = 0; i + 1 < properties.size(); i += 2)
+    if (properties[i] == CL_QUEUE_SIZE) {
+      check(properties[i + 1] <= kDeviceQueueMaxSize, CL_INVALID_VALUE);
+      size = static_cast<cl_uint>(properties[i + 1]);
+    }
+  if (flags & CL_QUEUE_ON_DEVICE_DEFAULT) {
+    // "If CL_QUEUE_ON_DEVICE_DEFAULT is specified ... and a default device
+    // command-queue already exists, the existing one is returned."
+    if (cl_command_queue existing = context->defaultDeviceQueue(device)) {
+      existing->retain();
+      return existing;
+    }
+  }
+  check(context->addDeviceQueue(device, kMaxDeviceQueues), CL_OUT_OF_RESOURCES);
+  auto *queue = new _cl_command_queue(context, device, flags, std::move(properties));
+  queue->setDeviceQueueSize(size);
+  if (flags & CL_QUEUE_ON_DEVICE_DEFAULT) context->setDefaultDeviceQueue(device, queue);
+  return queue;
+}
+
 }  // namespace
+
+_cl_command_queue *checkedHostQueue(cl_command_queue queue) {
+  _cl_command_queue *q = checked(queue);
+  // Only kernels enqueue to a device queue.
+  check(!q->onDevice(), CL_INVALID_COMMAND_QUEUE);
+  return q;
+}
 
 void checkWaitList(const _cl_command_queue &queue, cl_uint numEvents, const cl_event *waitList) {
   // "CL_INVALID_EVENT_WAIT_LIST if event_wait_list is NULL and
@@ -86,8 +125,11 @@ clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
     }
     if (properties) copy.push_back(0);
     checkQueueFlags(flags);
-    check(!seenSize, CL_INVALID_VALUE);  // a size without CL_QUEUE_ON_DEVICE
-    return new _cl_command_queue(context, device, flags, std::move(copy));
+    if (!(flags & CL_QUEUE_ON_DEVICE)) {
+      check(!seenSize, CL_INVALID_VALUE);  // a size without CL_QUEUE_ON_DEVICE
+      return new _cl_command_queue(context, device, flags, std::move(copy));
+    }
+    return createDeviceQueue(context, device, flags, std::move(copy));
   });
 }
 
@@ -134,21 +176,38 @@ cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue command_queue,
       case CL_QUEUE_SIZE:
         // "CL_INVALID_COMMAND_QUEUE ... if command_queue is not a valid
         // command-queue for param_name": only device queues have a size.
-        fail(CL_INVALID_COMMAND_QUEUE);
+        check(q->onDevice(), CL_INVALID_COMMAND_QUEUE);
+        return out.value<cl_uint>(q->deviceQueueSize());
       case CL_QUEUE_DEVICE_DEFAULT:
-        return out.value<cl_command_queue>(nullptr);  // no device queues
+        // The device's default device queue in the queue's context (now).
+        return out.value<cl_command_queue>(q->context()->defaultDeviceQueue(q->device()));
       default:
         fail(CL_INVALID_VALUE);
     }
   });
 }
 
+// "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host
+// command-queue."
 cl_int CL_API_CALL clFlush(cl_command_queue command_queue) {
-  return guarded([&] { checked(command_queue)->flush(); });
+  return guarded([&] { checkedHostQueue(command_queue)->flush(); });
 }
 
 cl_int CL_API_CALL clFinish(cl_command_queue command_queue) {
-  return guarded([&] { checked(command_queue)->finish(); });
+  return guarded([&] { checkedHostQueue(command_queue)->finish(); });
+}
+
+cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device,
+                                                  cl_command_queue command_queue) {
+  return guarded([&] {
+    checkContextDevice(context, device);
+    // "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command-queue
+    // for device" (a device queue of this context and device).
+    _cl_command_queue *queue = checked(command_queue);
+    check(queue->onDevice() && queue->context() == context && queue->device() == device,
+          CL_INVALID_COMMAND_QUEUE);
+    context->setDefaultDeviceQueue(device, queue);
+  });
 }
 
 }  // namespace lockstep::api

@@ -5,6 +5,7 @@
 // choice: exec/NDRangeCommand's localSizeForNull), after the checks that
 // launch would make (api/ndrange.h's checkLaunch), so a range the launch
 // would refuse gets its error here too.
+#include "api/enqueue.h"
 #include "api/entry_points.h"
 #include "api/ndrange.h"
 
@@ -18,7 +19,7 @@ cl_int CL_API_CALL clGetKernelSuggestedLocalWorkSizeKHR(cl_command_queue command
                                                         const size_t *global_work_size,
                                                         size_t *suggested_local_work_size) {
   return guarded([&] {
-    _cl_command_queue *queue = checked(command_queue);
+    _cl_command_queue *queue = checkedHostQueue(command_queue);
     // Unlike the launch, the query has no empty range: "CL_INVALID_GLOBAL_WORK_SIZE
     // if global_work_size is NULL or if any of the values specified in
     // global_work_size are 0."

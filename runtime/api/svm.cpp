@@ -55,7 +55,7 @@ bool validAllocation(cl_context context, cl_svm_mem_flags flags, size_t size,
 // when the command is enqueued (enqueueCommand). The device supports SVM,
 // so "CL_INVALID_OPERATION if the device associated with command_queue
 // does not support SVM" never applies.
-_cl_command_queue *svmQueue(cl_command_queue queue) { return checked(queue); }
+_cl_command_queue *svmQueue(cl_command_queue queue) { return checkedHostQueue(queue); }
 
 using FreeFn = void(CL_CALLBACK *)(cl_command_queue, cl_uint, void **, void *);
 

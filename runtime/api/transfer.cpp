@@ -33,7 +33,7 @@ void checkRange(cl_mem buffer, size_t offset, size_t size) {
 cl_int enqueueRead(cl_command_queue queue, cl_mem buffer, cl_bool blocking, size_t offset,
                    size_t size, void *ptr, cl_uint numEvents, const cl_event *waitList,
                    cl_event *event) {
-  checked(queue);
+  checkedHostQueue(queue);
   bufferOf(queue, buffer);
   checkRange(buffer, offset, size);
   check(ptr != nullptr, CL_INVALID_VALUE);
@@ -65,7 +65,7 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem b
                                         const void *ptr, cl_uint num_events_in_wait_list,
                                         const cl_event *event_wait_list, cl_event *event) {
   return guarded([&] {
-    checked(command_queue);
+    checkedHostQueue(command_queue);
     bufferOf(command_queue, buffer);
     checkRange(buffer, offset, size);
     check(ptr != nullptr, CL_INVALID_VALUE);
@@ -118,7 +118,7 @@ cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem sr
                                        size_t size, cl_uint num_events_in_wait_list,
                                        const cl_event *event_wait_list, cl_event *event) {
   return guarded([&] {
-    checked(command_queue);
+    checkedHostQueue(command_queue);
     enqueueCommand(command_queue, CL_COMMAND_COPY_BUFFER, num_events_in_wait_list,
                    event_wait_list, event,
                    copyBufferCommand(command_queue, src_buffer, dst_buffer, src_offset,
@@ -131,7 +131,7 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem bu
                                        size_t size, cl_uint num_events_in_wait_list,
                                        const cl_event *event_wait_list, cl_event *event) {
   return guarded([&] {
-    checked(command_queue);
+    checkedHostQueue(command_queue);
     enqueueCommand(command_queue, CL_COMMAND_FILL_BUFFER, num_events_in_wait_list, event_wait_list,
                    event,
                    fillBufferCommand(command_queue, buffer, pattern, pattern_size, offset, size));

@@ -84,7 +84,7 @@ void enqueueHostRect(cl_command_queue queue, cl_mem buffer, bool toHost, cl_bool
                      size_t bufferRowPitch, size_t bufferSlicePitch, size_t hostRowPitch,
                      size_t hostSlicePitch, void *ptr, cl_uint numEvents, const cl_event *waitList,
                      cl_event *event) {
-  checked(queue);
+  checkedHostQueue(queue);
   check(isValid(buffer) && buffer->type() == CL_MEM_OBJECT_BUFFER, CL_INVALID_MEM_OBJECT);
   check(buffer->context() == queue->context(), CL_INVALID_CONTEXT);
   Triple region = regionOf(regionArg);
@@ -195,7 +195,7 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_me
                                            cl_uint num_events_in_wait_list,
                                            const cl_event *event_wait_list, cl_event *event) {
   return guarded([&] {
-    checked(command_queue);
+    checkedHostQueue(command_queue);
     enqueueCommand(command_queue, CL_COMMAND_COPY_BUFFER_RECT, num_events_in_wait_list,
                    event_wait_list, event,
                    copyBufferRectCommand(command_queue, src_buffer, dst_buffer, src_origin,

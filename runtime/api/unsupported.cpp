@@ -4,7 +4,6 @@
 // (api/entry_points.h); the platform and device report none of their
 // features or extensions. Everything else in runtime/api/ is offered.
 //
-//   on-device queues          clSetDefaultDeviceCommandQueue
 //   native kernels            clEnqueueNativeKernel
 //   built-in kernels          clCreateProgramWithBuiltInKernels
 //   program-scope global      clSetProgramReleaseCallback
@@ -57,20 +56,6 @@ cl_int CL_API_CALL clSetCommandQueueProperty(cl_command_queue command_queue,
   // is created.
   return guarded([&] {
     checked(command_queue);
-    fail(CL_INVALID_OPERATION);
-  });
-}
-
-// --- on-device queues ---
-cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device,
-                                                  cl_command_queue command_queue) {
-  return guarded([&] {
-    checked(context);
-    // "CL_INVALID_DEVICE if device is not a valid device or is not associated
-    // with context."
-    check(isValid(device) && context->hasDevice(device), CL_INVALID_DEVICE);
-    // "CL_INVALID_OPERATION if device does not support a replaceable default
-    // on-device queue."
     fail(CL_INVALID_OPERATION);
   });
 }

@@ -168,7 +168,7 @@ cl_int CL_API_CALL clEnqueueMemFillINTEL(cl_command_queue command_queue, void *d
                                          cl_uint num_events_in_wait_list,
                                          const cl_event *event_wait_list, cl_event *event) {
   return guarded([&] {
-    enqueueHostFill(checked(command_queue), CL_COMMAND_MEMFILL_INTEL, dst_ptr, pattern,
+    enqueueHostFill(checkedHostQueue(command_queue), CL_COMMAND_MEMFILL_INTEL, dst_ptr, pattern,
                     pattern_size, size, num_events_in_wait_list, event_wait_list, event);
   });
 }
@@ -180,7 +180,7 @@ cl_int CL_API_CALL clEnqueueMemsetINTEL(cl_command_queue command_queue, void *ds
   // The older form of a fill: `value` converted to a byte (memset's).
   return guarded([&] {
     auto byte = static_cast<unsigned char>(value);
-    enqueueHostFill(checked(command_queue), CL_COMMAND_MEMFILL_INTEL, dst_ptr, &byte, 1, size,
+    enqueueHostFill(checkedHostQueue(command_queue), CL_COMMAND_MEMFILL_INTEL, dst_ptr, &byte, 1, size,
                     num_events_in_wait_list, event_wait_list, event);
   });
 }
@@ -190,7 +190,7 @@ cl_int CL_API_CALL clEnqueueMemcpyINTEL(cl_command_queue command_queue, cl_bool 
                                         cl_uint num_events_in_wait_list,
                                         const cl_event *event_wait_list, cl_event *event) {
   return guarded([&] {
-    enqueueHostMemcpy(checked(command_queue), CL_COMMAND_MEMCPY_INTEL, blocking, dst_ptr, src_ptr,
+    enqueueHostMemcpy(checkedHostQueue(command_queue), CL_COMMAND_MEMCPY_INTEL, blocking, dst_ptr, src_ptr,
                       size, num_events_in_wait_list, event_wait_list, event);
   });
 }
@@ -200,7 +200,7 @@ cl_int CL_API_CALL clEnqueueMigrateMemINTEL(cl_command_queue command_queue, cons
                                             cl_uint num_events_in_wait_list,
                                             const cl_event *event_wait_list, cl_event *event) {
   return guarded([&] {
-    _cl_command_queue *queue = checked(command_queue);
+    _cl_command_queue *queue = checkedHostQueue(command_queue);
     check(ptr != nullptr, CL_INVALID_VALUE);
     // "CL_INVALID_VALUE if flags is not zero and is not a valid combination"
     // of the migration flags.
@@ -219,7 +219,7 @@ cl_int CL_API_CALL clEnqueueMemAdviseINTEL(cl_command_queue command_queue, const
                                            cl_uint num_events_in_wait_list,
                                            const cl_event *event_wait_list, cl_event *event) {
   return guarded([&] {
-    _cl_command_queue *queue = checked(command_queue);
+    _cl_command_queue *queue = checkedHostQueue(command_queue);
     check(ptr != nullptr, CL_INVALID_VALUE);
     checkSvmRange(queue, ptr, size);
     // Advice is device-specific and only a hint; the extension defines no

@@ -10,6 +10,7 @@
 
 #include "Device.h"
 #include "Recycler.h"
+#include "exec/DeviceEnqueue.h"
 #include "exec/Watchdog.h"
 #include "exec/WorkGroupLauncher.h"
 #include "lockstep/compiler/ImageAbi.h"
@@ -155,19 +156,24 @@ PendingLaunch *PreparedLaunch::prepare(cl_device_id device, const NDRange &range
   return pending.release();
 }
 
-Command PreparedLaunch::command(cl_device_id device, const NDRange &range) && {
+Command PreparedLaunch::command(cl_device_id device, const NDRange &range, DeviceEnqueueTree *tree) && {
   LaunchHandle pending(prepare(device, range));
   if (!pending.get()) return [] { return CL_SUCCESS; };
   // The device outlives every command: the command's event keeps its queue,
   // and the queue its device (a sub-device's arena goes with it).
   tbb::task_arena *arena = &device->arena();
-  return [pending = std::move(pending), arena]() -> cl_int {
+  return [pending = std::move(pending), arena, device, tree]() -> cl_int {
     // A launch of one group whose loops all end cannot be stopped part-way:
     // it is not watched (no lock on the path of the smallest launches).
-    const WorkGroupLaunch &launch = pending->launch;
+    WorkGroupLaunch &launch = pending->launch;
     Watched watched(launch, pending->kernel->description().name,
                     launch.pollsStop || launch.range.groupCount() > 1);
-    return runWorkGroups(pending->launch, *arena);
+    // Kernels the launch's work-items enqueue (exec/DeviceEnqueue.h).
+    LaunchScope scope(pending->kernel.get(), device, tree);
+    launch.enqueueScope = &scope;
+    cl_int status = runWorkGroups(launch, *arena);
+    scope.launchEnded();
+    return status;
   };
 }
 
@@ -177,11 +183,15 @@ Command PreparedLaunch::replayableCommand(cl_device_id device, const NDRange &ra
   // The command-buffer that holds this command keeps its queue, and so the
   // device, alive.
   tbb::task_arena *arena = &device->arena();
-  return [pending = std::move(pending), arena]() -> cl_int {
+  return [pending = std::move(pending), arena, device]() -> cl_int {
     WorkGroupLaunch launch(pending->launch);  // this run's own failure and stop words
     Watched watched(launch, pending->kernel->description().name,
                     launch.pollsStop || launch.range.groupCount() > 1);
-    return runWorkGroups(launch, *arena);
+    LaunchScope scope(pending->kernel.get(), device, nullptr);
+    launch.enqueueScope = &scope;
+    cl_int status = runWorkGroups(launch, *arena);
+    scope.launchEnded();
+    return status;
   };
 }
 

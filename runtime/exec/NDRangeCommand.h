@@ -19,6 +19,7 @@ Dims localSizeForNull(const _cl_kernel &kernel, cl_device_id device, cl_uint wor
                       const Dims &global);
 
 struct PendingLaunch;
+class DeviceEnqueueTree;
 
 // A launch being made. Takes the snapshot of the kernel's arguments at once,
 // so clSetKernelArg after the enqueue does not change what the command runs;
@@ -37,8 +38,9 @@ class PreparedLaunch {
   uint64_t localMemorySize() const;
 
   // The command that runs `range` (empty: a command that does nothing) on
-  // `device`. Consumes the launch.
-  Command command(cl_device_id device, const NDRange &range) &&;
+  // `device`. Consumes the launch. `tree`: for a kernel enqueued by a
+  // kernel, the tree of its host launch (exec/DeviceEnqueue.h).
+  Command command(cl_device_id device, const NDRange &range, DeviceEnqueueTree *tree = nullptr) &&;
   // The same, as a command that may run any number of times, runs
   // overlapping each other included (a command-buffer's recorded launch):
   // each run launches a fresh copy of the launch, on the calling thread's

@@ -31,6 +31,9 @@ thread_local _cl_event *tlContinuation = nullptr;
 // application thread, pinned to none, runs none of a sub-device's.
 thread_local cl_device_id tlArenaDevice = nullptr;
 
+// The command this thread is running (Scheduler::holdCompletion).
+thread_local _cl_event *tlRunning = nullptr;
+
 bool mayRunHere(cl_device_id device) {
   return tlArenaDevice ? device == tlArenaDevice : !device->isSubDevice();
 }
@@ -147,19 +150,54 @@ void Scheduler::run(_cl_event *event) {
   event->setStatus(CL_RUNNING);
   cl_int result = CL_SUCCESS;
   if (node.work_) {
+    _cl_event *outer = std::exchange(tlRunning, event);
     try {
       result = node.work_();
     } catch (...) {
       result = errorOf(std::current_exception());
     }
+    tlRunning = outer;
     node.work_ = nullptr;  // releases what the command captured, before completion
+  }
+  if (node.held_) {
+    // Device-side enqueue: the last of the run and the holds completes it.
+    if (event->profiling_) event->timeEnded = nowNs();
+    node.heldResult_ = result;
+    if (node.holds_.fetch_sub(1, std::memory_order_acq_rel) == 1) finishRun(event, result);
+    return;
+  }
+  finishRun(event, result);
+}
+
+_cl_event *Scheduler::holdCompletion() {
+  _cl_event *event = tlRunning;
+  if (!event) return nullptr;
+  CommandNode &node = event->node_;
+  if (!node.held_) {
+    node.held_ = true;
+    node.holds_.store(1, std::memory_order_relaxed);  // the run's own
+  }
+  node.holds_.fetch_add(1, std::memory_order_relaxed);
+  return event;
+}
+
+void Scheduler::releaseCompletion(_cl_event *event) {
+  CommandNode &node = event->node_;
+  if (node.holds_.fetch_sub(1, std::memory_order_acq_rel) == 1) finishRun(event, node.heldResult_);
+}
+
+void Scheduler::finishRun(_cl_event *event, cl_int result) {
+  CommandNode &node = event->node_;
+  if (node.held_) {
+    node.held_ = false;
+    if (event->profiling_) event->timeCompleted = nowNs();
   }
   if (result != CL_SUCCESS) {
     // Asynchronous errors are what pfn_notify of clCreateContext is for.
     std::string message = "Lockstep: a command failed with error " + std::to_string(result);
     event->context_->notify(message.c_str());
   }
-  if (event->profiling_) event->timeEnded = nowNs();
+  if (event->profiling_ && !event->timeCompleted) event->timeEnded = nowNs();
   complete(event, result == CL_SUCCESS ? CL_COMPLETE : result);
 }
 

@@ -34,6 +34,11 @@ class CommandNode {
   std::atomic<cl_uint> pending_{1};  // dependencies + the enqueuer's guard
   std::atomic<bool> dependencyFailed_{false};
   std::atomic<bool> claimed_{false};  // someone runs (or ran) the command
+  // Device-side enqueue: the command's work asked its completion to wait
+  // (Scheduler::holdCompletion); holds_ counts the holds and the run.
+  bool held_ = false;
+  std::atomic<int> holds_{0};
+  cl_int heldResult_ = CL_SUCCESS;
   Command work_;
   // Most events have one dependent (the next command of an in-order
   // queue): the first ones are kept inline, so adding them allocates nothing.
@@ -67,6 +72,13 @@ class Scheduler {
   // event was set): calls the callbacks of the states it skipped, lets its
   // queue know, starts its dependents and wakes its waiters.
   static void complete(_cl_event *event, cl_int status);
+  // Device-side enqueue: called by the work of the command this thread is
+  // running, keeps its event from completing when the work returns (a
+  // kernel whose device-enqueued descendants are still to run, whose host
+  // event completes with the last of them), until releaseCompletion. Returns
+  // the event (null if this thread runs no command).
+  static _cl_event *holdCompletion();
+  static void releaseCompletion(_cl_event *event);
 
  private:
   static void submit(_cl_event *event, bool runHere);
@@ -80,6 +92,8 @@ class Scheduler {
   // the caller took for it. Unless `claimed`, a waiter may take it over first.
   static void enqueueTask(_cl_event *event, cl_device_id device, bool claimed);
   static void run(_cl_event *event);
+  // The end of a command that ran: its status, timestamps, completion.
+  static void finishRun(_cl_event *event, cl_int result);
 };
 
 }  // namespace lockstep::runtime

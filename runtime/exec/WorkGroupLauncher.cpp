@@ -15,6 +15,7 @@
 #include <new>
 
 #include "lockstep/compiler/Compiler.h"
+#include "exec/DeviceEnqueue.h"
 #include "exec/HandOff.h"
 
 namespace lockstep::runtime {
@@ -157,6 +158,7 @@ void runGroupRange(const WorkGroupLaunch &launch, uint64_t begin, uint64_t end) 
     return;
   }
   DenormalsFlushed denormals(launch.flushDenormals);
+  ScopeEntry enqueueScope(launch.enqueueScope);
   const NDRange &range = launch.range;
   ThreadScratch &scratch = ThreadScratch::current();
   uint64_t contextBytes = launch.contextBytesPerWorkItem * range.workItemsPerGroup();
@@ -205,6 +207,8 @@ void runGroupRange(const WorkGroupLaunch &launch, uint64_t begin, uint64_t end) 
         return;
       }
     }
+    // Device-side enqueue: the group's WAIT_WORK_GROUP children may start.
+    if (launch.enqueueScope) groupEnded();
     if (++info.groupId[0] == range.numGroups[0]) {
       info.groupId[0] = 0;
       if (++info.groupId[1] == range.numGroups[1]) {

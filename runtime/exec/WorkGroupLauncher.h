@@ -18,6 +18,8 @@
 
 namespace lockstep::runtime {
 
+class LaunchScope;
+
 // Everything a launch needs, all of it owned by the command that runs it.
 struct WorkGroupLaunch {
   WorkGroupLaunch() = default;
@@ -70,6 +72,9 @@ struct WorkGroupLaunch {
   // Set by the watchdog (Watchdog.h) when the launch ran too long:
   // GroupInfo::stop points here; no group starts once it is set.
   mutable std::atomic<uint32_t> stop{0};
+  // Device-side enqueue (exec/DeviceEnqueue.h): the launch's scope, current
+  // on each thread while it runs the launch's groups; null: none.
+  LaunchScope *enqueueScope = nullptr;
 };
 
 // Runs the launch to completion on `arena` (the calling thread joins in). A

@@ -26,8 +26,7 @@ struct Missing {
 constexpr Missing kMissingCapabilities[] = {
     {spv::CapabilityShader, "Shader (a graphics module, not an OpenCL kernel module)"},
     {spv::CapabilityImageMipmap, "ImageMipmap (the device has no cl_khr_mipmap_image)"},
-    {spv::CapabilityDeviceEnqueue, "DeviceEnqueue (the device has no device-side enqueue)"},
-    {spv::CapabilitySubgroupDispatch, "SubgroupDispatch (the device has no device-side enqueue)"},
+    {spv::CapabilitySubgroupDispatch, "SubgroupDispatch (OpenCL 2.2 sub-group dispatch: not offered)"},
     {spv::CapabilityNamedBarrier, "NamedBarrier (the device has no named barriers)"},
     {spv::CapabilityPipeStorage, "PipeStorage (the device has no program-scope pipe storage)"},
 };

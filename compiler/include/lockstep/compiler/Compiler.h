@@ -83,6 +83,9 @@ struct KernelDescription {
   // Built with -cl-denorms-are-zero: the launcher runs it with denormal
   // inputs and results flushed to zero (x86's MXCSR DAZ and FTZ).
   bool flushDenormals = false;
+  // Calls enqueue_kernel, directly or through functions it calls
+  // (device-side enqueue): a command-buffer may not record it.
+  bool enqueuesKernels = false;
   WorkGroupFunction function = nullptr;  // valid while the Executable lives
 };
 
@@ -186,6 +189,46 @@ std::string takeKernelFailure();
 // returns false (takeKernelFailure says why a check failed).
 bool runCheckedGroup(WorkGroupFunction function, const void *args, const GroupInfo *group,
                      void *localMemory, void *workItemContext);
+
+// Device-side enqueue (docs/device_enqueue.md). Clang's ndrange_t, as
+// kernels pass it to the runtime: a local size of zeros was not given.
+struct DeviceNDRange {
+  uint32_t workDim;
+  uint64_t globalOffset[3];
+  uint64_t globalSize[3];
+  uint64_t localSize[3];
+};
+// The runtime's functions compiled kernels call for enqueue_kernel and the
+// other device-enqueue built-ins; queue_t and clk_event_t are the runtime's
+// handles (cl_command_queue, cl_event) and nothing else. The runtime sets
+// them once, before its first build; until then the calls fail
+// (CLK_ENQUEUE_FAILURE, null queues and events).
+struct DeviceEnqueueHooks {
+  // enqueue_kernel: `kernel` names a block kernel of the running kernel's
+  // program, `literal` is the block literal (its first int is its size),
+  // `localSizes` the sizes of its `local void *` parameters.
+  int32_t (*enqueueKernel)(void *queue, int32_t flags, const DeviceNDRange *range, uint32_t numEvents,
+                           void *const *waitList, void **eventOut, const char *kernel, const void *literal,
+                           uint32_t numLocals, const uint64_t *localSizes) = nullptr;
+  // get_kernel_work_group_size and the other get_kernel_* queries
+  // (KernelQuery in compiler/lib/Internal.h: 0 work-group size, 1 preferred
+  // multiple, 2 sub-group count, 3 max sub-group size); `range` may be null.
+  uint32_t (*kernelQuery)(int32_t query, const char *kernel, const DeviceNDRange *range) = nullptr;
+  void *(*defaultQueue)() = nullptr;
+  int32_t (*enqueueMarker)(void *queue, uint32_t numEvents, void *const *waitList, void **eventOut) = nullptr;
+  void (*retainEvent)(void *event) = nullptr;
+  void (*releaseEvent)(void *event) = nullptr;
+  void *(*createUserEvent)() = nullptr;
+  int32_t (*isValidEvent)(void *event) = nullptr;
+  void (*setUserEventStatus)(void *event, int32_t status) = nullptr;
+  void (*captureEventProfilingInfo)(void *event, int32_t name, void *value) = nullptr;
+};
+void setDeviceEnqueueHooks(const DeviceEnqueueHooks &hooks);
+// A kernel Clang generated for a block passed to enqueue_kernel
+// (`__<function>_block_invoke[_N]_kernel`, a name reserved to the
+// implementation): compiled like any kernel, but not one of the program's
+// (CL_PROGRAM_KERNEL_NAMES, clCreateKernel).
+bool isBlockKernelName(std::string_view name);
 
 class Compiler {
  public:
