@@ -126,6 +126,13 @@ unsigned WorkGroupLoops::rowJamFactor(const LoopNest &nest, ArrayRef<BasicBlock 
     return false;
   };
   if (cyclic(nest.body)) return 1;
+  // A body that never reads its row's id (a 1D kernel's) has rows only in
+  // groups of more than one dimension: not worth its copies.
+  bool readsRow = any_of(nest.ids[1]->users(), [&](const User *user) {
+    auto *I = dyn_cast<Instruction>(user);
+    return I && I->getParent() != nest.body && inBody.count(I->getParent());
+  });
+  if (!readsRow) return 1;
   SmallPtrSet<const Value *, 32> rowValues = valuesFrom({nest.ids[1], nest.workItem}, body);
   SmallPtrSet<const Value *, 32> columnValues = valuesFrom({nest.ids[0], nest.workItem}, body);
   // Loads the rows share, loads each row makes once for the whole x loop
