@@ -140,7 +140,11 @@ unsigned WorkGroupLoops::rowJamFactor(const LoopNest &nest, ArrayRef<BasicBlock 
   unsigned sharedLoads = 0, rowLoads = 0, arithmetic = 0;
   for (BasicBlock *block : body)
     for (Instruction &I : *block) {
-      if (auto *load = dyn_cast<LoadInst>(&I); load && !isa<AllocaInst>(getUnderlyingObject(load->getPointerOperand()))) {
+      // Loads of the kernel's memory: not of private variables nor of the
+      // context (a uniform variable's or a masked loop's bookkeeping).
+      const Value *object = nullptr;
+      if (auto *load = dyn_cast<LoadInst>(&I)) object = getUnderlyingObject(load->getPointerOperand());
+      if (auto *load = dyn_cast<LoadInst>(&I); load && !isa<AllocaInst>(object) && object != F.getArg(kContextParam)) {
         if (!rowValues.count(load->getPointerOperand())) ++sharedLoads;
         else if (!columnValues.count(load->getPointerOperand())) ++rowLoads;
       }
