@@ -34,7 +34,7 @@ namespace fs = std::filesystem;
 namespace lockstep::compiler {
 namespace {
 
-constexpr char kMagic[8] = {'L', 'S', 'C', 'A', 'C', 'H', 'E', 'A'};
+constexpr char kMagic[8] = {'L', 'S', 'C', 'A', 'C', 'H', 'E', 'B'};
 
 std::optional<fs::path> cacheDirectory() {
   const char *enabled = std::getenv("LOCKSTEP_CACHE");
@@ -117,6 +117,7 @@ void writeKernel(Writer &out, const KernelDescription &kernel) {
   out.u32(kernel.preferredWorkGroupSizeMultiple);
   out.u32(kernel.barrierCount);
   out.u32(kernel.maskedLoops);
+  out.u32(kernel.jammedRows);
   out.u32(kernel.subGroupSize);
   out.u8(kernel.checksBarriers);
   out.u8(kernel.checksBounds);
@@ -157,6 +158,7 @@ KernelDescription readKernel(Reader &in) {
   kernel.preferredWorkGroupSizeMultiple = in.u32();
   kernel.barrierCount = in.u32();
   kernel.maskedLoops = in.u32();
+  kernel.jammedRows = in.u32();
   kernel.subGroupSize = in.u32();
   kernel.checksBarriers = in.u8();
   kernel.checksBounds = in.u8();

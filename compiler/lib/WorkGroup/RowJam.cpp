@@ -238,6 +238,7 @@ void WorkGroupLoops::jamRows(LoopNest &nest, unsigned factor) {
   rowsDone->addIncoming(step.getInt64(factor), jamLatch);
   next->setOperand(next->getOperand(0) == row ? 1 : 0, rowsDone);
   // `row + 1` could not wrap; `row + factor` stays at most the row count.
+  F.addFnAttr(kJammedRowsAttr, std::to_string(std::max<uint64_t>(factor, functionAttrNumber(F, kJammedRowsAttr))));
   ++NumJammedRegions;
   LLVM_DEBUG(dbgs() << "jammed " << factor << " rows of a region in " << F.getName() << "\n");
 }
