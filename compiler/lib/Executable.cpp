@@ -200,6 +200,7 @@ Result makeExecutable(std::unique_ptr<Module> module, std::unique_ptr<LLVMContex
     kernel.frameBytes = functionAttrNumber(*F, kFrameBytesAttr);
     kernel.barrierCount = functionAttrNumber(*F, kBarrierCountAttr);
     kernel.maskedLoops = functionAttrNumber(*F, kMaskedLoopsAttr);
+    kernel.jammedRows = functionAttrNumber(*F, kJammedRowsAttr);
     kernel.subGroupSize = functionAttrNumber(*F, kSubGroupSizeAttr);
     kernel.checksBarriers = F->hasFnAttribute(kCheckBarriersAttr);
     kernel.checksBounds = F->hasFnAttribute(kCheckBoundsAttr);

@@ -40,6 +40,9 @@ inline constexpr const char *kKernelNameAttr = "lockstep-kernel";
 // Function attributes carrying facts from the passes to the runtime.
 inline constexpr const char *kContextBytesAttr = "lockstep-context-bytes";
 inline constexpr const char *kMaskedLoopsAttr = "lockstep-masked-loops";
+// Rows of work-items a region of the kernel runs jammed (RowJam.cpp): NULL
+// local sizes give such kernels at least that many rows.
+inline constexpr const char *kJammedRowsAttr = "lockstep-jammed-rows";
 // On a work-group function that may store with non-temporal stores
 // (StreamingStoresPass, or a function it calls): the launcher fences them.
 inline constexpr const char *kStreamingStoresAttr = "lockstep-streaming-stores";

@@ -117,6 +117,7 @@ void writeKernel(Writer &out, const KernelDescription &kernel) {
   out.u32(kernel.preferredWorkGroupSizeMultiple);
   out.u32(kernel.barrierCount);
   out.u32(kernel.maskedLoops);
+  out.u32(kernel.jammedRows);
   out.u32(kernel.subGroupSize);
   out.u8(kernel.checksBarriers);
   out.u8(kernel.checksBounds);
@@ -158,6 +159,7 @@ KernelDescription readKernel(Reader &in) {
   kernel.preferredWorkGroupSizeMultiple = in.u32();
   kernel.barrierCount = in.u32();
   kernel.maskedLoops = in.u32();
+  kernel.jammedRows = in.u32();
   kernel.subGroupSize = in.u32();
   kernel.checksBarriers = in.u8();
   kernel.checksBounds = in.u8();

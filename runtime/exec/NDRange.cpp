@@ -72,6 +72,10 @@ Dims chooseLocalSize(uint32_t workDim, const Dims &globalSize, const LocalSizeLi
   Dims local{1, 1, 1};
   for (uint32_t d = 0; d < workDim; ++d) {
     uint64_t limit = std::min(budget, limits.maxWorkItemSizes[d]);
+    // Leave room for the rows a jammed kernel runs together, along x no
+    // narrower than a vector.
+    if (d == 0 && workDim > 1 && limits.preferredRows > 1 && globalSize[1] >= limits.preferredRows)
+      limit = std::min(limit, std::max(kVectorMultiple, budget / limits.preferredRows));
     local[d] = chooseDimension(globalSize[d], limit, d == 0, limits.uniformRequired);
     budget = std::max<uint64_t>(budget / local[d], 1);
   }

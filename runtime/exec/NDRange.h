@@ -35,6 +35,9 @@ struct LocalSizeLimits {
   // Beyond this many work-items a group gains nothing from being larger,
   // while its per-work-item context scratch stops fitting the caches.
   uint64_t preferredMaxGroupItems = 1024;
+  // A kernel whose regions run this many rows of work-items together (the
+  // compiler's row jam) gets at least this many rows in a 2D or 3D range.
+  uint64_t preferredRows = 1;
 };
 
 // The local size used when clEnqueueNDRangeKernel gets local_work_size NULL:

@@ -39,6 +39,9 @@ Dims localSizeForNull(const _cl_kernel &kernel, cl_device_id device, cl_uint wor
   // done (mandelbrot: the slowest pixel of a 1024-pixel row set the pace
   // of all of them); smaller groups waste fewer of those trips.
   if (kernel.description().maskedLoops != 0) limits.preferredMaxGroupItems = kMaskedLoopGroupItems;
+  // A group of a single row (1024 x 1) would never run a jammed region's
+  // rows together, and each group would stream all of a matrix for one row.
+  limits.preferredRows = std::max<uint32_t>(kernel.description().jammedRows, 1);
   return chooseLocalSize(workDim, global, limits);
 }
 

@@ -122,7 +122,9 @@ void WorkGroupLoops::addLoopCuts() {
     if (uniformExits) uniformLoops.push_back(loop);
     else if (loop->getLoopPreheader() && loop->getUniqueExitBlock()) differingLoops.push_back(loop);
   }
-  if (!uniformLoops.empty()) cutUniformLoops(uniformLoops, dominators, loops, cutEvolution);
+  if (!uniformLoops.empty())
+    cutUniformLoops(uniformLoops, dominators, loops, cutEvolution,
+                    [&](const Value *value) { return divergence.differs(value); });
   if (differingLoops.empty()) return;
   // Loops of a few rounds are unrolled, the rest masked. Unrolling keeps the
   // dominator tree and loop info up to date; masking does not, so it comes
@@ -144,14 +146,24 @@ void WorkGroupLoops::addLoopCuts() {
 }
 
 void WorkGroupLoops::cutUniformLoops(ArrayRef<Loop *> uniformLoops, DominatorTree &dominators, LoopInfo &loops,
-                                     ScalarEvolution &evolution) {
+                                     ScalarEvolution &evolution, function_ref<bool(const Value *)> differs) {
   Module &M = *F.getParent();
   FunctionCallee barrier = M.getOrInsertFunction("_Z7barrierj", Type::getVoidTy(context), Type::getInt32Ty(context));
+  AssumptionCache assumptions(F);
+  SmallVector<Loop *, 8> toCut;
   for (Loop *loop : uniformLoops) {
     // Loops of a known count of rounds: see keepsWhole. (The count is of
     // the header's runs, one more than the body's.)
     unsigned trips = evolution.getSmallConstantTripCount(loop);
     if (trips != 0 && keepsWhole(loop, trips, vectorBits)) continue;
+    // A loop that carries per-work-item values goes a few rounds per cut
+    // (CutLoopUnroll.cpp); its remainder loop is cut too.
+    Loop *remainder = nullptr;
+    unrollCutLoop(loop, dominators, loops, evolution, assumptions, differs, remainder);
+    toCut.push_back(loop);
+    if (remainder) toCut.push_back(remainder);
+  }
+  for (Loop *loop : toCut) {
     // The top of the body: after the exit test when the header makes it.
     BasicBlock *header = loop->getHeader(), *top = header;
     if (loop->isLoopExiting(header))

@@ -271,6 +271,8 @@ void WorkGroupLoops::buildRegion(BasicBlock *entry, BasicBlock *pre) {
       for (BasicBlock *block : body)
         for (Instruction &I : *block)
           if (getLoadStorePointerOperand(&I) == wide) I.setMetadata(LLVMContext::MD_access_group, nullptr);
+  // Rows of work-items that share loads run together (RowJam.cpp).
+  if (unsigned factor = rowJamFactor(nest, body); factor > 1) jamRows(nest, factor);
 
   builder.SetInsertPoint(after);
   // Uniform variables: every work-item ended with the same value; the last

@@ -6,7 +6,9 @@
 // in a file of this folder named for it:
 //
 //   LoopCuts.cpp          cut uniform kernel loops at the top of their body
-//                         (the choice: Analysis/LoopCutCost), peel the loops
+//                         (the choice: Analysis/LoopCutCost; those carrying
+//                         per-work-item values unrolled first,
+//                         CutLoopUnroll.cpp), peel the loops
 //                         of a few rounds (FewRounds.cpp) and mask the others
 //                         whose trip count differs (MaskedLoops.cpp);
 //   Collectives.cpp       cut the code at work-group and sub-group functions;
@@ -24,7 +26,9 @@
 //                         (WorkItemLoopNest.cpp), with the code between the
 //                         nests: fences, decisions, collectives combined
 //                         (CollectiveCombine.cpp), barrier checks
-//                         (BarrierChecks.cpp);
+//                         (BarrierChecks.cpp), and rows of work-items
+//                         jammed into one trip of the x loop where they
+//                         share loads (RowJam.cpp);
 //   KernelVersioning.cpp  the versions of a kernel (without loop cuts for
 //                         narrow groups, with masked tails for rows that are
 //                         not a multiple of the vector step) and the pass.
@@ -178,7 +182,10 @@ class WorkGroupLoops {
   BasicBlock *peekNextRound(Loop *loop, ArrayRef<BasicBlock *> exiting, LoadInst *round, AllocaInst *active,
                             BasicBlock *latch, BasicBlock *&leaves);
   void cutUniformLoops(ArrayRef<Loop *> uniformLoops, DominatorTree &dominators, LoopInfo &loops,
-                       ScalarEvolution &evolution);
+                       ScalarEvolution &evolution, llvm::function_ref<bool(const Value *)> differs);
+  bool unrollCutLoop(Loop *loop, DominatorTree &dominators, LoopInfo &loops, ScalarEvolution &evolution,
+                     AssumptionCache &assumptions, llvm::function_ref<bool(const Value *)> differs,
+                     Loop *&remainder);
   void splitAtBarriers();
   void unifyReturns();
   ExitSet exitsFrom(BasicBlock *start, SmallVectorImpl<BasicBlock *> *blocks = nullptr) const;
@@ -200,6 +207,8 @@ class WorkGroupLoops {
     Value *ids[3] = {};
     Value *workItem = nullptr;
     BranchInst *innerLatch = nullptr;
+    // The loop over y (not in sub-group mode): RowJam.cpp jams its rows.
+    BasicBlock *rowHeader = nullptr, *rowLatch = nullptr;
   };
   LoopNest makeLoopNest(BasicBlock *pre, BasicBlock *after);
   void collectBarrierLocations(BasicBlock *decision, std::vector<std::string> &out,
@@ -214,6 +223,8 @@ class WorkGroupLoops {
   void storeCopy(IRBuilder<> &builder, Value *value, unsigned slot, Value *workItem);
   BitVector liveAfter(const Exit &exit) const;
   void markParallel(ArrayRef<BasicBlock *> body, BranchInst *latch);
+  unsigned rowJamFactor(const LoopNest &nest, ArrayRef<BasicBlock *> body) const;
+  void jamRows(LoopNest &nest, unsigned factor);
 
   Function &F;
   LLVMContext &context;

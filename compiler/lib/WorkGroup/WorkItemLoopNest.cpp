@@ -75,6 +75,8 @@ WorkGroupLoops::LoopNest WorkGroupLoops::makeLoopNest(BasicBlock *pre, BasicBloc
     }
   }
   nest.latch = latches[0];
+  nest.rowHeader = headers[1];
+  nest.rowLatch = latches[1];
   return nest;
 }
 

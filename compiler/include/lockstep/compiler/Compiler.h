@@ -62,6 +62,10 @@ struct KernelDescription {
   // Loops whose trip count differs between work-items, run in lockstep
   // while any work-item is still in them (the driver keeps such groups small).
   uint32_t maskedLoops = 0;
+  // Rows of work-items that a region runs together, sharing loads (the
+  // compiler's row jam; 0: none): the driver gives a NULL-local-size group
+  // of a 2D range at least this many rows.
+  uint32_t jammedRows = 0;
   uint32_t subGroupSize = 1;  // fixed per kernel, from the SIMD width
   // Every work-group must be full (global size a multiple of the local size):
   // compiled as OpenCL C 1.x or with -cl-uniform-work-group-size. Per kernel,
