@@ -34,7 +34,7 @@ namespace fs = std::filesystem;
 namespace lockstep::compiler {
 namespace {
 
-constexpr char kMagic[8] = {'L', 'S', 'C', 'A', 'C', 'H', 'E', 'B'};
+constexpr char kMagic[8] = {'L', 'S', 'C', 'A', 'C', 'H', 'E', 'C'};
 
 std::optional<fs::path> cacheDirectory() {
   const char *enabled = std::getenv("LOCKSTEP_CACHE");
