@@ -401,6 +401,38 @@ TEST_F(DeviceEnqueue, EventsAndMarkersOrderDeviceCommands) {
   EXPECT_EQ(read<int>(flags, 2), (std::vector<int>{1, 0}));
 }
 
+// Events kept in a private array indexed at run time (as the CTS's
+// enqueue_multi_queue keeps 1000): the last child waits for all of them.
+TEST_F(DeviceEnqueue, EventsInAnArrayOrderTheLastChild) {
+  const char *source = R"(
+    kernel void fan(global int *out, int n) {
+      queue_t q = get_default_queue();
+      clk_event_t evts[8];
+      for (int j = 0; j < n; ++j)
+        enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), 0, NULL, &evts[j], ^{
+          for (volatile int s = 0; s < 200; ++s) {}
+          out[j] = j * 3 + 1; });
+      enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), n, evts, NULL, ^{
+        int sum = 0;
+        for (int k = 0; k < n; ++k) sum += out[k];
+        out[8] = sum; });
+      for (int j = 0; j < n; ++j) release_event(evts[j]);
+    })";
+  for (int n : {1, 5, 8}) {
+    cl_mem out = bufferFrom(std::vector<int>(9, -1));
+    cl_kernel k = kernel(source, "fan", "-cl-std=CL2.0");
+    ASSERT_TRUE(setArgs(k, out, n));
+    runAndFinish(k, 1);
+    std::vector<int> got = read<int>(out, 9);
+    int sum = 0;
+    for (int j = 0; j < n; ++j) {
+      EXPECT_EQ(got[j], j * 3 + 1) << j;
+      sum += j * 3 + 1;
+    }
+    EXPECT_EQ(got[8], sum) << n;
+  }
+}
+
 // A block with __local pointer parameters: each group reduces its slice in
 // two local arrays whose sizes the enqueue gives.
 TEST_F(DeviceEnqueue, LocalPointerArgumentsHaveTheirSizes) {

@@ -58,8 +58,13 @@ namespace {
 
 constexpr unsigned kDescriptorAddressSpace = 1;  // __global: the runtime's memory
 
-// The lowered type of an image or sampler type, or null for any other type.
+// The lowered type of an image or sampler type (or an array of them: a
+// `clk_event_t events[n]` in private memory), or null for any other type.
 Type *loweredType(Type *type) {
+  if (auto *array = dyn_cast<ArrayType>(type)) {
+    Type *element = loweredType(array->getElementType());
+    return element ? ArrayType::get(element, array->getNumElements()) : nullptr;
+  }
   auto *ext = dyn_cast<TargetExtType>(type);
   if (!ext) return nullptr;
   if (ext->getName() == "spirv.Image") return PointerType::get(type->getContext(), kDescriptorAddressSpace);

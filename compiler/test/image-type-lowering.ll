@@ -52,6 +52,21 @@ define spir_func i32 @width(target("spirv.Image", void, 1, 0, 0, 0, 0, 0, 0) %im
   ret i32 %r
 }
 
+; An array of device events in private memory (`clk_event_t evts[4]`):
+; the array's element type is lowered, in the alloca and the GEPs alike.
+; CHECK-LABEL: define spir_func ptr @event_array(i64 %i, ptr %e)
+; CHECK: %evts = alloca [4 x ptr]
+; CHECK: %slot = getelementptr inbounds [4 x ptr], ptr %evts, i64 0, i64 %i
+; CHECK: store ptr %e, ptr %slot
+; CHECK: %back = load ptr, ptr %slot
+define spir_func target("spirv.DeviceEvent") @event_array(i64 %i, target("spirv.DeviceEvent") %e) {
+  %evts = alloca [4 x target("spirv.DeviceEvent")]
+  %slot = getelementptr inbounds [4 x target("spirv.DeviceEvent")], ptr %evts, i64 0, i64 %i
+  store target("spirv.DeviceEvent") %e, ptr %slot
+  %back = load target("spirv.DeviceEvent"), ptr %slot
+  ret target("spirv.DeviceEvent") %back
+}
+
 ; CHECK-NOT: declare {{.*}}@_Z16__lockstep_image
 ; CHECK-NOT: declare {{.*}}@_Z18__lockstep_sampler
 declare spir_func ptr addrspace(1) @_Z16__lockstep_image14ocl_image2d_ro(target("spirv.Image", void, 1, 0, 0, 0, 0, 0, 0))
