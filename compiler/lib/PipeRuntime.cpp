@@ -26,6 +26,7 @@
 #include <cstring>
 
 #include "Internal.h"
+#include "ThreadHandOff.h"
 #include "lockstep/compiler/PipeAbi.h"
 
 namespace lockstep::compiler {
@@ -35,7 +36,7 @@ constexpr uint64_t kNoReservation = ~uint64_t{0};  // CLK_NULL_RESERVE_ID
 
 class PipeLock {
  public:
-  explicit PipeLock(lockstep_pipe *pipe) : word_(pipe->lock) {
+  explicit PipeLock(lockstep_pipe *pipe) : address_(&pipe->lock), word_(pipe->lock) {
     unsigned spins = 0;
     while (word_.exchange(1, std::memory_order_acquire) != 0) {
       while (word_.load(std::memory_order_relaxed) != 0) {
@@ -45,12 +46,19 @@ class PipeLock {
         else sched_yield();
       }
     }
+    // This library is not instrumented: ThreadSanitizer sees the lock
+    // through these marks (ThreadHandOff.h).
+    takeOver(address_);
   }
-  ~PipeLock() { word_.store(0, std::memory_order_release); }
+  ~PipeLock() {
+    handOff(address_);
+    word_.store(0, std::memory_order_release);
+  }
   PipeLock(const PipeLock &) = delete;
   PipeLock &operator=(const PipeLock &) = delete;
 
  private:
+  const uint32_t *address_;
   std::atomic_ref<uint32_t> word_;
 };
 
