@@ -205,6 +205,54 @@ class RunnerTest(unittest.TestCase):
         self.assertIn('--update-conformance-md', text)
         self.assertIn('| crash | - | CRASHED |', text)
 
+    def test_parts_merge_into_one_run(self):
+        core = self.fake.write('core.txt', 'pass suites/pass/fake_pass - a b\n'
+                                           'fail suites/fail/fake_fail -\n'
+                                           'skip suites/skip/fake_skip -\n')
+        known = self.fake.write('known.txt', 'fail b https://example.org/cts/1\n'
+                                             'fail a https://example.org/cts/2\n')
+        parts = []
+        for i, suites in enumerate((['pass', 'skip'], ['fail'])):
+            out = os.path.join(self.root, f'part{i}')
+            proc = subprocess.run(
+                [sys.executable, RUNNER, '--cts', self.fake.cts, '--icd', self.fake.icd,
+                 '--no-preflight', '--subset', core, '--out', out, '--cts-commit', 'abc123',
+                 '--lockstep-commit', 'def456'] + [a for s in suites for a in ('--suite', s)],
+                capture_output=True, text=True, timeout=120)
+            parts.append(out)
+        target = os.path.join(self.root, 'CONFORMANCE.md')
+        merge = [sys.executable, RUNNER, '--subset', core, '--out',
+                 os.path.join(self.root, 'merged'), '--expectations', os.devnull]
+
+        def run(*extra):
+            return subprocess.run(merge + list(extra), capture_output=True, text=True,
+                                  timeout=120)
+        # A part missing, or a suite in two parts, is refused.
+        self.assertNotEqual(run('--merge', parts[0]).returncode, 0)
+        self.assertIn('in two parts', run('--merge', parts[0], '--merge', parts[0]).stderr)
+        proc = run('--merge', parts[0], '--merge', parts[1], '--update-conformance-md',
+                   '--conformance-md', target, '--known-cts-issues', known)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        suites = self.summary(os.path.join(self.root, 'merged'))
+        self.assertEqual({n: s['status'] for n, s in suites.items()},
+                         {'pass': 'passed', 'fail': 'failed', 'skip': 'skipped'})
+        with open(target) as f:
+            text = f.read()
+        self.assertIn('`def456`', text)
+        self.assertIn('| fail | - | FAILED | 1 | 1 | 0 | 0 |', text)
+        self.assertIn('2 suites on ', text)
+        self.assertIn(': pass, skip', text)
+        # A failure the CTS itself is known to cause is cited, and still counts.
+        self.assertIn('b (a known CTS fault: https://example.org/cts/1)', text)
+        self.assertNotIn('cts/2', text)
+        # Parts that tested another commit do not merge.
+        with open(os.path.join(parts[1], 'summary.json')) as f:
+            summary = json.load(f)
+        summary['context']['lockstep_commit'] = 'other'
+        with open(os.path.join(parts[1], 'summary.json'), 'w') as f:
+            json.dump(summary, f)
+        self.assertIn('lockstep_commit', run('--merge', parts[0], '--merge', parts[1]).stderr)
+
 
 if __name__ == '__main__':
     unittest.main(verbosity=2)
