@@ -4,10 +4,14 @@
 ; straight-line kernel also gets a copy for groups whose width is not a
 ; multiple of 64 work-items, whose work-item loops ask the vectorizer to mask
 ; their tails (and not to interleave); the kernel's prologue calls it for
-; such groups. Kernels with loops or barriers get no such copy.
+; such groups. Kernels with loops or barriers get no such copy, nor do
+; straight-line kernels longer than -lockstep-masked-tail-max-instructions
+; (long ones compute more than they store, and the copy doubles the build).
 ; RUN: %opt -passes=lockstep-work-group-loops -S %s | FileCheck %s
 ; RUN: %opt -passes='lockstep-work-group-loops<fold-narrow-rows>' -S %s | FileCheck %s --check-prefix=FOLD
 ; RUN: %opt -passes='lockstep-work-group-loops<fold-narrow-rows>' -S %s | FileCheck %s --check-prefix=CODE
+; RUN: %opt -passes='lockstep-work-group-loops<fold-narrow-rows>' -lockstep-masked-tail-max-instructions=4 -S %s \
+; RUN:   | FileCheck %s --check-prefix=LONG
 
 %lockstep.GroupInfo = type { [3 x i64], [3 x i64], [3 x i64], [3 x i64], [3 x i64], [3 x i64], i32, i32, ptr, i64, ptr, ptr, ptr, i64 }
 
@@ -80,6 +84,12 @@ body:
 ; FOLD: ![[FOLDED]] = distinct !{![[FOLDED]], ![[PARALLEL2:[0-9]+]], ![[PREDICATE:[0-9]+]], ![[ONCE:[0-9]+]]}
 ; FOLD: ![[PREDICATE]] = !{!"llvm.loop.vectorize.predicate.enable", i1 true}
 ; FOLD: ![[ONCE]] = !{!"llvm.loop.interleave.count", i32 1}
+
+; LONG-LABEL: define void @add(
+; LONG-NOT: narrow.rows
+; LONG-LABEL: define void @barrier(
+; LONG-NOT: narrow_rows
+; LONG: attributes #{{[0-9]+}} = {{{.*}}"lockstep-straight-line"
 
 ; Every work-group function and the copy it dispatches to is work-group code
 ; (ScalarizeWorkGroupCodePass scalarizes vector values there only).

@@ -28,6 +28,7 @@ using namespace llvm;
 STATISTIC(NumNarrowGroupVersions, "Kernels given a version without loop cuts for narrow groups");
 STATISTIC(NumNarrowRowVersions, "Straight-line kernels given a masked-tail version");
 STATISTIC(NumNarrowCutVersions, "Kernels with loop cuts given a version for narrow rows");
+STATISTIC(NumLongStraightLine, "Straight-line kernels too long for a masked-tail version");
 
 namespace lockstep::compiler {
 namespace {
@@ -62,6 +63,15 @@ cl::opt<uint64_t> kFullRowMultiple("lockstep-full-row-multiple", cl::Hidden, cl:
 cl::opt<uint64_t> kNarrowCutWidth("lockstep-narrow-cut-width", cl::Hidden, cl::init(64),
                                   cl::desc("Groups of loop-cut kernels narrower than this run the one-vector-a-trip "
                                            "version (0: never)"));
+
+// The masked-tail version pays where a kernel streams through memory, a few
+// instructions per store; a straight-line kernel longer than this computes
+// far more than it stores, and its second copy doubles the build (a 2,000-line
+// hash-like kernel: 16,000 instructions, 5.2 s of which 2.0 s went to the
+// masked-tail copy).
+cl::opt<unsigned> kMaskedTailMaxInstructions(
+    "lockstep-masked-tail-max-instructions", cl::Hidden, cl::init(2000),
+    cl::desc("Straight-line kernels longer than this get no masked-tail version"));
 
 // Makes `F`'s prologue call `alternative` (an internal copy of the kernel,
 // with the same parameters, already named) when `useAlternative` says so,
@@ -116,6 +126,10 @@ void buildWorkGroupFunction(Function &F, bool foldNarrowRows, unsigned vectorBit
     return true;
   }();
   if (straightLine) F.addFnAttr(kStraightLineAttr);
+  if (straightLine && foldNarrowRows && F.getInstructionCount() > kMaskedTailMaxInstructions) {
+    ++NumLongStraightLine;
+    foldNarrowRows = false;
+  }
   F.addFnAttr(kWorkGroupCodeAttr);  // the copies below inherit it
   ValueToValueMapTy map, narrowMap;
   Function *whole = CloneFunction(&F, map);
