@@ -140,6 +140,30 @@ std::optional<BoundedExit> boundedExit(Loop *loop) {
   return std::nullopt;
 }
 
+// Whether `function` (or what it calls, within `depth` levels) holds an
+// atomic read-modify-write.
+static bool holdsAtomic(const Function &function, unsigned depth) {
+  for (const BasicBlock &block : function)
+    for (const Instruction &I : block) {
+      if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I)) return true;
+      if (auto *call = dyn_cast<CallBase>(&I); call && depth > 0)
+        if (const Function *callee = call->getCalledFunction(); callee && !callee->isDeclaration())
+          if (holdsAtomic(*callee, depth - 1)) return true;
+    }
+  return false;
+}
+
+bool makesAtomics(const Loop &loop) {
+  for (const BasicBlock *block : loop.blocks())
+    for (const Instruction &I : *block) {
+      if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I)) return true;
+      if (auto *call = dyn_cast<CallBase>(&I))
+        if (const Function *callee = call->getCalledFunction(); callee && !callee->isDeclaration())
+          if (holdsAtomic(*callee, 3)) return true;
+    }
+  return false;
+}
+
 bool favoursWorkItemOrder(Loop *loop, ScalarEvolution &evolution,
                           const SmallPtrSetImpl<const Value *> &divergent) {
   const DataLayout &layout = loop->getHeader()->getModule()->getDataLayout();

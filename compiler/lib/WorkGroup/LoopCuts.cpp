@@ -31,8 +31,14 @@ using namespace llvm;
 
 #define DEBUG_TYPE "lockstep-work-group-loops"
 STATISTIC(NumLoopCuts, "Kernel loops cut at the top of their body");
+STATISTIC(NumKeptUnmasked, "Loops whose trip count differs left whole: they make atomics, which do not widen");
 
 namespace lockstep::compiler {
+namespace {
+// The earlier choice, for comparison: mask loops with atomics too.
+cl::opt<bool> kMaskAtomicLoops("lockstep-mask-atomic-loops", cl::Hidden, cl::init(false),
+                               cl::desc("Mask loops whose trip count differs even when they make atomics"));
+}  // namespace
 
 // Work-item loops inside kernel loops. A loop with no barrier runs whole
 // within each work-item's iteration of its region's work-item loop, and the
@@ -83,6 +89,7 @@ void WorkGroupLoops::addLoopCuts() {
     });
   };
   SmallVector<Loop *, 4> uniformLoops, differingLoops;
+  SmallPtrSet<Loop *, 4> keptUnmasked;  // differing loops that may be unrolled, not masked
   // Scalar evolution of the kernel as it is, for choosing the loops and
   // then for cutting them (the cuts change no trip count).
   TargetLibraryInfoImpl cutLibraryInfo(Triple(F.getParent()->getTargetTriple()));
@@ -100,10 +107,13 @@ void WorkGroupLoops::addLoopCuts() {
     // kernel ran at a quarter of its rate with its loop cut).
     if (keepsVectorsWhole && summarizeLoop(*loop, vectorBits).vectors) continue;
     // Calls and exits a cut can handle. Atomics and memory-writing calls
-    // may be masked too: each work-item still runs them as often and in its
-    // own order; only how work-items interleave changes, which OpenCL leaves
-    // open (and a grid-strided loop of local atomics, a histogram, then
-    // walks its data in order instead of one work-item's stride at a time).
+    // may be masked: each work-item still runs them as often and in its own
+    // order; only how work-items interleave changes, which OpenCL leaves
+    // open. But the vectorizer widens no loop that makes atomics (makesAtomics),
+    // so a loop whose trip count differs and makes any is left whole:
+    // masked, it would stay scalar and keep its work-items' counters and
+    // flags in the context every round (a histogram's grid-stride loop of
+    // __local atomics: half its work-group function's code).
     bool eligible = true;
     for (BasicBlock *block : loop->blocks())
       for (Instruction &I : *block)
@@ -119,8 +129,12 @@ void WorkGroupLoops::addLoopCuts() {
     if (!eligible) continue;
     LLVM_DEBUG(dbgs() << "loop at " << loop->getHeader()->getName() << " in " << F.getName()
                       << (uniformExits ? ": uniform exits" : ": trip count differs") << "\n");
-    if (uniformExits) uniformLoops.push_back(loop);
-    else if (loop->getLoopPreheader() && loop->getUniqueExitBlock()) differingLoops.push_back(loop);
+    if (uniformExits) {
+      uniformLoops.push_back(loop);
+    } else if (loop->getLoopPreheader() && loop->getUniqueExitBlock()) {
+      differingLoops.push_back(loop);
+      if (!kMaskAtomicLoops && makesAtomics(*loop)) keptUnmasked.insert(loop);
+    }
   }
   if (!uniformLoops.empty())
     cutUniformLoops(uniformLoops, dominators, loops, cutEvolution,
@@ -138,8 +152,10 @@ void WorkGroupLoops::addLoopCuts() {
   for (Loop *loop : differingLoops) {
     if (unrollFewRounds(loop, dominators, loops, evolution, assumptions))
       unrolled = true;
-    else
+    else if (!keptUnmasked.contains(loop))
       masked.push_back(loop);
+    else
+      ++NumKeptUnmasked;
   }
   for (Loop *loop : masked) maskLoop(loop);
   if (unrolled) removeUnreachableBlocks(F);
