@@ -6,7 +6,8 @@
 // costs the values the loop carries, kept per work-item in the context
 // between rounds. These functions answer whether a loop's calls allow a cut,
 // how its exit test reads, whether its accesses already run along the loop
-// (so the work-item order would make them gathers), what its code comes to
+// (so the work-item order would make them gathers), whether it makes
+// atomics (so it would not widen masked either), what its code comes to
 // once -O3 has inlined it, and whether it stays whole because -O3 unrolls it
 // or because a cut would cost more than it gives.
 #pragma once
