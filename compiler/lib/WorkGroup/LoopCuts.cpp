@@ -2,7 +2,8 @@
 // uniform kernel loop, so that the work-item loop moves inside the kernel
 // loop and widens. The choice of loops is LoopCutCost's; loops whose trip
 // count differs between work-items are peeled (FewRounds.cpp) or masked
-// (MaskedLoops.cpp) first. The cuts are marked kLoopCutMarker.
+// (MaskedLoops.cpp) first, except those that make atomics, which would not
+// widen masked and stay whole. The cuts are marked kLoopCutMarker.
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/Statistic.h>
