@@ -140,27 +140,23 @@ std::optional<BoundedExit> boundedExit(Loop *loop) {
   return std::nullopt;
 }
 
-// Whether `function` (or what it calls, within `depth` levels) holds an
-// atomic read-modify-write.
-static bool holdsAtomic(const Function &function, unsigned depth) {
-  for (const BasicBlock &block : function)
-    for (const Instruction &I : block) {
-      if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I)) return true;
-      if (auto *call = dyn_cast<CallBase>(&I); call && depth > 0)
-        if (const Function *callee = call->getCalledFunction(); callee && !callee->isDeclaration())
-          if (holdsAtomic(*callee, depth - 1)) return true;
-    }
+// Whether `I` is an atomic read-modify-write or calls a function of the
+// program or the builtins that makes one (within `depth` levels).
+static bool makesAtomic(const Instruction &I, unsigned depth) {
+  if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I)) return true;
+  const auto *call = dyn_cast<CallBase>(&I);
+  const Function *callee = call ? call->getCalledFunction() : nullptr;
+  if (!callee || callee->isDeclaration() || depth == 0) return false;
+  for (const BasicBlock &block : *callee)
+    for (const Instruction &inner : block)
+      if (makesAtomic(inner, depth - 1)) return true;
   return false;
 }
 
 bool makesAtomics(const Loop &loop) {
   for (const BasicBlock *block : loop.blocks())
-    for (const Instruction &I : *block) {
-      if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I)) return true;
-      if (auto *call = dyn_cast<CallBase>(&I))
-        if (const Function *callee = call->getCalledFunction(); callee && !callee->isDeclaration())
-          if (holdsAtomic(*callee, 3)) return true;
-    }
+    for (const Instruction &I : *block)
+      if (makesAtomic(I, 4)) return true;
   return false;
 }
 
