@@ -51,6 +51,15 @@ SCENARIOS = {
     'nojson': 'echo a...; echo a passed; echo b...; echo b FAILED; exit 1',
     'quit': 'echo a...; echo a passed; echo b...; exit 1',
     'badexit': 'echo a...; echo a passed; results a=pass; exit 2',
+    # Runs the sub-tests its arguments name (all three when none), as the
+    # harness does; fails c when asked for the CL_FLOAT formats.
+    'select': ('names=(); for t in "$@"; do case $t in a|b|c) names+=($t);; esac; done; '
+               '[ ${#names[@]} = 0 ] && names=(a b c); r=(); for t in "${names[@]}"; do '
+               'echo $t...; if [ $t = c ] && [[ " $* " = *" CL_FLOAT "* ]]; then '
+               'echo $t FAILED; r+=($t=fail); else echo $t passed; r+=($t=pass); fi; done; '
+               'results "${r[@]}"; exit 0'),
+    'cpus': ('grep Cpus_allowed_list /proc/$$/status | cut -f2 > "$here/cpus.txt"; '
+             'echo a...; echo a passed; results a=pass; exit 0'),
 }
 
 SUBSET = '''# fake subset
@@ -252,6 +261,82 @@ class RunnerTest(unittest.TestCase):
         with open(os.path.join(parts[1], 'summary.json'), 'w') as f:
             json.dump(summary, f)
         self.assertIn('lockstep_commit', run('--merge', parts[0], '--merge', parts[1]).stderr)
+
+    def test_pieces_of_a_suite_merge_into_it(self):
+        core = self.fake.write('core.txt', 'select suites/select/fake_select '
+                                           'split=channel-types  X\n'
+                                           'pass suites/pass/fake_pass - a b\n')
+        types = json.loads(subprocess.run(
+            [sys.executable, '-c', 'import runpy, json; print(json.dumps(list('
+             f'runpy.run_path({RUNNER!r}, run_name="lib")["CHANNEL_TYPES"])))'],
+            capture_output=True, text=True, check=True).stdout)
+        half = len(types) // 2
+
+        def part(name, *suites):
+            out = os.path.join(self.root, name)
+            proc = subprocess.run(
+                [sys.executable, RUNNER, '--cts', self.fake.cts, '--icd', self.fake.icd,
+                 '--no-preflight', '--subset', core, '--out', out, '--cts-commit', 'abc',
+                 '--lockstep-commit', 'def', '--expectations', os.devnull] +
+                [a for s in suites for a in ('--suite', s)],
+                capture_output=True, text=True, timeout=120)
+            self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+            return out
+        ab = part('ab', 'select:a,b', 'pass')
+        with open(os.path.join(self.fake.cts, 'suites', 'select', 'args.txt')) as f:
+            self.assertEqual(f.read().split(), ['X', 'a', 'b'])
+        c1 = part('c1', 'select:c:' + ','.join(types[:half]))
+        with open(os.path.join(self.fake.cts, 'suites', 'select', 'args.txt')) as f:
+            self.assertEqual(f.read().split(), ['X', 'c'] + types[:half])
+        c2 = part('c2', 'select:c:' + ','.join(types[half:]))
+        rest = [t for t in types[half:] if t != 'CL_FLOAT']
+        c2_without_float = part('c2f', 'select:c:' + ','.join(rest))
+        a_again = part('a', 'select:a')
+        merge = [sys.executable, RUNNER, '--subset', core, '--out',
+                 os.path.join(self.root, 'merged'), '--expectations', os.devnull]
+
+        def run(*parts):
+            return subprocess.run(merge + [a for p in parts for a in ('--merge', p)],
+                                  capture_output=True, text=True, timeout=120)
+        proc = run(ab, c1, c2)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        merged = self.summary(os.path.join(self.root, 'merged'))['select']
+        # c failed in the piece with CL_FLOAT: the suite failed, a and b passed.
+        self.assertEqual(merged['status'], 'failed')
+        self.assertEqual(merged['subtests'], {'a': 'pass', 'b': 'pass', 'c': 'fail'})
+        with open(os.path.join(self.root, 'merged', 'summary.md')) as f:
+            self.assertIn('select (a,b)', f.read())
+        # Each selected sub-test must be covered, and each channel type once.
+        self.assertIn('no piece ran its sub-test c', run(ab).stderr)
+        self.assertIn('do not cover', run(ab, c1).stderr)
+        self.assertIn('do not cover', run(ab, c1, c2_without_float).stderr)
+        self.assertIn('do not cover', run(ab, c1, c2, c2).stderr)
+        self.assertIn('do not cover', run(ab, a_again, c1, c2).stderr)
+        # A piece may not ask for what the subset does not select or allow.
+        proc = subprocess.run(
+            [sys.executable, RUNNER, '--cts', self.fake.cts, '--icd', self.fake.icd,
+             '--no-preflight', '--subset', core, '--out', os.path.join(self.root, 'bad'),
+             '--expectations', os.devnull, '--suite', 'pass:a:CL_FLOAT', '--suite', 'select:z'],
+            capture_output=True, text=True, timeout=120)
+        bad = self.summary(os.path.join(self.root, 'bad'))
+        self.assertEqual(bad['pass']['status'], 'error')
+        self.assertIn('allows no such filter', bad['pass']['note'])
+        self.assertEqual(bad['select']['status'], 'error')
+
+    def test_cpus_per_suite_pins_each_suite(self):
+        subset = self.fake.write('cpus.txt', 'cpus suites/cpus/fake_cpus -\n')
+        cpus_file = os.path.join(self.fake.cts, 'suites', 'cpus', 'cpus.txt')
+        everything = sorted(os.sched_getaffinity(0))
+        for extra, want in ((['--cpus-per-suite', '1'], [everything[0]]), ([], everything)):
+            proc, _ = self.fake.run('--suite', 'cpus', *extra, expect=(), subset=subset)
+            self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+            with open(cpus_file) as f:
+                text = f.read().strip()
+            got = []
+            for part in text.split(','):
+                low, _, high = part.partition('-')
+                got += range(int(low), int(high or low) + 1)
+            self.assertEqual(got, want)
 
 
 if __name__ == '__main__':
