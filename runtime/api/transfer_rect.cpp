@@ -1,5 +1,6 @@
 // Rectangular buffer commands: clEnqueue{Read,Write,Copy}BufferRect.
 #include <array>
+#include <algorithm>
 #include <cstring>
 
 #include "Context.h"
@@ -106,27 +107,29 @@ void enqueueHostRect(cl_command_queue queue, cl_mem buffer, bool toHost, cl_bool
       blocking, true);
 }
 
-// Whether two boxes of the same storage may share a byte. Exact when both
-// sides have the same pitches and rows do not wrap; otherwise it falls back
-// to the byte ranges the boxes span (overlap if those intersect).
+// Whether two boxes of the same storage share a byte: the OpenCL spec's
+// check_copy_overlap (Appendix D), on byte offsets from the lower of the two
+// bases so that sub-buffers of one buffer are compared too. With equal
+// pitches the boxes are disjoint when one's rows fit in the gap the other's
+// leave in each row (x) or each slice (y); slice pitches are multiples of
+// row pitches (layoutOf), so an offset modulo a pitch is the box's position
+// within a row or slice. Different pitches fall back to the byte ranges the
+// boxes span (overlap if those intersect).
 bool boxesOverlap(const char *srcBase, const Layout &src, const char *dstBase, const Layout &dst,
                   const Triple &region) {
   const char *srcBegin = srcBase + src.offset(), *srcEnd = srcBase + src.end(region);
   const char *dstBegin = dstBase + dst.offset(), *dstEnd = dstBase + dst.end(region);
   if (srcEnd <= dstBegin || dstEnd <= srcBegin) return false;
-  bool sameLayout =
-      srcBase == dstBase && src.rowPitch == dst.rowPitch && src.slicePitch == dst.slicePitch;
-  auto fits = [&](const Layout &l) {
-    return l.origin[0] + region[0] <= l.rowPitch &&
-           (l.origin[1] + region[1]) * l.rowPitch <= l.slicePitch;
+  if (src.rowPitch != dst.rowPitch || src.slicePitch != dst.slicePitch) return true;
+  const char *base = std::min(srcBase, dstBase);
+  size_t from = size_t(srcBegin - base), to = size_t(dstBegin - base);
+  size_t row = src.rowPitch, slice = src.slicePitch;
+  auto fitsInGap = [](size_t a, size_t b, size_t size, size_t pitch) {
+    return (b >= a + size && b + size <= a + pitch) || (a >= b + size && a + size <= b + pitch);
   };
-  if (!sameLayout || !fits(src) || !fits(dst)) return true;
-  for (int axis = 0; axis < 3; ++axis) {
-    if (src.origin[axis] + region[axis] <= dst.origin[axis] ||
-        dst.origin[axis] + region[axis] <= src.origin[axis])
-      return false;
-  }
-  return true;
+  if (fitsInGap(from % row, to % row, region[0], row)) return false;
+  size_t sliceSize = (region[1] - 1) * row + region[0];
+  return !fitsInGap(from % slice, to % slice, sliceSize, slice);
 }
 
 }  // namespace
