@@ -52,8 +52,9 @@ SCENARIOS = {
     'quit': 'echo a...; echo a passed; echo b...; exit 1',
     'badexit': 'echo a...; echo a passed; results a=pass; exit 2',
     # Runs the sub-tests its arguments name (all three when none), as the
-    # harness does; fails c when asked for the CL_FLOAT formats.
-    'select': ('names=(); for t in "$@"; do case $t in a|b|c) names+=($t);; esac; done; '
+    # harness does; fails c when asked for the CL_FLOAT formats. Records
+    # every run's arguments (the harness takes one channel type: the last).
+    'select': ('echo "$*" >> "$here/runs.txt"; names=(); for t in "$@"; do case $t in a|b|c) names+=($t);; esac; done; '
                '[ ${#names[@]} = 0 ] && names=(a b c); r=(); for t in "${names[@]}"; do '
                'echo $t...; if [ $t = c ] && [[ " $* " = *" CL_FLOAT "* ]]; then '
                'echo $t FAILED; r+=($t=fail); else echo $t passed; r+=($t=pass); fi; done; '
@@ -285,10 +286,15 @@ class RunnerTest(unittest.TestCase):
         ab = part('ab', 'select:a,b', 'pass')
         with open(os.path.join(self.fake.cts, 'suites', 'select', 'args.txt')) as f:
             self.assertEqual(f.read().split(), ['X', 'a', 'b'])
+        runs = os.path.join(self.fake.cts, 'suites', 'select', 'runs.txt')
+        os.remove(runs)
         c1 = part('c1', 'select:c:' + ','.join(types[:half]))
-        with open(os.path.join(self.fake.cts, 'suites', 'select', 'args.txt')) as f:
-            self.assertEqual(f.read().split(), ['X', 'c'] + types[:half])
+        # One process per channel type: the harness takes only one.
+        with open(runs) as f:
+            self.assertEqual([line.split() for line in f], [['X', 'c', t] for t in types[:half]])
         c2 = part('c2', 'select:c:' + ','.join(types[half:]))
+        # A piece's long label is shortened in its log names.
+        self.assertTrue(all(len(n) < 100 for n in os.listdir(os.path.join(c2, 'logs'))))
         rest = [t for t in types[half:] if t != 'CL_FLOAT']
         c2_without_float = part('c2f', 'select:c:' + ','.join(rest))
         a_again = part('a', 'select:a')
@@ -322,6 +328,29 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual(bad['pass']['status'], 'error')
         self.assertIn('allows no such filter', bad['pass']['note'])
         self.assertEqual(bad['select']['status'], 'error')
+
+    def test_in_pieces_runs_the_subsets_pieces_and_reports_the_suite_whole(self):
+        types = json.loads(subprocess.run(
+            [sys.executable, '-c', 'import runpy, json; print(json.dumps(list('
+             f'runpy.run_path({RUNNER!r}, run_name="lib")["CHANNEL_TYPES"])))'],
+            capture_output=True, text=True, check=True).stdout)
+        others = [t for t in types if t != 'CL_FLOAT']
+        subset = self.fake.write('pieces.txt', (
+            'select suites/select/fake_select split=channel-types  X\n'
+            f'types floats CL_FLOAT\ntypes others {" ".join(others)}\n'
+            'pieces select a,b c:floats c:others\n'))
+        proc, out = self.fake.run('--in-pieces', '-j', '2', expect=(), subset=subset)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        logs = [n for n in os.listdir(os.path.join(out, 'logs')) if n.endswith('.log')]
+        self.assertEqual(len(logs), 2 + len(others))  # a,b; c with CL_FLOAT; c per other type
+        select = self.summary(out)['select']
+        self.assertIsNone(select['piece'])
+        self.assertEqual(select['status'], 'failed')
+        self.assertEqual(select['subtests'], {'a': 'pass', 'b': 'pass', 'c': 'fail'})
+        # Without --in-pieces the suite runs as one process.
+        proc, out = self.fake.run(expect=(), subset=subset)
+        self.assertEqual(self.summary(out)['select']['subtests'],
+                         {'a': 'pass', 'b': 'pass', 'c': 'pass'})
 
     def test_cpus_per_suite_pins_each_suite(self):
         subset = self.fake.write('cpus.txt', 'cpus suites/cpus/fake_cpus -\n')
