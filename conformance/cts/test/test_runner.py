@@ -181,10 +181,12 @@ class RunnerTest(unittest.TestCase):
         self.assertTrue(os.path.isfile(os.path.join(out, 'logs', 'crash.log')))
 
     def test_interrupt_ends_the_running_suite(self):
-        subset = self.fake.write('hang.txt', 'hang suites/hang/fake_hang timeout=100\n')
+        subset = self.fake.write('hang.txt', 'pass suites/pass/fake_pass - a b\n'
+                                             'hang suites/hang/fake_hang timeout=100\n')
+        out = os.path.join(self.root, 'out')
         runner = subprocess.Popen(
             [sys.executable, RUNNER, '--cts', self.fake.cts, '--icd', self.fake.icd,
-             '--no-preflight', '--subset', subset, '--out', os.path.join(self.root, 'out')],
+             '--no-preflight', '--subset', subset, '--out', out],
             stdout=subprocess.DEVNULL)
         pid_file = os.path.join(self.fake.cts, 'suites', 'hang', 'pid')
         deadline = time.monotonic() + 30
@@ -197,6 +199,12 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual(runner.wait(timeout=60), 130)
         with self.assertRaises(ProcessLookupError):
             os.kill(pid, 0)
+        # The suites that finished before are reported, the run marked cut short.
+        with open(os.path.join(out, 'summary.json')) as f:
+            summary = json.load(f)
+        self.assertEqual([s['name'] for s in summary['suites']], ['pass'])
+        self.assertFalse(summary['context']['complete'])
+        self.assertIn('1 of 2', summary['context']['note'])
 
     def test_conformance_md_only_from_a_whole_core_run(self):
         core = self.fake.write('core.txt', SUBSET)
