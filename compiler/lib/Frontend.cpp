@@ -12,6 +12,7 @@
 #include <clang/Frontend/CompilerInvocation.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Pass.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/VirtualFileSystem.h>
@@ -305,6 +306,12 @@ std::unique_ptr<Module> compileSource(LLVMContext &context, std::string_view sou
   invocation->getHeaderSearchOpts().ResourceDir = LOCKSTEP_CLANG_RESOURCE_DIR;
   invocation->getFrontendOpts().DisableFree = false;
   invocation->getDiagnosticOpts().ShowColors = false;
+  // Clang's code generation sets LLVM's -time-passes flag from its own
+  // options (TimePassesIsEnabled = CodeGenOpts.TimePasses), which switched
+  // LOCKSTEP_LLVM_OPTIONS=-time-passes off before the optimizer ran. Carried
+  // over, it stays on, and clang's emission of the IR is timed too.
+  invocation->getCodeGenOpts().TimePasses = TimePassesIsEnabled;
+  invocation->getCodeGenOpts().TimePassesPerRun = TimePassesPerRun;
   // The diagnostics take -w / -Werror from the parsed invocation.
   clang::CompilerInstance compiler;
   compiler.setInvocation(invocation);
