@@ -41,7 +41,6 @@
 // from memory (a pointer stored in a buffer) or from private memory, and
 // calls of functions the kernel does not define. The marker calls are
 // removed at the end.
-#include <llvm/ADT/Statistic.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DebugInfoMetadata.h>
@@ -55,13 +54,14 @@
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 
 #include "Internal.h"
+#include "Statistics.h"
 
 #define DEBUG_TYPE "lockstep-bounds-check"
 
 using namespace llvm;
 
-STATISTIC(NumChecked, "Accesses checked against the bounds of their buffer");
-STATISTIC(NumUnchecked, "Accesses whose buffer is unknown, left unchecked");
+LOCKSTEP_STATISTIC(NumChecked, "Accesses checked against the bounds of their buffer");
+LOCKSTEP_STATISTIC(NumUnchecked, "Accesses whose buffer is unknown, left unchecked");
 
 namespace lockstep::compiler {
 namespace {

@@ -53,7 +53,6 @@
 // that compares an increasing recurrence of the loop with an invariant
 // bounds the last trip it runs on, so the extremes are those of the trips
 // that reach it.
-#include <llvm/ADT/Statistic.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
@@ -69,13 +68,14 @@
 
 #include "Internal.h"
 #include "LinearReader.h"
+#include "Statistics.h"
 
 #define DEBUG_TYPE "lockstep-bounds-check-versioning"
 
 using namespace llvm;
 
-STATISTIC(NumLoopsVersioned, "Loops copied without their bounds checks");
-STATISTIC(NumChecksHoisted, "Bounds checks settled before a loop");
+LOCKSTEP_STATISTIC(NumLoopsVersioned, "Loops copied without their bounds checks");
+LOCKSTEP_STATISTIC(NumChecksHoisted, "Bounds checks settled before a loop");
 
 namespace lockstep::compiler {
 namespace {

@@ -2,6 +2,7 @@
 // pipeline, then the target machine's code generator, to an object file.
 // What LLVM reports on the way (a `#pragma unroll` it could not honour)
 // goes to the build log.
+#include <llvm/ADT/Statistic.h>
 #include <llvm/ADT/StringSet.h>
 #include <llvm/IR/DiagnosticInfo.h>
 #include <llvm/IR/DiagnosticPrinter.h>
@@ -81,6 +82,12 @@ bool compilePart(Module &M, const FrontendOptions &options, std::string &object,
   // the legacy pass manager, whose timings LLVM prints only at shutdown,
   // which a driver never reaches; printed here, after each part.
   if (TimePassesIsEnabled) reportAndResetTimings(&errs());
+  // LOCKSTEP_LLVM_OPTIONS=-stats: likewise, LLVM prints its statistics only
+  // at shutdown; printed here and reset, so each part's are its own.
+  if (AreStatisticsEnabled()) {
+    PrintStatistics(errs());
+    ResetStatistics();
+  }
   object.assign(buffer.begin(), buffer.end());
   return true;
 }

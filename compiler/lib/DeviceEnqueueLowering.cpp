@@ -36,7 +36,6 @@
 // Runs after ImageTypeLoweringPass (which makes queue_t and clk_event_t
 // pointers) and before KernelWrapperPass.
 #include <llvm/ADT/SmallPtrSet.h>
-#include <llvm/ADT/Statistic.h>
 #include <llvm/ADT/StringSwitch.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
@@ -45,14 +44,15 @@
 #include <llvm/Support/Debug.h>
 
 #include "Internal.h"
+#include "Statistics.h"
 
 #define DEBUG_TYPE "lockstep-device-enqueue-lowering"
 
 using namespace llvm;
 
-STATISTIC(NumEnqueues, "enqueue_kernel calls lowered");
-STATISTIC(NumQueries, "get_kernel_* queries lowered");
-STATISTIC(NumBlockKernels, "Block kernels described");
+LOCKSTEP_STATISTIC(NumEnqueues, "enqueue_kernel calls lowered");
+LOCKSTEP_STATISTIC(NumQueries, "get_kernel_* queries lowered");
+LOCKSTEP_STATISTIC(NumBlockKernels, "Block kernels described");
 
 namespace lockstep::compiler {
 namespace {

@@ -18,7 +18,6 @@
 //
 // Runs after ImageTypeLoweringPass (images are descriptor pointers, samplers
 // i32) and before the kernel is wrapped.
-#include <llvm/ADT/Statistic.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
@@ -28,14 +27,15 @@
 #include <cstddef>
 
 #include "Internal.h"
+#include "Statistics.h"
 #include "lockstep/compiler/ImageAbi.h"
 
 #define DEBUG_TYPE "lockstep-image-specialization"
 
 using namespace llvm;
 
-STATISTIC(NumImagesSpecialized, "Image arguments given their launch's format");
-STATISTIC(NumSamplersSpecialized, "Sampler arguments replaced by their launch's bits");
+LOCKSTEP_STATISTIC(NumImagesSpecialized, "Image arguments given their launch's format");
+LOCKSTEP_STATISTIC(NumSamplersSpecialized, "Sampler arguments replaced by their launch's bits");
 
 namespace lockstep::compiler {
 namespace {

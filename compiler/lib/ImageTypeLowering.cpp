@@ -35,7 +35,6 @@
 // calls) changes type in place. It runs once the builtins are linked, before
 // anything else looks at the kernels.
 #include <llvm/ADT/STLExtras.h>
-#include <llvm/ADT/Statistic.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/InstIterator.h>
@@ -44,14 +43,15 @@
 #include <llvm/Support/Debug.h>
 
 #include "Internal.h"
+#include "Statistics.h"
 
 #define DEBUG_TYPE "lockstep-image-type-lowering"
 
 using namespace llvm;
 
-STATISTIC(NumFunctionsRewritten, "Functions whose signature had image or sampler types");
-STATISTIC(NumConstantSamplers, "Constant samplers folded to their bits");
-STATISTIC(NumDescriptorLoads, "Image descriptor loads marked invariant");
+LOCKSTEP_STATISTIC(NumFunctionsRewritten, "Functions whose signature had image or sampler types");
+LOCKSTEP_STATISTIC(NumConstantSamplers, "Constant samplers folded to their bits");
+LOCKSTEP_STATISTIC(NumDescriptorLoads, "Image descriptor loads marked invariant");
 
 namespace lockstep::compiler {
 namespace {

@@ -50,7 +50,6 @@
 // One pass in one file, longer than most (a sixth of it this comment): the
 // bounds that dropping the clamps relies on, the check built from them and
 // the rewrite of the copy share one rewriter's state.
-#include <llvm/ADT/Statistic.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/PostDominators.h>
 #include <llvm/Analysis/ScalarEvolution.h>
@@ -68,16 +67,17 @@
 #include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
 
 #include "Internal.h"
+#include "Statistics.h"
 
 #define DEBUG_TYPE "lockstep-interior-versioning"
 
 using namespace llvm;
 using namespace llvm::PatternMatch;
 
-STATISTIC(NumLoopsSplit, "Work-item loops split into edges and an interior");
-STATISTIC(NumOperandsForwarded, "Clamps and selects the interior copies replace by an operand");
-STATISTIC(NumTestsSettled, "Comparisons the interior copies answer before the loop");
-STATISTIC(NumGuardsTaken, "Settled guards the interior copies always enter");
+LOCKSTEP_STATISTIC(NumLoopsSplit, "Work-item loops split into edges and an interior");
+LOCKSTEP_STATISTIC(NumOperandsForwarded, "Clamps and selects the interior copies replace by an operand");
+LOCKSTEP_STATISTIC(NumTestsSettled, "Comparisons the interior copies answer before the loop");
+LOCKSTEP_STATISTIC(NumGuardsTaken, "Settled guards the interior copies always enter");
 
 static cl::opt<unsigned> MaxInstructions(
     "lockstep-interior-max-instructions", cl::init(4000), cl::Hidden,

@@ -13,19 +13,19 @@
 // accesses by the vectorizer. A pointer is __local when it is of the local
 // address space, or cast from one (generic pointers to __local, the layout's
 // cast of the group's block), through GEPs.
-#include <llvm/ADT/Statistic.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Operator.h>
 #include <llvm/Transforms/Utils/LowerAtomic.h>
 
 #include "Internal.h"
+#include "Statistics.h"
 
 #define DEBUG_TYPE "lockstep-local-atomic-lowering"
 
 using namespace llvm;
 
-STATISTIC(NumAtomicsLowered, "Atomics on __local memory made plain accesses");
+LOCKSTEP_STATISTIC(NumAtomicsLowered, "Atomics on __local memory made plain accesses");
 
 namespace lockstep::compiler {
 namespace {

@@ -9,21 +9,21 @@
 //
 //   straight-line kernels on Zen    "prefer-vector-width"="256"
 //   kernels with loops on AVX-512   "prefer-vector-width"="512"
-#include <llvm/ADT/Statistic.h>
 #include <llvm/IR/InstrTypes.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/Debug.h>
 #include <llvm/Target/TargetMachine.h>
 
 #include "Internal.h"
+#include "Statistics.h"
 #include "TargetInfo.h"
 
 #define DEBUG_TYPE "lockstep-retarget-to-host"
 
 using namespace llvm;
 
-STATISTIC(NumNarrowed, "Straight-line kernels that prefer 256-bit vectors (Zen)");
-STATISTIC(NumWidened, "Kernels with loops that prefer 512-bit vectors (AVX-512)");
+LOCKSTEP_STATISTIC(NumNarrowed, "Straight-line kernels that prefer 256-bit vectors (Zen)");
+LOCKSTEP_STATISTIC(NumWidened, "Kernels with loops that prefer 512-bit vectors (AVX-512)");
 
 namespace lockstep::compiler {
 

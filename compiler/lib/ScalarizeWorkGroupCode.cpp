@@ -18,7 +18,6 @@
 // 16 scalar instructions for each vector one where the work-item loop is not
 // widened: hashcat runs one work-item per group on CPUs (WPA's PBKDF2 loop
 // ran at 0.75-0.83x PoCL).
-#include <llvm/ADT/Statistic.h>
 #include <llvm/Analysis/TargetTransformInfo.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
@@ -26,13 +25,14 @@
 #include <llvm/Transforms/Scalar/Scalarizer.h>
 
 #include "Internal.h"
+#include "Statistics.h"
 
 #define DEBUG_TYPE "lockstep-scalarize-work-group-code"
 
 using namespace llvm;
 
-STATISTIC(NumFunctionsScalarized, "Work-group functions whose vector values were split into scalars");
-STATISTIC(NumFunctionsFullWidth, "Work-group functions kept whole for vectors that fill a register");
+LOCKSTEP_STATISTIC(NumFunctionsScalarized, "Work-group functions whose vector values were split into scalars");
+LOCKSTEP_STATISTIC(NumFunctionsFullWidth, "Work-group functions kept whole for vectors that fill a register");
 
 namespace lockstep::compiler {
 

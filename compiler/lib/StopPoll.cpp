@@ -26,7 +26,6 @@
 // the kernel's that WorkGroupLoops runs in lockstep across the work-items (a
 // divergent `while`) polls once per round, outside its work-item loops.
 #include <llvm/ADT/SmallPtrSet.h>
-#include <llvm/ADT/Statistic.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/IR/IRBuilder.h>
@@ -38,12 +37,13 @@
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 
 #include "Internal.h"
+#include "Statistics.h"
 
 #define DEBUG_TYPE "lockstep-stop-poll"
 
 using namespace llvm;
 
-STATISTIC(NumPolls, "Loops that poll the launch's stop word");
+LOCKSTEP_STATISTIC(NumPolls, "Loops that poll the launch's stop word");
 
 static cl::opt<bool> Polls("lockstep-stop-polls", cl::init(true),
                            cl::desc("Loops without a computable trip count poll the launch's stop word"));

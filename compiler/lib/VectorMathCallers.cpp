@@ -4,17 +4,17 @@
 // would split them into two ymm registers, against the ABI of libmvec's
 // AVX-512 variants (`_ZGVe...`, VectorMath.cpp) that the loop vectorizer
 // calls: each function that calls one gets "min-legal-vector-width"="512".
-#include <llvm/ADT/Statistic.h>
 #include <llvm/IR/InstrTypes.h>
 #include <llvm/IR/Module.h>
 
 #include "Internal.h"
+#include "Statistics.h"
 
 #define DEBUG_TYPE "lockstep-vector-math-callers"
 
 using namespace llvm;
 
-STATISTIC(NumCalls, "Calls of libmvec's AVX-512 variants whose caller was marked");
+LOCKSTEP_STATISTIC(NumCalls, "Calls of libmvec's AVX-512 variants whose caller was marked");
 
 namespace lockstep::compiler {
 

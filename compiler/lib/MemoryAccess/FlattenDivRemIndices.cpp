@@ -8,7 +8,6 @@
 // pair indexes an [N x T], is `gep T, (gep S, p, i0, ...), X, rest`, since
 // (X / N) * N + X % N == X in C's division, signed or not. The quotient and
 // the remainder may each be extended, alike, to the index width.
-#include <llvm/ADT/Statistic.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
@@ -16,12 +15,13 @@
 
 #include "Internal.h"
 #include "MemoryAccess/AccessPatterns.h"
+#include "Statistics.h"
 
 #define DEBUG_TYPE "lockstep-flatten-div-rem-indices"
 
 using namespace llvm;
 
-STATISTIC(NumFlattened, "Addresses whose X / N, X % N index pair became X");
+LOCKSTEP_STATISTIC(NumFlattened, "Addresses whose X / N, X % N index pair became X");
 
 namespace lockstep::compiler {
 namespace {

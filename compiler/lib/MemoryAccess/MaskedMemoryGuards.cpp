@@ -27,7 +27,6 @@
 // as two masked vector loads when a check of every lane finds it so (on AMD
 // Zen, whose gathers cost a load per lane).
 #include <llvm/ADT/SmallPtrSet.h>
-#include <llvm/ADT/Statistic.h>
 #include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
@@ -42,16 +41,17 @@
 
 #include "Internal.h"
 #include "MemoryAccess/AccessPatterns.h"
+#include "Statistics.h"
 #include "TargetInfo.h"
 
 #define DEBUG_TYPE "lockstep-masked-memory-guards"
 
 using namespace llvm;
 
-STATISTIC(NumRunsGuarded, "Runs of gathers and scatters put behind a test of their mask");
-STATISTIC(NumScalarized, "Gathers and scatters of one address made scalar accesses");
-STATISTIC(NumGatherRunsSplit, "Gathers given two masked loads for lanes in two runs");
-STATISTIC(NumIndicesNarrowed, "Gathers and scatters given 32-bit indices");
+LOCKSTEP_STATISTIC(NumRunsGuarded, "Runs of gathers and scatters put behind a test of their mask");
+LOCKSTEP_STATISTIC(NumScalarized, "Gathers and scatters of one address made scalar accesses");
+LOCKSTEP_STATISTIC(NumGatherRunsSplit, "Gathers given two masked loads for lanes in two runs");
+LOCKSTEP_STATISTIC(NumIndicesNarrowed, "Gathers and scatters given 32-bit indices");
 
 static cl::opt<unsigned> GatherRunsMinLanes(
     "lockstep-gather-runs-min-lanes", cl::init(8), cl::Hidden,

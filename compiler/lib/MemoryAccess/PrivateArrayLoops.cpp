@@ -11,7 +11,6 @@
 // MaxInstructions, and some loop of it indexes such an array at an index
 // that changes from round to round; outermost loops are tried first. Loops
 // the kernel asks to unroll (`#pragma unroll`) unroll here too.
-#include <llvm/ADT/Statistic.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/ValueTracking.h>
@@ -26,13 +25,14 @@
 #include <llvm/Transforms/Utils/LoopUtils.h>
 
 #include "Internal.h"
+#include "Statistics.h"
 
 #define DEBUG_TYPE "lockstep-private-array-loops"
 
 using namespace llvm;
 
-STATISTIC(NumNestsUnrolled, "Loop nests over private arrays marked to unroll fully");
-STATISTIC(NumFunctionsUnrolled, "Functions whose marked loops were unrolled and arrays split");
+LOCKSTEP_STATISTIC(NumNestsUnrolled, "Loop nests over private arrays marked to unroll fully");
+LOCKSTEP_STATISTIC(NumFunctionsUnrolled, "Functions whose marked loops were unrolled and arrays split");
 
 // The most rounds, and the most instructions all rounds together, of a loop
 // nest unrolled so that its private arrays become values.

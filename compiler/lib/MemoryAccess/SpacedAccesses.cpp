@@ -21,7 +21,6 @@
 // Only on AMD's Zen cores (scan 1.3x, transpose 1.1x on one core). On
 // Sapphire Rapids, whose gathers take a few cycles, the check and its
 // dispatch cost more than they save: scan and stencil ran at half speed.
-#include <llvm/ADT/Statistic.h>
 #include <llvm/ADT/Twine.h>
 #include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/Constants.h>
@@ -35,15 +34,16 @@
 
 #include "Internal.h"
 #include "MemoryAccess/AccessPatterns.h"
+#include "Statistics.h"
 #include "TargetInfo.h"
 
 #define DEBUG_TYPE "lockstep-spaced-accesses"
 
 using namespace llvm;
 
-STATISTIC(NumGathersSplit, "Gathers given masked loads and shuffles for evenly spaced lanes");
-STATISTIC(NumScattersSplit, "Scatters given shuffles and masked stores for evenly spaced lanes");
-STATISTIC(NumFunctionsSkipped, "Functions left alone for having too many candidate accesses");
+LOCKSTEP_STATISTIC(NumGathersSplit, "Gathers given masked loads and shuffles for evenly spaced lanes");
+LOCKSTEP_STATISTIC(NumScattersSplit, "Scatters given shuffles and masked stores for evenly spaced lanes");
+LOCKSTEP_STATISTIC(NumFunctionsSkipped, "Functions left alone for having too many candidate accesses");
 
 // Split accesses a function may get at most: each adds five blocks and up to
 // fifteen loads or stores. A kernel with more (CLBlast's GEMM with 16 x 8

@@ -21,7 +21,6 @@
 //                U == 2 && no wrap  ->  loop.fixed2   (when c == 1)
 //                step > 2 && no wrap -> loop.spread   (scalar, 64-bit)
 //                else               ->  the loop as it was
-#include <llvm/ADT/Statistic.h>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
@@ -38,13 +37,14 @@
 #include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
 
 #include "Internal.h"
+#include "Statistics.h"
 
 #define DEBUG_TYPE "lockstep-spread-loops"
 
 using namespace llvm;
 
-STATISTIC(NumLoopsSpread, "Work-item loops given a scalar copy with 64-bit spread indices");
-STATISTIC(NumFixedCopies, "Copies of a spread loop for a value of its uniform step");
+LOCKSTEP_STATISTIC(NumLoopsSpread, "Work-item loops given a scalar copy with 64-bit spread indices");
+LOCKSTEP_STATISTIC(NumFixedCopies, "Copies of a spread loop for a value of its uniform step");
 
 static cl::opt<uint64_t> MaxVectorStep(
     "lockstep-spread-max-vector-step", cl::init(2), cl::Hidden,

@@ -12,7 +12,6 @@
 // Non-temporal stores are not ordered with other stores: a kernel that may
 // run them is marked kStreamingStoresAttr (with every function that calls
 // it), and the launcher fences its stores (sfence) after each run of groups.
-#include <llvm/ADT/Statistic.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
@@ -26,13 +25,14 @@
 
 #include "Internal.h"
 #include "MemoryAccess/AccessPatterns.h"
+#include "Statistics.h"
 
 #define DEBUG_TYPE "lockstep-streaming-stores"
 
 using namespace llvm;
 
-STATISTIC(NumLoopsStreamed, "Loops given a copy with non-temporal stores");
-STATISTIC(NumFunctionsMarked, "Functions marked to fence non-temporal stores");
+LOCKSTEP_STATISTIC(NumLoopsStreamed, "Loops given a copy with non-temporal stores");
+LOCKSTEP_STATISTIC(NumFunctionsMarked, "Functions marked to fence non-temporal stores");
 
 namespace lockstep::compiler {
 namespace {

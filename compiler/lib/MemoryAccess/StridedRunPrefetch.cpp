@@ -14,7 +14,6 @@
 //                     br (bytes <= MaxRunBytes && stride > bytes), lines, loop
 //   prefetch lines:   prefetch(start + RunsAhead * stride + offset), offset += line
 #include <llvm/ADT/SmallPtrSet.h>
-#include <llvm/ADT/Statistic.h>
 #include <llvm/Analysis/DomTreeUpdater.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
@@ -32,13 +31,14 @@
 
 #include "Internal.h"
 #include "MemoryAccess/AccessPatterns.h"
+#include "Statistics.h"
 
 #define DEBUG_TYPE "lockstep-strided-run-prefetch"
 
 using namespace llvm;
 
-STATISTIC(NumRunsFound, "Short runs read each time round an outer loop");
-STATISTIC(NumRunsPrefetched, "Loops that prefetch their run ahead of the outer loop");
+LOCKSTEP_STATISTIC(NumRunsFound, "Short runs read each time round an outer loop");
+LOCKSTEP_STATISTIC(NumRunsPrefetched, "Loops that prefetch their run ahead of the outer loop");
 
 static cl::opt<unsigned> RunsAhead(
     "lockstep-prefetch-runs-ahead", cl::init(4), cl::Hidden,

@@ -24,7 +24,6 @@
 // then folds both conversions away; a constant sampler stays a constant.
 // Images need nothing: the translator's `ptr addrspace(1)` is already their
 // lowered type.
-#include <llvm/ADT/Statistic.h>
 #include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DerivedTypes.h>
@@ -32,13 +31,14 @@
 #include <llvm/IR/Instructions.h>
 
 #include "Internal.h"
+#include "Statistics.h"
 
 #define DEBUG_TYPE "lockstep-spirv-samplers"
 
 using namespace llvm;
 
-STATISTIC(NumBuiltinsRetyped, "Builtin declarations given Clang's sampler type");
-STATISTIC(NumKernelSamplers, "Kernel sampler arguments given Clang's type");
+LOCKSTEP_STATISTIC(NumBuiltinsRetyped, "Builtin declarations given Clang's sampler type");
+LOCKSTEP_STATISTIC(NumKernelSamplers, "Kernel sampler arguments given Clang's type");
 
 namespace lockstep::compiler {
 namespace {

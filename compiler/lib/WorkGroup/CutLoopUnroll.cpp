@@ -13,7 +13,6 @@
 // the same for the whole row of work-items (hoisted out of the work-item loop).
 // The loop unrolled (its rounds no longer tested one by one) and the
 // remainder loop are both cut; the counter stays uniform, kept once.
-#include <llvm/ADT/Statistic.h>
 #include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/InstructionSimplify.h>
 #include <llvm/Analysis/LoopInfo.h>
@@ -31,12 +30,13 @@
 #include <llvm/Transforms/Utils/UnrollLoop.h>
 
 #include "Analysis/LoopCutCost.h"
+#include "Statistics.h"
 #include "WorkGroup/WorkGroupLoops.h"
 
 using namespace llvm;
 
 #define DEBUG_TYPE "lockstep-work-group-loops"
-STATISTIC(NumCutLoopsUnrolled, "Cut kernel loops unrolled so carried values stay in registers");
+LOCKSTEP_STATISTIC(NumCutLoopsUnrolled, "Cut kernel loops unrolled so carried values stay in registers");
 
 namespace lockstep::compiler {
 namespace {

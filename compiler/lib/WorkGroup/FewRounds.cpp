@@ -4,7 +4,6 @@
 // masks, with no cut and no activity flags.
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SmallPtrSet.h>
-#include <llvm/ADT/Statistic.h>
 #include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
@@ -26,12 +25,13 @@
 #include <llvm/Transforms/Utils/ValueMapper.h>
 
 #include "Analysis/LoopCutCost.h"
+#include "Statistics.h"
 #include "WorkGroup/WorkGroupLoops.h"
 
 using namespace llvm;
 
 #define DEBUG_TYPE "lockstep-work-group-loops"
-STATISTIC(NumPeeledLoops, "Loops whose trip count differs, peeled (a few rounds)");
+LOCKSTEP_STATISTIC(NumPeeledLoops, "Loops whose trip count differs, peeled (a few rounds)");
 
 namespace lockstep::compiler {
 namespace {

@@ -6,7 +6,6 @@
 // The prologue picks one by the group's local size along x.
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SmallPtrSet.h>
-#include <llvm/ADT/Statistic.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/BasicBlock.h>
 #include <llvm/IR/CFG.h>
@@ -20,15 +19,16 @@
 #include <llvm/Support/Debug.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 
+#include "Statistics.h"
 #include "WorkGroup/WorkGroupLoops.h"
 
 using namespace llvm;
 
 #define DEBUG_TYPE "lockstep-work-group-loops"
-STATISTIC(NumNarrowGroupVersions, "Kernels given a version without loop cuts for narrow groups");
-STATISTIC(NumNarrowRowVersions, "Straight-line kernels given a masked-tail version");
-STATISTIC(NumNarrowCutVersions, "Kernels with loop cuts given a version for narrow rows");
-STATISTIC(NumLongStraightLine, "Straight-line kernels too long for a masked-tail version");
+LOCKSTEP_STATISTIC(NumNarrowGroupVersions, "Kernels given a version without loop cuts for narrow groups");
+LOCKSTEP_STATISTIC(NumNarrowRowVersions, "Straight-line kernels given a masked-tail version");
+LOCKSTEP_STATISTIC(NumNarrowCutVersions, "Kernels with loop cuts given a version for narrow rows");
+LOCKSTEP_STATISTIC(NumLongStraightLine, "Straight-line kernels too long for a masked-tail version");
 
 namespace lockstep::compiler {
 namespace {

@@ -5,7 +5,6 @@
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/PostOrderIterator.h>
 #include <llvm/ADT/SmallPtrSet.h>
-#include <llvm/ADT/Statistic.h>
 #include <llvm/IR/BasicBlock.h>
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/IRBuilder.h>
@@ -15,12 +14,13 @@
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/Debug.h>
 
+#include "Statistics.h"
 #include "WorkGroup/WorkGroupLoops.h"
 
 using namespace llvm;
 
 #define DEBUG_TYPE "lockstep-work-group-loops"
-STATISTIC(NumLaneMachines, "Kernels run as a per-work-item state machine (lane mode)");
+LOCKSTEP_STATISTIC(NumLaneMachines, "Kernels run as a per-work-item state machine (lane mode)");
 
 namespace lockstep::compiler {
 

@@ -6,7 +6,6 @@
 // widen masked and stay whole. The cuts are marked kLoopCutMarker.
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SmallPtrSet.h>
-#include <llvm/ADT/Statistic.h>
 #include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/PostDominators.h>
@@ -26,13 +25,14 @@
 
 #include "Analysis/LoopCutCost.h"
 #include "Analysis/WorkItemDivergence.h"
+#include "Statistics.h"
 #include "WorkGroup/WorkGroupLoops.h"
 
 using namespace llvm;
 
 #define DEBUG_TYPE "lockstep-work-group-loops"
-STATISTIC(NumLoopCuts, "Kernel loops cut at the top of their body");
-STATISTIC(NumKeptUnmasked, "Loops whose trip count differs left whole: they make atomics, which do not widen");
+LOCKSTEP_STATISTIC(NumLoopCuts, "Kernel loops cut at the top of their body");
+LOCKSTEP_STATISTIC(NumKeptUnmasked, "Loops whose trip count differs left whole: they make atomics, which do not widen");
 
 namespace lockstep::compiler {
 namespace {

@@ -4,7 +4,6 @@
 // whether the group goes round again.
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SmallPtrSet.h>
-#include <llvm/ADT/Statistic.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/BasicBlock.h>
 #include <llvm/IR/CFG.h>
@@ -18,12 +17,13 @@
 #include <llvm/Transforms/Utils/ValueMapper.h>
 
 #include "Analysis/LoopCutCost.h"
+#include "Statistics.h"
 #include "WorkGroup/WorkGroupLoops.h"
 
 using namespace llvm;
 
 #define DEBUG_TYPE "lockstep-work-group-loops"
-STATISTIC(NumMaskedLoops, "Loops whose trip count differs, masked");
+LOCKSTEP_STATISTIC(NumMaskedLoops, "Loops whose trip count differs, masked");
 
 namespace lockstep::compiler {
 namespace {

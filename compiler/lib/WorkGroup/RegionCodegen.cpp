@@ -5,7 +5,6 @@
 // decision's branch on work-item 0's condition, or the return.
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SmallPtrSet.h>
-#include <llvm/ADT/Statistic.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/BasicBlock.h>
 #include <llvm/IR/CFG.h>
@@ -18,12 +17,13 @@
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/ValueMapper.h>
 
+#include "Statistics.h"
 #include "WorkGroup/WorkGroupLoops.h"
 
 using namespace llvm;
 
 #define DEBUG_TYPE "lockstep-work-group-loops"
-STATISTIC(NumRegions, "Regions cloned into work-item loop nests");
+LOCKSTEP_STATISTIC(NumRegions, "Regions cloned into work-item loop nests");
 
 namespace lockstep::compiler {
 namespace {

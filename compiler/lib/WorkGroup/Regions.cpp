@@ -6,7 +6,6 @@
 // flow). Lane mode (LaneMode.cpp) needs no decisions.
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SmallPtrSet.h>
-#include <llvm/ADT/Statistic.h>
 #include <llvm/IR/BasicBlock.h>
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/IRBuilder.h>
@@ -16,12 +15,13 @@
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/Debug.h>
 
+#include "Statistics.h"
 #include "WorkGroup/WorkGroupLoops.h"
 
 using namespace llvm;
 
 #define DEBUG_TYPE "lockstep-work-group-loops"
-STATISTIC(NumDecisions, "Branches made decisions between regions");
+LOCKSTEP_STATISTIC(NumDecisions, "Branches made decisions between regions");
 
 namespace lockstep::compiler {
 

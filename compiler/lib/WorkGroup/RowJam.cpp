@@ -20,7 +20,6 @@
 
 #include <llvm/ADT/DenseSet.h>
 #include <llvm/ADT/SmallPtrSet.h>
-#include <llvm/ADT/Statistic.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/BasicBlock.h>
 #include <llvm/IR/CFG.h>
@@ -33,12 +32,13 @@
 #include <llvm/Transforms/Utils/ValueMapper.h>
 
 #include "Analysis/WorkItemDivergence.h"
+#include "Statistics.h"
 #include "WorkGroup/WorkGroupLoops.h"
 
 using namespace llvm;
 
 #define DEBUG_TYPE "lockstep-work-group-loops"
-STATISTIC(NumJammedRegions, "Regions whose rows of work-items were jammed into one x-loop trip");
+LOCKSTEP_STATISTIC(NumJammedRegions, "Regions whose rows of work-items were jammed into one x-loop trip");
 
 namespace lockstep::compiler {
 namespace {
