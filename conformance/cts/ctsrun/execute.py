@@ -13,8 +13,8 @@ import subprocess
 import threading
 import time
 
-from .model import (BAD_SUBTEST_STATUSES, SPLIT_AXES, SUBTEST_SEVERITY, SubTest,
-                    SuiteResult, suite_status)
+from .model import (BAD_SUBTEST_STATUSES, SPLIT_AXES, SubTest, SuiteResult, combined,
+                    suite_status)
 
 
 class OutputParser:
@@ -206,8 +206,9 @@ def selected_tests(all_names, args):
 
 def piece_args(spec, all_names):
     """The arguments of one piece of a suite: the subset's, its sub-test
-    selection replaced by the piece's sub-tests, plus the piece's filters;
-    with the full selection (for the merge to check coverage). Raises
+    selection replaced by the piece's sub-tests (the caller adds the piece's
+    filters, one a process); with the full selection (for the merge to check
+    coverage). Raises
     ValueError when the piece asks for what the subset does not select."""
     selection = selected_tests(all_names, spec.args)
     outside = [n for n in spec.piece.subtests if n not in selection]
@@ -220,7 +221,7 @@ def piece_args(spec, all_names):
             raise ValueError(f'{", ".join(unknown)}: the subset line allows no such filter '
                              f'(split={spec.split or "none"})')
     args = [a for a in spec.args if not is_selector(a, all_names)]
-    return args + list(spec.piece.subtests) + list(spec.piece.filters), selection
+    return args + list(spec.piece.subtests), selection
 
 
 def subtests_after_abort(result, parser, binary, env, why, run_args):
@@ -255,35 +256,24 @@ def run_suite(spec, cts_dir, env, out_dir, default_timeout_s, cpus=None):
             result.status, result.note = 'error', str(error)
             return result
         filters = spec.piece.filters
-        base = args[:len(args) - len(filters)]
-        runs = ([(f'{spec.run_name}.{f}', base + [f]) for f in filters] if len(filters) > 1
-                else [(spec.run_name, args)])
+        runs = ([(f'{spec.run_name}.{f}', args + [f]) for f in filters] if len(filters) > 1
+                else [(spec.run_name, args + list(filters))])
     timeout_s = spec.timeout_s or default_timeout_s
-    logs, notes, outcomes = [], [], []
+    if len(runs) == 1:
+        once = run_once(spec, binary, runs[0][1], env, out_dir, runs[0][0], timeout_s, cpus)
+        once.selection = result.selection
+        return once
+    outcomes, spent = [], 0.0
     for name, args in runs:
-        once = run_once(spec, binary, args, env, out_dir, name,
-                        max(1, timeout_s - int(result.wall_s)), cpus)
-        result.wall_s += once.wall_s
-        logs.append(once.log)
+        once = run_once(spec, binary, args, env, out_dir, name, max(1, timeout_s - int(spent)), cpus)
+        spent += once.wall_s
         if once.note:
-            notes.append(once.note if len(runs) == 1 else f'{args[-1]}: {once.note}')
-        outcomes.append(once)
-        if once.status in ('timeout', 'crashed') and len(runs) > 1:
+            once.note = f'{args[-1]}: {once.note}'
+        outcomes.append((once, spec.piece.subtests))
+        if once.status in ('timeout', 'crashed'):
             break  # the piece's time is spent, or the harness is broken
-    result.log, result.note = ', '.join(logs), '; '.join(notes)
-    result.source = 'json' if all(o.source == 'json' for o in outcomes) else 'output'
-    result.exit_code = next((o.exit_code for o in outcomes if o.exit_code != 0), 0)
-    for o in outcomes:
-        for sub, test in o.subtests.items():
-            old = result.subtests.get(sub)
-            if old is None or SUBTEST_SEVERITY.index(test.status) < \
-                    SUBTEST_SEVERITY.index(old.status):
-                result.subtests[sub] = test
-    if len(outcomes) < len(runs):  # stopped early: the piece's other types never ran
-        for sub in spec.piece.subtests:
-            result.subtests.setdefault(sub, SubTest('notrun'))
-    aborted = [o.status for o in outcomes if o.status in ('timeout', 'crashed')]
-    result.status = aborted[0] if aborted else suite_status(result)
+    selection, result = result.selection, combined(spec, outcomes)
+    result.selection = selection
     return result
 
 

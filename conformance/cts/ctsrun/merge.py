@@ -5,8 +5,7 @@ import dataclasses
 import json
 import os
 
-from .model import (REPO_ROOT, SPLIT_AXES, SUBTEST_SEVERITY, Piece, SubTest, SuiteResult,
-                    suite_status)
+from .model import REPO_ROOT, SPLIT_AXES, Piece, SubTest, SuiteResult, combined
 from .reports import summary_entry
 
 
@@ -99,11 +98,7 @@ def merged_suite(spec, suites):
     """One suite's result from its summary.json entries: the whole suite, or
     pieces that cover its selection exactly (ValueError says how not)."""
     if suites[0].get('piece') is None:
-        suite = suites[0]
-        return SuiteResult(spec, status=suite['status'], exit_code=suite['exit_code'],
-                           wall_s=suite['wall_s'], source=suite['source'], note=suite['note'],
-                           log=suite['log'],
-                           subtests={n: SubTest(t) for n, t in suite['subtests'].items()})
+        return entry_result(spec, suites[0])
     aborted = [s for s in suites if s['status'] in ('missing', 'error')]
     if aborted:  # a piece that never ran has no selection to check against
         s = aborted[0]
@@ -128,21 +123,14 @@ def merged_suite(spec, suites):
         if not all(filters) or sorted(flat) != sorted(axis):
             raise ValueError(f'the pieces of {name} do not cover the {spec.split or "split"} '
                              f'axis once each: {flat}')
-    subtests = {}
-    for name in selection:
-        outcomes = [s['subtests'].get(name, 'notrun') for s in suites
-                    if name in s['piece']['subtests']]
-        subtests[name] = SubTest(min(outcomes, key=SUBTEST_SEVERITY.index))
-    statuses = [s['status'] for s in suites]
-    result = SuiteResult(
-        spec, exit_code=next((s['exit_code'] for s in suites if s['exit_code'] != 0), 0),
-        wall_s=sum(s['wall_s'] for s in suites),
-        source='json' if all(s['source'] == 'json' for s in suites) else 'output',
-        note='; '.join(s['note'] for s in suites if s['note']),
-        log=', '.join(s['log'] for s in suites if s['log']), subtests=subtests)
-    for status in ('crashed', 'timeout'):
-        if status in statuses:
-            result.status = status
-            return result
-    result.status = suite_status(result)
+    result = combined(spec, [(entry_result(spec, s), s['piece']['subtests']) for s in suites])
+    result.subtests = {name: result.subtests[name] for name in selection}  # the subset's order
     return result
+
+
+def entry_result(spec, suite):
+    """A suite's (or a piece's) result as summary.json holds it."""
+    return SuiteResult(spec, status=suite['status'], exit_code=suite['exit_code'],
+                       wall_s=suite['wall_s'], source=suite['source'], note=suite['note'],
+                       log=suite['log'],
+                       subtests={n: SubTest(t) for n, t in suite['subtests'].items()})

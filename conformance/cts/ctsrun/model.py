@@ -126,3 +126,28 @@ def suite_status(result):
             result.note = f'exit status {result.exit_code} with no failed sub-test'
         return 'failed'
     return 'skipped' if result.count('skip') == len(result.subtests) else 'passed'
+
+
+def combined(spec, runs):
+    """One result of `spec` from several runs of parts of it (the pieces of a
+    suite, or a piece's processes, one a channel type), each given with the
+    sub-tests it was to run: a sub-test has its worst outcome among the runs
+    that were to run it (`notrun` where one did not report it), and a crash
+    or timeout of any run is the suite's."""
+    results = [r for r, _ in runs]
+    result = SuiteResult(
+        spec, exit_code=next((r.exit_code for r in results if r.exit_code != 0), 0),
+        wall_s=sum(r.wall_s for r in results),
+        source='json' if all(r.source == 'json' for r in results) else 'output',
+        note='; '.join(r.note for r in results if r.note),
+        log=', '.join(r.log for r in results if r.log))
+    for run, names in runs:
+        for name in names:
+            test = run.subtests.get(name, SubTest('notrun'))
+            old = result.subtests.get(name)
+            if old is None or SUBTEST_SEVERITY.index(test.status) < SUBTEST_SEVERITY.index(old.status):
+                result.subtests[name] = test
+    statuses = [r.status for r in results]
+    aborted = [s for s in ('crashed', 'timeout') if s in statuses]
+    result.status = aborted[0] if aborted else suite_status(result)
+    return result
