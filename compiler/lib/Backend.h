@@ -33,6 +33,11 @@ void optimizeModule(llvm::Module &M, const FrontendOptions &options);
 // the object file, and the work-group functions StreamingStoresPass marked.
 bool compilePart(llvm::Module &M, const FrontendOptions &options, std::string &object,
                  std::vector<std::string> &streamingStores, std::string &log);
+// LOCKSTEP_LLVM_OPTIONS=-stats: the counters of the build just done, to
+// stderr, then reset (LLVM prints them only at shutdown, which a driver
+// never reaches). Once a program's parts are all compiled: the parts run in
+// parallel and share the counters.
+void reportStatistics();
 
 // IRDump.cpp: prints `M` to stderr when LOCKSTEP_DUMP_IR names `point`
 // (input: the linked program, before the prepare pipeline; wg: after it;

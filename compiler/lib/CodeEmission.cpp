@@ -1,7 +1,8 @@
 // Machine code for a prepared module or a part of one: the optimize
 // pipeline, then the target machine's code generator, to an object file.
 // What LLVM reports on the way (a `#pragma unroll` it could not honour)
-// goes to the build log.
+// goes to the build log; its pass timings and statistics, when
+// LOCKSTEP_LLVM_OPTIONS asks for them, to stderr.
 #include <llvm/ADT/Statistic.h>
 #include <llvm/ADT/StringSet.h>
 #include <llvm/IR/DiagnosticInfo.h>
@@ -82,14 +83,14 @@ bool compilePart(Module &M, const FrontendOptions &options, std::string &object,
   // the legacy pass manager, whose timings LLVM prints only at shutdown,
   // which a driver never reaches; printed here, after each part.
   if (TimePassesIsEnabled) reportAndResetTimings(&errs());
-  // LOCKSTEP_LLVM_OPTIONS=-stats: likewise, LLVM prints its statistics only
-  // at shutdown; printed here and reset, so each part's are its own.
-  if (AreStatisticsEnabled()) {
-    PrintStatistics(errs());
-    ResetStatistics();
-  }
   object.assign(buffer.begin(), buffer.end());
   return true;
+}
+
+void reportStatistics() {
+  if (!AreStatisticsEnabled()) return;
+  PrintStatistics(errs());
+  ResetStatistics();
 }
 
 }  // namespace lockstep::compiler

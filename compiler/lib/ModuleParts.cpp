@@ -143,7 +143,9 @@ std::vector<Part> splitIntoParts(const Module &M, unsigned threads) {
 
 }  // namespace
 
-std::optional<MachineCode> compileModule(Module &M, const FrontendOptions &options, std::string &log) {
+namespace {
+
+std::optional<MachineCode> compileInParts(Module &M, const FrontendOptions &options, std::string &log) {
   std::vector<Part> parts = splitIntoParts(M, tbb::this_task_arena::max_concurrency());  // none, or two or more
   MachineCode code;
   if (parts.empty()) {
@@ -208,6 +210,14 @@ std::optional<MachineCode> compileModule(Module &M, const FrontendOptions &optio
     code.streamingStores.insert(code.streamingStores.end(), streaming[i].begin(), streaming[i].end());
   }
   if (failed) return std::nullopt;
+  return code;
+}
+
+}  // namespace
+
+std::optional<MachineCode> compileModule(Module &M, const FrontendOptions &options, std::string &log) {
+  std::optional<MachineCode> code = compileInParts(M, options, log);
+  reportStatistics();
   return code;
 }
 

@@ -47,15 +47,15 @@ struct BoundedExit {
 };
 std::optional<BoundedExit> boundedExit(llvm::Loop *loop);
 
-// Whether the accesses of `loop` run along it (consecutive from one round to
-// the next) and none across the work-items (consecutive from one local id to
-// the next): cut, the work-item order would turn them into gathers.
 // Whether `loop` makes an atomic read-modify-write, itself or in a function
-// of the program or the builtins it calls (within three levels). The loop
+// of the program or the builtins it calls (within four levels). The loop
 // vectorizer widens no loop with one: __local atomics become plain
 // read-modify-writes only after -O3 (LocalAtomicLoweringPass).
 bool makesAtomics(const llvm::Loop &loop);
 
+// Whether the accesses of `loop` run along it (consecutive from one round to
+// the next) and none across the work-items (consecutive from one local id to
+// the next): cut, the work-item order would turn them into gathers.
 bool favoursWorkItemOrder(llvm::Loop *loop, llvm::ScalarEvolution &evolution,
                           const llvm::SmallPtrSetImpl<const llvm::Value *> &divergent);
 
