@@ -254,15 +254,15 @@ TEST_F(Buffers, CopyRectWithinOneBufferAgreesWithTheSpecsRuleOnRandomBoxes) {
       ++refused;
       continue;
     }
-    std::vector<bool> read(total, false);
+    std::vector<bool> source(total, false);
     for (size_t z = 0; z < region[2]; ++z)
       for (size_t y = 0; y < region[1]; ++y)
         for (size_t x = 0; x < region[0]; ++x)
-          read[(src[2] + z) * slice + (src[1] + y) * row + src[0] + x] = true;
+          source[(src[2] + z) * slice + (src[1] + y) * row + src[0] + x] = true;
     for (size_t z = 0; z < region[2]; ++z)
       for (size_t y = 0; y < region[1]; ++y)
         for (size_t x = 0; x < region[0]; ++x)
-          ASSERT_FALSE(read[(dst[2] + z) * slice + (dst[1] + y) * row + dst[0] + x]);
+          ASSERT_FALSE(source[(dst[2] + z) * slice + (dst[1] + y) * row + dst[0] + x]);
     std::vector<unsigned char> before = model;
     copyRect(before.data(), model.data(), src, dst, region, row, slice, row, slice);
     ++ran;

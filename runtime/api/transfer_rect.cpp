@@ -1,6 +1,6 @@
 // Rectangular buffer commands: clEnqueue{Read,Write,Copy}BufferRect.
-#include <array>
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 #include "Context.h"
