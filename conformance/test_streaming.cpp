@@ -104,7 +104,7 @@ TEST_F(Streaming, VectorElementsPerWorkItem) {
 
 // A straight-line kernel in groups whose width is not a multiple of 64
 // work-items runs a version whose work-item loops mask their tails
-// (WorkGroup/KernelVersioning.cpp, kFullRowMultiple) on AVX-512 machines. Every width,
+// (WorkGroup/VersionDispatch.cpp, kFullRowMultiple) on AVX-512 machines. Every width,
 // remainder groups included, must write exactly its own elements: a 2D
 // image kernel with a float store and a divergent byte store. s = 0.5 makes
 // the product exact, so a contracted fma rounds as the host does.

@@ -253,17 +253,38 @@ struct LocalMemoryLayoutPass : llvm::PassInfoMixin<LocalMemoryLayoutPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 
-// Cuts work-group functions at barriers into regions and wraps each region in
-// loops over the work-items of the group. With `foldNarrowRows` (targets with
-// masked vector memory access: AVX-512), a straight-line kernel also gets a
-// version for groups narrower than a vector loop's step, whose work-item
-// loops the vectorizer runs with masked tails.
-struct WorkGroupLoopsPass : llvm::PassInfoMixin<WorkGroupLoopsPass> {
-  explicit WorkGroupLoopsPass(bool foldNarrowRows = false, unsigned vectorBits = 512)
-      : foldNarrowRows(foldNarrowRows), vectorBits(vectorBits) {}
+// The work-group passes, in their order (WorkGroup/PhaseMarkers.h says what
+// each leaves for the next). KernelVersionsPass clones each kernel into the
+// versions it may run as: with `foldNarrowRows` (targets with masked vector
+// memory access: AVX-512), a straight-line kernel gets one for groups
+// narrower than a vector loop's step, whose work-item loops the vectorizer
+// runs with masked tails.
+struct KernelVersionsPass : llvm::PassInfoMixin<KernelVersionsPass> {
+  explicit KernelVersionsPass(bool foldNarrowRows = false) : foldNarrowRows(foldNarrowRows) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   bool foldNarrowRows;
+};
+
+// Cuts uniform kernel loops at the top of their body with a barrier of its
+// own, and peels or masks those whose trip count differs between
+// work-items, so that the work-item loops move inside them.
+struct LoopCutsPass : llvm::PassInfoMixin<LoopCutsPass> {
+  explicit LoopCutsPass(unsigned vectorBits = 512) : vectorBits(vectorBits) {}
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   unsigned vectorBits;  // the target's vector register width
+};
+
+// Cuts work-group functions at barriers into regions and wraps each region in
+// loops over the work-items of the group.
+struct WorkGroupLoopsPass : llvm::PassInfoMixin<WorkGroupLoopsPass> {
+  explicit WorkGroupLoopsPass(unsigned vectorBits = 512) : vectorBits(vectorBits) {}
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  unsigned vectorBits;  // the target's vector register width
+};
+
+// Makes each kernel call the version that suits its group's width.
+struct VersionDispatchPass : llvm::PassInfoMixin<VersionDispatchPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 
 // Turns printf calls into calls of the runtime formatter with a typed

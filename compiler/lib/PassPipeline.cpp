@@ -65,10 +65,22 @@ ModulePassManager buildPreparePipeline(const PipelineOptions &options) {
   // these passes compute in the prologue back into the body.
   passes.addPass(WorkItemBuiltinsPass());
   passes.addPass(LocalMemoryLayoutPass());
-  passes.addPass(WorkGroupLoopsPass(options.foldNarrowRows, options.vectorBits));
+  passes.addPass(buildWorkGroupPipeline(options));
   passes.addPass(WorkItemLoopSplitPass());
   passes.addPass(SafeIntegerDivisionPass());
   passes.addPass(StopPollPass());
+  return passes;
+}
+
+// The work-group functions: the versions of each kernel cloned, their loops
+// cut, each made a function of the whole group, and the kernel's prologue
+// made to pick a version (WorkGroup/PhaseMarkers.h).
+ModulePassManager buildWorkGroupPipeline(const PipelineOptions &options) {
+  ModulePassManager passes;
+  passes.addPass(KernelVersionsPass(options.foldNarrowRows));
+  passes.addPass(LoopCutsPass(options.vectorBits));
+  passes.addPass(WorkGroupLoopsPass(options.vectorBits));
+  passes.addPass(VersionDispatchPass());
   return passes;
 }
 

@@ -22,7 +22,7 @@ namespace lockstep::compiler {
 // fold-narrow-rows;vector-bits=256>`, `lockstep-optimize<check-bounds;O1>`).
 struct PipelineOptions {
   bool checkBounds = false;     // LOCKSTEP_CHECK_BOUNDS (the module flag kCheckBoundsAttr)
-  bool foldNarrowRows = false;  // WorkGroupLoopsPass's (targets with AVX-512)
+  bool foldNarrowRows = false;  // KernelVersionsPass's (targets with AVX-512)
   unsigned vectorBits = 512;    // the target's vector registers (hostVectorBits)
   bool optDisable = false;      // -cl-opt-disable: -O1 instead of -O3
 };
@@ -35,6 +35,9 @@ PipelineOptions hostPipelineOptions(bool checkBounds, bool optDisable);
 std::string pipelineName(llvm::StringRef pipeline, const PipelineOptions &options);
 
 llvm::ModulePassManager buildPreparePipeline(const PipelineOptions &options);
+// The part of it that makes the work-group functions, for `opt`
+// (lockstep-work-group<fold-narrow-rows;vector-bits=N>).
+llvm::ModulePassManager buildWorkGroupPipeline(const PipelineOptions &options);
 
 // The tuning the optimize pipeline's PassBuilder must be made with.
 llvm::PipelineTuningOptions optimizeTuning();

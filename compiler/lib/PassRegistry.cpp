@@ -51,8 +51,20 @@ Expected<PipelineOptions> parseParameters(StringRef parameters, StringRef pass,
   return options;
 }
 
+Expected<PipelineOptions> parseKernelVersionsParameters(StringRef parameters) {
+  return parseParameters(parameters, "lockstep-kernel-versions", {"fold-narrow-rows"});
+}
+
+Expected<PipelineOptions> parseLoopCutsParameters(StringRef parameters) {
+  return parseParameters(parameters, "lockstep-loop-cuts", {"vector-bits="});
+}
+
 Expected<PipelineOptions> parseWorkGroupLoopsParameters(StringRef parameters) {
-  return parseParameters(parameters, "lockstep-work-group-loops", {"fold-narrow-rows", "vector-bits="});
+  return parseParameters(parameters, "lockstep-work-group-loops", {"vector-bits="});
+}
+
+Expected<PipelineOptions> parseWorkGroupParameters(StringRef parameters) {
+  return parseParameters(parameters, "lockstep-work-group", {"fold-narrow-rows", "vector-bits="});
 }
 
 Expected<PipelineOptions> parsePrepareParameters(StringRef parameters) {

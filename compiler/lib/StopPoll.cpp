@@ -8,7 +8,7 @@
 // this pass makes the loops that could run for ever look at it.
 //
 // After the work-group passes, every loop of a work-group function (the
-// kernel's and each version of it that KernelVersioning made for narrow
+// kernel's and each version of it that KernelVersions.cpp made for narrow
 // groups or rows) whose backedge-taken count scalar evolution cannot
 // compute gets, at the top of its header:
 //
@@ -61,7 +61,7 @@ PreservedAnalyses StopPollPass::run(Module &M, ModuleAnalysisManager &analyses) 
     callee->setOnlyAccessesInaccessibleMemory();
   }
   bool changed = false;
-  // Every version of a work-group function (KernelVersioning.cpp: the
+  // Every version of a work-group function (WorkGroup/KernelVersions.cpp: the
   // kernel and the copies it calls for narrow groups and rows) polls.
   SmallPtrSet<const Function *, 8> polling;
   for (Function &F : M) {

@@ -1,7 +1,7 @@
 ; Loops of a work-group function whose trip count scalar evolution cannot
 ; compute poll GroupInfo::stop (field 14) at the top of their header and call
 ; the runtime to leave the group when it is set; counted loops do not. So do
-; the versions of a kernel it calls for narrow groups (KernelVersioning), and
+; the versions of a kernel it calls for narrow groups (KernelVersions.cpp), and
 ; a kernel that calls a polling version is marked as polling.
 ; RUN: %opt -passes=lockstep-stop-poll -S %s | FileCheck %s
 

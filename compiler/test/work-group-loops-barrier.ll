@@ -1,6 +1,6 @@
 ; A barrier splits the body into two regions, each a loop nest over the
 ; work-items; a value live across the barrier goes through the context block.
-; RUN: %opt -passes=lockstep-work-group-loops -S %s | FileCheck %s
+; RUN: %opt -passes=lockstep-work-group -S %s | FileCheck %s
 
 %lockstep.GroupInfo = type { [3 x i64], [3 x i64], [3 x i64], [3 x i64], [3 x i64], [3 x i64], i32, i32, ptr, i64, ptr, ptr, ptr, i64 }
 

@@ -1,7 +1,7 @@
 ; A collective is a cut that exchanges data: each work-item's operand goes
 ; to the context, the code between the loop nests combines them in linear-id
 ; order and each work-item reads its result after the cut.
-; RUN: %opt -passes=lockstep-work-group-loops -S %s | FileCheck %s
+; RUN: %opt -passes=lockstep-work-group -S %s | FileCheck %s
 
 declare i64 @__lockstep.local_id(i32) memory(none)
 declare i32 @_Z21work_group_reduce_addi(i32) convergent

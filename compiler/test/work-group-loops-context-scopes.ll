@@ -1,7 +1,7 @@
 ; The context's slots are disjoint, but their offsets scale with the local
 ; size, which alias analysis cannot see through: each slot has an alias scope,
 ; and the accesses addressed from a slot are marked apart from the others.
-; RUN: %opt -passes=lockstep-work-group-loops -S %s | FileCheck %s
+; RUN: %opt -passes=lockstep-work-group -S %s | FileCheck %s
 
 %lockstep.GroupInfo = type { [3 x i64], [3 x i64], [3 x i64], [3 x i64], [3 x i64], [3 x i64], i32, i32, ptr, i64, ptr, ptr, ptr, i64 }
 

@@ -1,7 +1,7 @@
 ; A barrier inside a loop: the loop test becomes a decision, evaluated per
 ; work-item, and the code between the loop nests branches on work-item 0's
 ; answer.
-; RUN: %opt -passes=lockstep-work-group-loops -S %s | FileCheck %s
+; RUN: %opt -passes=lockstep-work-group -S %s | FileCheck %s
 
 declare i64 @__lockstep.local_id(i32) memory(none)
 declare void @_Z7barrierj(i32) convergent

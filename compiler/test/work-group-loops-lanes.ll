@@ -3,7 +3,7 @@
 ; state in the context, a dispatcher picks the lowest state any work-item is
 ; in, the exchange runs among the work-items in that state only, and regions
 ; may end in several places (no decisions, no uniform condition).
-; RUN: %opt -passes=lockstep-work-group-loops -S %s | FileCheck %s
+; RUN: %opt -passes=lockstep-work-group -S %s | FileCheck %s
 
 declare i64 @__lockstep.local_id(i32) memory(none)
 declare i32 @_Z15sub_group_electv() convergent

@@ -1,5 +1,5 @@
 ; A loop that every work-item runs the same number of times, with no barrier
-; in it, gets a cut at the top of its body (addLoopCuts): its exit test
+; in it, gets a cut at the top of its body (lockstep-loop-cuts): its exit test
 ; becomes a decision taken on work-item 0's value between the work-item
 ; loops, and the counter, uniform, is kept once. A loop whose trip count
 ; differs between work-items is masked: it goes round while any work-item is
@@ -17,8 +17,8 @@
 ; work-item loops take one vector a trip, not interleaved (narrow_cut: a
 ; 16-wide row in one vector, not in the epilogue of a 64-wide loop), else
 ; as the vectorizer chooses.
-; RUN: %opt -passes=lockstep-work-group-loops -S %s | FileCheck %s
-; RUN: %opt -passes=lockstep-work-group-loops -S %s | FileCheck %s --check-prefix=VERSIONS
+; RUN: %opt -passes=lockstep-work-group -S %s | FileCheck %s
+; RUN: %opt -passes=lockstep-work-group -S %s | FileCheck %s --check-prefix=VERSIONS
 
 declare i64 @__lockstep.local_id(i32) memory(none)
 

@@ -8,8 +8,8 @@
 ; counter and flag in the context every round (a histogram's grid-stride
 ; loop). A loop without atomics is masked as before.
 ; -lockstep-mask-atomic-loops masks them all.
-; RUN: %opt -passes=lockstep-work-group-loops -S %s | FileCheck %s
-; RUN: %opt -passes=lockstep-work-group-loops -lockstep-mask-atomic-loops -S %s \
+; RUN: %opt -passes=lockstep-work-group -S %s | FileCheck %s
+; RUN: %opt -passes=lockstep-work-group -lockstep-mask-atomic-loops -S %s \
 ; RUN:   | FileCheck %s --check-prefix=ALL
 
 declare i64 @__lockstep.local_id(i32) memory(none)

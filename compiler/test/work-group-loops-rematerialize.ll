@@ -3,7 +3,7 @@
 ; the context (where the access through it would become a gather). Up to
 ; eight instructions deep; anything else (here: a value loaded from memory)
 ; goes through the context.
-; RUN: %opt -passes=lockstep-work-group-loops -S %s | FileCheck %s
+; RUN: %opt -passes=lockstep-work-group -S %s | FileCheck %s
 
 %lockstep.GroupInfo = type { [3 x i64], [3 x i64], [3 x i64], [3 x i64], [3 x i64], [3 x i64], i32, i32, ptr, i64, ptr, ptr, ptr, i64 }
 

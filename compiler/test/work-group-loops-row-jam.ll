@@ -8,10 +8,10 @@
 ; 1D kernel (no y id read) and a region with a loop in it are not jammed.
 ; With -lockstep-cut-loop-unroll=2 (CutLoopUnroll.cpp) the cut k loop is
 ; unrolled twice with a remainder loop, and both are cut.
-; RUN: %opt -passes=lockstep-work-group-loops -S %s | FileCheck %s
-; RUN: %opt -passes=lockstep-work-group-loops -lockstep-row-jam=1 -S %s | FileCheck %s --check-prefix=OFF
-; RUN: %opt -passes=lockstep-work-group-loops -lockstep-row-jam=3 -S %s | FileCheck %s --check-prefix=THREE
-; RUN: %opt -passes=lockstep-work-group-loops -lockstep-cut-loop-unroll=2 -S %s | FileCheck %s --check-prefix=UNROLL
+; RUN: %opt -passes=lockstep-work-group -S %s | FileCheck %s
+; RUN: %opt -passes=lockstep-work-group -lockstep-row-jam=1 -S %s | FileCheck %s --check-prefix=OFF
+; RUN: %opt -passes=lockstep-work-group -lockstep-row-jam=3 -S %s | FileCheck %s --check-prefix=THREE
+; RUN: %opt -passes=lockstep-work-group -lockstep-cut-loop-unroll=2 -S %s | FileCheck %s --check-prefix=UNROLL
 
 declare i64 @__lockstep.local_id(i32) memory(none)
 

@@ -2,7 +2,7 @@
 ; of every work-item in an array of its own, at the slot's base plus k times
 ; the work-item count, so the widened work-item loop reads and writes each
 ; element with whole vectors. A scalar keeps a plain slot.
-; RUN: %opt -passes=lockstep-work-group-loops -S %s | FileCheck %s
+; RUN: %opt -passes=lockstep-work-group -S %s | FileCheck %s
 
 %lockstep.GroupInfo = type { [3 x i64], [3 x i64], [3 x i64], [3 x i64], [3 x i64], [3 x i64], i32, i32, ptr, i64, ptr, ptr, ptr, i64 }
 

@@ -7,10 +7,10 @@
 ; such groups. Kernels with loops or barriers get no such copy, nor do
 ; straight-line kernels longer than -lockstep-masked-tail-max-instructions
 ; (long ones compute more than they store, and the copy doubles the build).
-; RUN: %opt -passes=lockstep-work-group-loops -S %s | FileCheck %s
-; RUN: %opt -passes='lockstep-work-group-loops<fold-narrow-rows>' -S %s | FileCheck %s --check-prefix=FOLD
-; RUN: %opt -passes='lockstep-work-group-loops<fold-narrow-rows>' -S %s | FileCheck %s --check-prefix=CODE
-; RUN: %opt -passes='lockstep-work-group-loops<fold-narrow-rows>' -lockstep-masked-tail-max-instructions=4 -S %s \
+; RUN: %opt -passes=lockstep-work-group -S %s | FileCheck %s
+; RUN: %opt -passes='lockstep-work-group<fold-narrow-rows>' -S %s | FileCheck %s --check-prefix=FOLD
+; RUN: %opt -passes='lockstep-work-group<fold-narrow-rows>' -S %s | FileCheck %s --check-prefix=CODE
+; RUN: %opt -passes='lockstep-work-group<fold-narrow-rows>' -lockstep-masked-tail-max-instructions=4 -S %s \
 ; RUN:   | FileCheck %s --check-prefix=LONG
 
 %lockstep.GroupInfo = type { [3 x i64], [3 x i64], [3 x i64], [3 x i64], [3 x i64], [3 x i64], i32, i32, ptr, i64, ptr, ptr, ptr, i64 }

@@ -1,7 +1,7 @@
 ; A kernel whose only cuts are sub-group barriers runs the region machine
 ; once per sub-group, so sub-groups may take different paths; decisions are
 ; read at the sub-group's first work-item.
-; RUN: %opt -passes=lockstep-work-group-loops -S %s | FileCheck %s
+; RUN: %opt -passes=lockstep-work-group -S %s | FileCheck %s
 
 declare i64 @__lockstep.local_id(i32) memory(none)
 declare void @_Z17sub_group_barrierj(i32) convergent

@@ -2,7 +2,7 @@
 ; 2.0's work_group_reduce_add: each becomes a combine between the loop nests
 ; with its own operation (mul, fmul; and, or, xor; the logical ones compare
 ; each operand with 0 first and give 0 or 1), and none stays a call.
-; RUN: %opt -passes=lockstep-work-group-loops -S %s | FileCheck %s --implicit-check-not="= call {{.*}}work_group_"
+; RUN: %opt -passes=lockstep-work-group -S %s | FileCheck %s --implicit-check-not="= call {{.*}}work_group_"
 
 declare i64 @__lockstep.local_id(i32) memory(none)
 declare i32 @_Z21work_group_reduce_muli(i32) convergent

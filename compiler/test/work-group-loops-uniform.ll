@@ -3,7 +3,7 @@
 ; region's work-item loop and stored after it, not per work-item; a value
 ; derived from the local id, and one assigned under a branch on it, stay per
 ; work-item.
-; RUN: %opt -passes=lockstep-work-group-loops -S %s | FileCheck %s
+; RUN: %opt -passes=lockstep-work-group -S %s | FileCheck %s
 
 declare i64 @__lockstep.local_id(i32) memory(none)
 declare void @_Z7barrierj(i32) convergent

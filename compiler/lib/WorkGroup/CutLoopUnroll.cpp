@@ -31,11 +31,12 @@
 
 #include "Analysis/LoopCutCost.h"
 #include "Statistics.h"
-#include "WorkGroup/WorkGroupLoops.h"
+#include "WorkGroup/LoopCuts.h"
+#include "WorkGroup/PhaseMarkers.h"
 
 using namespace llvm;
 
-#define DEBUG_TYPE "lockstep-work-group-loops"
+#define DEBUG_TYPE "lockstep-loop-cuts"
 LOCKSTEP_STATISTIC(NumCutLoopsUnrolled, "Cut kernel loops unrolled so carried values stay in registers");
 
 namespace lockstep::compiler {
@@ -65,7 +66,7 @@ unsigned cutLoopUnrollFactor(unsigned vectorBits) {
 // a value that differs between work-items; `differs` says which. On success
 // `loop` is the unrolled loop and `remainder` the loop of the rounds left
 // over (or null when the trip count is a known multiple).
-bool WorkGroupLoops::unrollCutLoop(Loop *loop, DominatorTree &dominators, LoopInfo &loops, ScalarEvolution &evolution,
+bool LoopCutter::unrollCutLoop(Loop *loop, DominatorTree &dominators, LoopInfo &loops, ScalarEvolution &evolution,
                                    AssumptionCache &assumptions, function_ref<bool(const Value *)> differs,
                                    Loop *&remainder) {
   remainder = nullptr;

@@ -26,11 +26,12 @@
 
 #include "Analysis/LoopCutCost.h"
 #include "Statistics.h"
-#include "WorkGroup/WorkGroupLoops.h"
+#include "WorkGroup/LoopCuts.h"
+#include "WorkGroup/PhaseMarkers.h"
 
 using namespace llvm;
 
-#define DEBUG_TYPE "lockstep-work-group-loops"
+#define DEBUG_TYPE "lockstep-loop-cuts"
 LOCKSTEP_STATISTIC(NumPeeledLoops, "Loops whose trip count differs, peeled (a few rounds)");
 
 namespace lockstep::compiler {
@@ -55,7 +56,7 @@ cl::opt<uint64_t> kUnrollMaxInstructions("lockstep-few-rounds-max-instructions",
 // region then holds straight-line code whose later rounds the vectorizer
 // masks, with no cut, no activity flags and no count of active work-items
 // between rounds (masked, stencil's halo loop cost a quarter of its time).
-bool WorkGroupLoops::unrollFewRounds(Loop *loop, DominatorTree &dominators, LoopInfo &loops, ScalarEvolution &evolution,
+bool LoopCutter::unrollFewRounds(Loop *loop, DominatorTree &dominators, LoopInfo &loops, ScalarEvolution &evolution,
                                      AssumptionCache &assumptions) {
   BasicBlock *header = loop->getHeader(), *preheader = loop->getLoopPreheader(), *latch = loop->getLoopLatch();
   if (!preheader || !latch || latch == header) return false;

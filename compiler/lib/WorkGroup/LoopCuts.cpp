@@ -4,6 +4,11 @@
 // count differs between work-items are peeled (FewRounds.cpp) or masked
 // (MaskedLoops.cpp) first, except those that make atomics, which would not
 // widen masked and stay whole. The cuts are marked kLoopCutMarker.
+//
+// LoopCutsPass (lockstep-loop-cuts<vector-bits=N>) cuts each kernel and its
+// versions that keep loop cuts (KernelVersions.cpp), and drops the versions
+// without loop cuts of a kernel it made none in: they would be the kernel
+// again. The work-group loops read the marks it leaves (PhaseMarkers.h).
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/Analysis/AssumptionCache.h>
@@ -25,12 +30,14 @@
 
 #include "Analysis/LoopCutCost.h"
 #include "Analysis/WorkItemDivergence.h"
+#include "Analysis/OpenCLNames.h"
 #include "Statistics.h"
-#include "WorkGroup/WorkGroupLoops.h"
+#include "WorkGroup/LoopCuts.h"
+#include "WorkGroup/PhaseMarkers.h"
 
 using namespace llvm;
 
-#define DEBUG_TYPE "lockstep-work-group-loops"
+#define DEBUG_TYPE "lockstep-loop-cuts"
 LOCKSTEP_STATISTIC(NumLoopCuts, "Kernel loops cut at the top of their body");
 LOCKSTEP_STATISTIC(NumKeptUnmasked, "Loops whose trip count differs left whole: they make atomics, which do not widen");
 
@@ -57,19 +64,19 @@ cl::opt<bool> kMaskAtomicLoops("lockstep-mask-atomic-loops", cl::Hidden, cl::ini
 // (a small constant trip count) or that call printf (whose order within a
 // work-item the cut would interleave) or anything outside the program and
 // the builtins.
-void WorkGroupLoops::addLoopCuts() {
-  if (checking || !cutLoops) return;
+unsigned LoopCutter::run() {
+  if (F.hasFnAttribute(kCheckBarriersAttr)) return 0;
   for (BasicBlock &BB : F)
     for (Instruction &I : BB)
       if (auto *call = dyn_cast<CallInst>(&I); call && call->getCalledFunction()) {
-        if (isBarrierCall(I) && isSubGroupBarrier(call->getCalledFunction()->getName())) return;
+        if (isBarrierCall(I) && isSubGroupBarrier(call->getCalledFunction()->getName())) return 0;
         std::optional<CollectiveOp> op = parseCollective(call->getCalledFunction()->getName());
-        if (op && (op->subGroup || op->nonUniform)) return;
+        if (op && (op->subGroup || op->nonUniform)) return 0;
       }
 
   DominatorTree dominators(F);
   LoopInfo loops(dominators);
-  if (loops.empty()) return;
+  if (loops.empty()) return 0;
   bool keepsVectorsWhole = summarizeFunction(F, vectorBits).fullWidthVectors;
 
   // Which values and blocks differ between work-items, on the SSA form.
@@ -140,7 +147,7 @@ void WorkGroupLoops::addLoopCuts() {
   if (!uniformLoops.empty())
     cutUniformLoops(uniformLoops, dominators, loops, cutEvolution,
                     [&](const Value *value) { return divergence.differs(value); });
-  if (differingLoops.empty()) return;
+  if (differingLoops.empty()) return cuts;
   // Loops of a few rounds are unrolled, the rest masked. Unrolling keeps the
   // dominator tree and loop info up to date; masking does not, so it comes
   // last, and the unrolled loops' dead remains go after it.
@@ -160,9 +167,10 @@ void WorkGroupLoops::addLoopCuts() {
   }
   for (Loop *loop : masked) maskLoop(loop);
   if (unrolled) removeUnreachableBlocks(F);
+  return cuts + maskedLoops;
 }
 
-void WorkGroupLoops::cutUniformLoops(ArrayRef<Loop *> uniformLoops, DominatorTree &dominators, LoopInfo &loops,
+void LoopCutter::cutUniformLoops(ArrayRef<Loop *> uniformLoops, DominatorTree &dominators, LoopInfo &loops,
                                      ScalarEvolution &evolution, function_ref<bool(const Value *)> differs) {
   Module &M = *F.getParent();
   FunctionCallee barrier = M.getOrInsertFunction("_Z7barrierj", Type::getVoidTy(context), Type::getInt32Ty(context));
@@ -192,8 +200,35 @@ void WorkGroupLoops::cutUniformLoops(ArrayRef<Loop *> uniformLoops, DominatorTre
     CallInst *cut = CallInst::Create(barrier, {ConstantInt::get(Type::getInt32Ty(context), 0)}, "",
                                      top->getFirstInsertionPt());
     cut->setMetadata(kLoopCutMarker, MDNode::get(context, {}));
+    ++cuts;
     ++NumLoopCuts;
   }
+}
+
+PreservedAnalyses LoopCutsPass::run(Module &M, ModuleAnalysisManager &) {
+  bool changed = false;
+  for (Function *kernel : kernelsOf(M)) {
+    LoopCutter cutter(*kernel, vectorBits);
+    unsigned made = cutter.run();
+    changed |= made != 0;
+    SmallVector<Function *, 2> versions = versionsOf(*kernel), kept;
+    for (Function *version : versions) {
+      WorkGroupVersion kind = versionOf(*version);
+      if (kind != WorkGroupVersion::WholeLoops && kind != WorkGroupVersion::NarrowCut) {
+        kept.push_back(version);
+      } else if (made == 0) {
+        version->eraseFromParent();
+        changed = true;
+      } else {
+        kept.push_back(version);
+        if (kind == WorkGroupVersion::NarrowCut) LoopCutter(*version, vectorBits).run();
+      }
+    }
+    if (kept.size() != versions.size()) setVersions(*kernel, kept);
+    if (made != 0 && cutter.maskedLoopCount() != 0)
+      kernel->addFnAttr(kMaskedLoopsAttr, std::to_string(cutter.maskedLoopCount()));
+  }
+  return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
 }  // namespace lockstep::compiler

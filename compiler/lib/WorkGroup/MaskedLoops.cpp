@@ -18,11 +18,12 @@
 
 #include "Analysis/LoopCutCost.h"
 #include "Statistics.h"
-#include "WorkGroup/WorkGroupLoops.h"
+#include "WorkGroup/LoopCuts.h"
+#include "WorkGroup/PhaseMarkers.h"
 
 using namespace llvm;
 
-#define DEBUG_TYPE "lockstep-work-group-loops"
+#define DEBUG_TYPE "lockstep-loop-cuts"
 LOCKSTEP_STATISTIC(NumMaskedLoops, "Loops whose trip count differs, masked");
 
 namespace lockstep::compiler {
@@ -59,7 +60,7 @@ bool fewRounds(Loop *loop, const DenseMap<const Value *, const Value *> &stepOf)
 // variables in the prologue's allocas (so running it early is running it
 // again). Null where it does not apply; `leaves` is the block where the
 // flag is cleared.
-BasicBlock *WorkGroupLoops::peekNextRound(Loop *loop, ArrayRef<BasicBlock *> exiting, LoadInst *round,
+BasicBlock *LoopCutter::peekNextRound(Loop *loop, ArrayRef<BasicBlock *> exiting, LoadInst *round,
                                           AllocaInst *active, BasicBlock *latch, BasicBlock *&leaves) {
   BasicBlock *header = loop->getHeader();
   if (exiting.size() != 1 || exiting.front() != header || loop->isLoopLatch(header)) return nullptr;
@@ -115,7 +116,7 @@ BasicBlock *WorkGroupLoops::peekNextRound(Loop *loop, ArrayRef<BasicBlock *> exi
 // private variables, per work-item in the context), so that those that were
 // left behind by a work-item keep their last value. Only loops with one exit
 // block and a preheader.
-void WorkGroupLoops::maskLoop(Loop *loop) {
+void LoopCutter::maskLoop(Loop *loop) {
   BasicBlock *header = loop->getHeader(), *preheader = loop->getLoopPreheader();
   BasicBlock *exit = loop->getUniqueExitBlock();
   Type *i32 = Type::getInt32Ty(context);
@@ -233,7 +234,15 @@ void WorkGroupLoops::maskLoop(Loop *loop) {
   if (auto *declared = dyn_cast<Function>(sum.getCallee())) declared->addFnAttr(Attribute::Convergent);
   CallInst *count = builder.CreateCall(sum, {builder.CreateLoad(i32, active)});
   count->setMetadata(kMaskedCountMarker, countId);
-  Value *everyOne = builder.CreateICmpEQ(builder.CreateZExt(count, i64), workItemCount);
+  // The group's size, which the work-group loops compute in the prologue.
+  FunctionCallee workItems = F.getParent()->getOrInsertFunction(kWorkItemCountPlaceholder, i64);
+  if (auto *declared = dyn_cast<Function>(workItems.getCallee())) {
+    declared->setDoesNotAccessMemory();
+    declared->setDoesNotThrow();
+    declared->setWillReturn();
+  }
+  Value *zext = builder.CreateZExt(count, i64);
+  Value *everyOne = builder.CreateICmpEQ(zext, builder.CreateCall(workItems));
   builder.CreateStore(builder.CreateZExt(everyOne, i32), allActive);
   builder.CreateCondBr(builder.CreateICmpNE(count, ConstantInt::get(i32, 0)), top, exit);
   ++maskedLoops;

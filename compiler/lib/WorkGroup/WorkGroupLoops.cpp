@@ -24,7 +24,11 @@
 // geometry) are uniform and stay in registers.
 //
 // This file runs the phases in order (WorkGroupLoops::run); each phase lives
-// in a file of this folder named for it (WorkGroupLoops.h lists them).
+// in a file of this folder named for it (WorkGroupLoops.h lists them). The
+// pass (lockstep-work-group-loops<vector-bits=N>) builds each kernel and
+// then its versions (KernelVersions.cpp), each as its version says; it
+// comes after the loop cuts (LoopCuts.cpp), whose marks it reads and
+// removes (PhaseMarkers.h).
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/Analysis/ValueTracking.h>
@@ -94,12 +98,17 @@ void WorkGroupLoops::run() {
       builder.CreateBinaryIntrinsic(Intrinsic::umin, builder.getInt64(subGroupSize), enqueued), builder.getInt32Ty());
   checking = F.hasFnAttribute(kCheckBarriersAttr);
   kernelName = F.getFnAttribute(kKernelNameAttr).getValueAsString().str();
-  addLoopCuts();
+  if (Function *placeholder = F.getParent()->getFunction(kWorkItemCountPlaceholder))
+    for (User *user : make_early_inc_range(placeholder->users()))
+      if (auto *call = dyn_cast<CallInst>(user); call && call->getFunction() == &F) {
+        call->replaceAllUsesWith(workItemCount);
+        call->eraseFromParent();
+      }
   prepareCollectives();
   splitAtBarriers();
   for (auto &[block, call] : barrierBlocks) loopCuts += call && isLoopCut(*call);
   unifyReturns();
-  // The body's blocks as they are now (addLoopCuts may have deleted some),
+  // The body's blocks as they are now (the collectives and barriers split some),
   // which the regions replace.
   SmallPtrSet<BasicBlock *, 32> original;
   for (BasicBlock &BB : F) original.insert(&BB);
@@ -187,6 +196,17 @@ void WorkGroupLoops::run() {
     if (shared[i]) privateBytes += allocas[i]->getAllocationSize(layout)->getFixedValue();
   F.addFnAttr(kPrivateBytesAttr, std::to_string(privateBytes + contextBytes));
   F.addFnAttr(kFrameBytesAttr, std::to_string(privateBytes));
+}
+
+PreservedAnalyses WorkGroupLoopsPass::run(Module &M, ModuleAnalysisManager &) {
+  SmallVector<Function *, 8> kernels = kernelsOf(M);
+  for (Function *kernel : kernels) {
+    WorkGroupLoops(*kernel, optionsFor(*kernel, vectorBits)).run();
+    for (Function *version : versionsOf(*kernel)) WorkGroupLoops(*version, optionsFor(*version, vectorBits)).run();
+  }
+  if (Function *placeholder = M.getFunction(kWorkItemCountPlaceholder); placeholder && placeholder->use_empty())
+    placeholder->eraseFromParent();
+  return kernels.empty() ? PreservedAnalyses::all() : PreservedAnalyses::none();
 }
 
 }  // namespace lockstep::compiler

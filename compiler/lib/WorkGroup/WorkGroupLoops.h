@@ -2,15 +2,11 @@
 //
 // WorkGroupLoopsPass (WorkGroupLoops.cpp, the driver) turns a work-group
 // function whose body is the code of one work-item into code that runs every
-// work-item of the group. Its phases, in the order the driver runs them, each
-// in a file of this folder named for it:
+// work-item of the group. The passes before it have cut its kernel loops
+// and made the kernel's versions, and marked what they did in the IR
+// (PhaseMarkers.h). Its phases, in the order the driver runs them, each in a
+// file of this folder named for it:
 //
-//   LoopCuts.cpp          cut uniform kernel loops at the top of their body
-//                         (the choice: Analysis/LoopCutCost; those carrying
-//                         per-work-item values unrolled first,
-//                         CutLoopUnroll.cpp), peel the loops
-//                         of a few rounds (FewRounds.cpp) and mask the others
-//                         whose trip count differs (MaskedLoops.cpp);
 //   Collectives.cpp       cut the code at work-group and sub-group functions;
 //   Regions.cpp           cut it at barriers, one return, and decisions
 //                         (branches that choose between barriers);
@@ -28,14 +24,12 @@
 //                         (CollectiveCombine.cpp), barrier checks
 //                         (BarrierChecks.cpp), and rows of work-items
 //                         jammed into one trip of the x loop where they
-//                         share loads (RowJam.cpp);
-//   KernelVersioning.cpp  the versions of a kernel (without loop cuts for
-//                         narrow groups, with masked tails for rows that are
-//                         not a multiple of the vector step) and the pass.
+//                         share loads (RowJam.cpp).
 //
-// The phases share the fields below; what one phase decides that another
-// reads is listed with each field. Loop cuts are marked in the IR
-// (kLoopCutMarker) rather than kept in a set.
+// These phases build one function together: the regions, the variables'
+// classes and the context's slots that one decides the next ones read, in
+// the fields below (what one phase decides that another reads is listed
+// with each field).
 #pragma once
 
 #include <llvm/ADT/BitVector.h>
@@ -54,6 +48,7 @@
 
 #include "Internal.h"
 #include "Analysis/OpenCLNames.h"
+#include "WorkGroup/PhaseMarkers.h"
 
 namespace llvm {
 class AssumptionCache;
@@ -89,43 +84,6 @@ using llvm::SmallVectorImpl;
 using llvm::Type;
 using llvm::Value;
 
-// Marks the barrier calls that LoopCuts.cpp adds at the top of uniform
-// loops: they order nothing, so they fence nothing, and they are not the
-// kernel's own barriers (kBarrierCountAttr does not count them).
-inline constexpr const char *kLoopCutMarker = "lockstep.loop_cut";
-inline bool isLoopCut(const llvm::CallInst &call) { return call.hasMetadata(kLoopCutMarker); }
-
-// Private variables that MaskedLoops.cpp marks for the phases after it: kept
-// in the context and accessed there in every region even though they could
-// be promoted (kResidentMarker: a masked loop's `active` flag, which changes
-// only when a work-item leaves and is its count's input); of those, the ones
-// every work-item reads and writes in one place, work-item 0's
-// (kGroupWideMarker: a masked loop's `dirty`), whose distinct node also marks
-// the count of active work-items it belongs to (kMaskedCountMarker). The
-// driver removes the marks once the function is built.
-inline constexpr const char *kResidentMarker = "lockstep.resident";
-inline constexpr const char *kGroupWideMarker = "lockstep.group_wide";
-inline constexpr const char *kMaskedCountMarker = "lockstep.masked_count";
-inline bool isKeptResident(const AllocaInst &variable) { return variable.hasMetadata(kResidentMarker); }
-inline bool isGroupWide(const AllocaInst &variable) { return variable.hasMetadata(kGroupWideMarker); }
-
-// How one work-group function is built (KernelVersioning.cpp builds up to
-// three per kernel).
-struct WorkGroupLoopsOptions {
-  // Cut uniform kernel loops and mask the others (LoopCuts.cpp).
-  bool cutLoops = true;
-  // The work-item loops ask the vectorizer to fold their remainder into
-  // masked vector iterations (llvm.loop.vectorize.predicate.enable).
-  bool foldTails = false;
-  // The work-item loops are widened one vector a trip, not interleaved: for
-  // groups whose rows are a vector or two wide.
-  bool narrowRows = false;
-  // The width of the target's vector registers: a kernel with vectors this
-  // wide keeps its vectors whole (they are not split for widening across
-  // work-items), so its loops with vector values are not cut.
-  unsigned vectorBits = 512;
-};
-
 struct Exit {
   enum Kind : uint8_t { Barrier, Decision, Return } kind;
   BasicBlock *block;
@@ -144,7 +102,7 @@ struct Collective {
   AllocaInst *in = nullptr, *out = nullptr;
   SmallVector<AllocaInst *, 3> ids;  // broadcast source ids
   // A masked loop's count of active work-items: a group-wide variable that
-  // is 0 while every flag is known to be 1 (see maskLoop).
+  // is 0 while every flag is known to be 1 (see MaskedLoops.cpp).
   AllocaInst *dirty = nullptr;
 };
 
@@ -159,8 +117,6 @@ class WorkGroupLoops {
         narrowRows(options.narrowRows),
         vectorBits(options.vectorBits) {}
   void run();
-  unsigned loopCutCount() const { return loopCuts + maskedLoops; }
-  unsigned maskedLoopCount() const { return maskedLoops; }
 
  private:
   // Structure.
@@ -175,17 +131,6 @@ class WorkGroupLoops {
   void numberStates();
   void buildLaneMachine(BasicBlock *start, BasicBlock *finish);
   void emitDivergenceCheck(IRBuilder<> &builder, BasicBlock *decision, unsigned slot);
-  void addLoopCuts();
-  void maskLoop(Loop *loop);
-  bool unrollFewRounds(Loop *loop, DominatorTree &dominators, LoopInfo &loops, ScalarEvolution &evolution,
-                       AssumptionCache &assumptions);
-  BasicBlock *peekNextRound(Loop *loop, ArrayRef<BasicBlock *> exiting, LoadInst *round, AllocaInst *active,
-                            BasicBlock *latch, BasicBlock *&leaves);
-  void cutUniformLoops(ArrayRef<Loop *> uniformLoops, DominatorTree &dominators, LoopInfo &loops,
-                       ScalarEvolution &evolution, llvm::function_ref<bool(const Value *)> differs);
-  bool unrollCutLoop(Loop *loop, DominatorTree &dominators, LoopInfo &loops, ScalarEvolution &evolution,
-                     AssumptionCache &assumptions, llvm::function_ref<bool(const Value *)> differs,
-                     Loop *&remainder);
   void splitAtBarriers();
   void unifyReturns();
   ExitSet exitsFrom(BasicBlock *start, SmallVectorImpl<BasicBlock *> *blocks = nullptr) const;
@@ -277,6 +222,7 @@ class WorkGroupLoops {
   SmallSetVector<BasicBlock *, 8> decisions;
   // Of the barriers, how many are loop cuts (kLoopCutMarker).
   unsigned loopCuts = 0;
+  // The function's loops were cut (RowJam.cpp jams the rows of cut loops).
   bool cutLoops = true;
   // The work-item loops ask the vectorizer to fold their remainder into
   // masked vector iterations (llvm.loop.vectorize.predicate.enable).
@@ -287,7 +233,6 @@ class WorkGroupLoops {
   // wide keeps its vectors whole (they are not split for widening across
   // work-items), so its loops with vector values are not cut.
   unsigned vectorBits = 512;
-  unsigned maskedLoops = 0;
 
   // Allocas of the prologue and what the regions need of them.
   SmallVector<AllocaInst *, 32> allocas;

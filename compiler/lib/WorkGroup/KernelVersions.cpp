@@ -1,0 +1,144 @@
+// KernelVersionsPass (lockstep-kernel-versions<fold-narrow-rows>): the
+// versions of a kernel, cloned before anything is cut. A kernel with loops,
+// barriers or collectives gets a copy that keeps its loops whole (for groups
+// too narrow to widen a cut loop's rows) and one whose work-item loops take
+// one vector a trip (for narrow rows); the loop cuts drop both where they
+// cut nothing. A straight-line kernel, with `fold-narrow-rows` (targets with
+// masked vector memory access), gets a copy with masked loop tails for
+// groups whose width is not a multiple of the vector step. Each copy is an
+// internal function marked with its kind (kWorkGroupVersionAttr), listed on
+// the kernel (kVersionsMetadata); VersionDispatch.cpp picks one per launch.
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Metadata.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/CommandLine.h>
+#include <llvm/Support/Debug.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+
+#include "Analysis/OpenCLNames.h"
+#include "Statistics.h"
+#include "WorkGroup/PhaseMarkers.h"
+
+using namespace llvm;
+
+#define DEBUG_TYPE "lockstep-kernel-versions"
+LOCKSTEP_STATISTIC(NumLongStraightLine, "Straight-line kernels too long for a masked-tail version");
+
+namespace lockstep::compiler {
+
+// Groups narrower than this run the narrow-cut version (VersionDispatch.cpp;
+// 0: there is none).
+extern cl::opt<uint64_t> kNarrowCutWidth;
+
+namespace {
+
+// The masked-tail version pays where a kernel streams through memory, a few
+// instructions per store; a straight-line kernel longer than this computes
+// far more than it stores, and its second copy doubles the build (a 2,000-line
+// hash-like kernel: 16,000 instructions, 5.2 s of which 2.0 s went to the
+// masked-tail copy).
+cl::opt<unsigned> kMaskedTailMaxInstructions(
+    "lockstep-masked-tail-max-instructions", cl::Hidden, cl::init(2000),
+    cl::desc("Straight-line kernels longer than this get no masked-tail version"));
+
+constexpr std::pair<WorkGroupVersion, const char *> kVersionNames[] = {
+    {WorkGroupVersion::WholeLoops, "whole-loops"},
+    {WorkGroupVersion::NarrowCut, "narrow-cut"},
+    {WorkGroupVersion::NarrowRows, "narrow-rows"},
+};
+
+// A kernel without loops, barriers or collectives: one pass over its
+// work-items that streams through memory (RetargetToHost.cpp picks its
+// vector width by that).
+bool isStraightLine(Function &F) {
+  DominatorTree dominators(F);
+  LoopInfo loops(dominators);
+  if (!loops.empty()) return false;
+  for (Instruction &I : instructions(F))
+    if (auto *call = dyn_cast<CallInst>(&I); call && call->getCalledFunction())
+      if (isBarrierCall(I) || parseCollective(call->getCalledFunction()->getName())) return false;
+  return true;
+}
+
+Function *cloneVersion(Function &kernel, WorkGroupVersion version, StringRef suffix) {
+  ValueToValueMapTy map;
+  Function *copy = CloneFunction(&kernel, map);
+  copy->setLinkage(GlobalValue::InternalLinkage);
+  copy->setName(kernel.getName() + suffix);
+  setVersion(*copy, version);
+  return copy;
+}
+
+}  // namespace
+
+WorkGroupVersion versionOf(const Function &F) {
+  Attribute attribute = F.getFnAttribute(kWorkGroupVersionAttr);
+  if (!attribute.isValid()) return WorkGroupVersion::LoopCuts;
+  for (auto [version, name] : kVersionNames)
+    if (attribute.getValueAsString() == name) return version;
+  report_fatal_error("lockstep: unknown work-group version " + attribute.getValueAsString());
+}
+
+void setVersion(Function &F, WorkGroupVersion version) {
+  for (auto [kind, name] : kVersionNames)
+    if (kind == version) F.addFnAttr(kWorkGroupVersionAttr, name);
+}
+
+WorkGroupLoopsOptions optionsFor(const Function &F, unsigned vectorBits) {
+  WorkGroupVersion version = versionOf(F);
+  return {.cutLoops = version == WorkGroupVersion::LoopCuts || version == WorkGroupVersion::NarrowCut,
+          .foldTails = version == WorkGroupVersion::NarrowRows,
+          .narrowRows = version == WorkGroupVersion::NarrowCut,
+          .vectorBits = vectorBits};
+}
+
+SmallVector<Function *, 2> versionsOf(const Function &kernel) {
+  SmallVector<Function *, 2> versions;
+  if (MDNode *node = kernel.getMetadata(kVersionsMetadata))
+    for (const MDOperand &operand : node->operands())
+      if (auto *value = dyn_cast_or_null<ValueAsMetadata>(operand.get()))
+        versions.push_back(cast<Function>(value->getValue()));
+  return versions;
+}
+
+void setVersions(Function &kernel, ArrayRef<Function *> versions) {
+  SmallVector<Metadata *, 2> operands;
+  for (Function *version : versions) operands.push_back(ValueAsMetadata::get(version));
+  kernel.setMetadata(kVersionsMetadata, versions.empty() ? nullptr : MDNode::get(kernel.getContext(), operands));
+}
+
+SmallVector<Function *, 8> kernelsOf(Module &M) {
+  SmallVector<Function *, 8> kernels;
+  for (Function &F : M)
+    if (!F.isDeclaration() && F.hasFnAttribute(kKernelNameAttr) && !F.hasFnAttribute(kWorkGroupVersionAttr))
+      kernels.push_back(&F);
+  return kernels;
+}
+
+PreservedAnalyses KernelVersionsPass::run(Module &M, ModuleAnalysisManager &) {
+  SmallVector<Function *, 8> kernels = kernelsOf(M);
+  for (Function *F : kernels) {
+    bool straightLine = isStraightLine(*F);
+    if (straightLine) F->addFnAttr(kStraightLineAttr);
+    F->addFnAttr(kWorkGroupCodeAttr);  // the copies below inherit it
+    SmallVector<Function *, 2> versions;
+    if (straightLine) {
+      if (!foldNarrowRows) continue;
+      if (F->getInstructionCount() > kMaskedTailMaxInstructions) {
+        ++NumLongStraightLine;
+        continue;
+      }
+      versions.push_back(cloneVersion(*F, WorkGroupVersion::NarrowRows, ".narrow_rows"));
+    } else {
+      versions.push_back(cloneVersion(*F, WorkGroupVersion::WholeLoops, ".whole_loops"));
+      if (kNarrowCutWidth != 0) versions.push_back(cloneVersion(*F, WorkGroupVersion::NarrowCut, ".narrow_cut"));
+    }
+    setVersions(*F, versions);
+  }
+  return kernels.empty() ? PreservedAnalyses::all() : PreservedAnalyses::none();
+}
+
+}  // namespace lockstep::compiler

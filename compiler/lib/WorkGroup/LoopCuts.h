@@ -1,0 +1,51 @@
+// The loop cuts of one work-group function (LoopCuts.cpp): its kernel loops
+// cut at the top of their body, peeled (FewRounds.cpp), unrolled before the
+// cut (CutLoopUnroll.cpp) or masked (MaskedLoops.cpp). What it adds is
+// marked in the IR for the work-group loops (PhaseMarkers.h).
+#pragma once
+
+#include <llvm/ADT/ArrayRef.h>
+#include <llvm/ADT/STLFunctionalExtras.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/Instructions.h>
+
+namespace llvm {
+class AssumptionCache;
+class DominatorTree;
+class Loop;
+class LoopInfo;
+class ScalarEvolution;
+}  // namespace llvm
+
+namespace lockstep::compiler {
+
+class LoopCutter {
+ public:
+  LoopCutter(llvm::Function &F, unsigned vectorBits)
+      : F(F), context(F.getContext()), prologue(&F.getEntryBlock()), vectorBits(vectorBits) {}
+  // Cuts, peels and masks F's loops; the number of cuts and masked loops.
+  unsigned run();
+  unsigned maskedLoopCount() const { return maskedLoops; }
+
+ private:
+  void cutUniformLoops(llvm::ArrayRef<llvm::Loop *> uniformLoops, llvm::DominatorTree &dominators,
+                       llvm::LoopInfo &loops, llvm::ScalarEvolution &evolution,
+                       llvm::function_ref<bool(const llvm::Value *)> differs);
+  bool unrollCutLoop(llvm::Loop *loop, llvm::DominatorTree &dominators, llvm::LoopInfo &loops,
+                     llvm::ScalarEvolution &evolution, llvm::AssumptionCache &assumptions,
+                     llvm::function_ref<bool(const llvm::Value *)> differs, llvm::Loop *&remainder);
+  bool unrollFewRounds(llvm::Loop *loop, llvm::DominatorTree &dominators, llvm::LoopInfo &loops,
+                       llvm::ScalarEvolution &evolution, llvm::AssumptionCache &assumptions);
+  void maskLoop(llvm::Loop *loop);
+  llvm::BasicBlock *peekNextRound(llvm::Loop *loop, llvm::ArrayRef<llvm::BasicBlock *> exiting,
+                                  llvm::LoadInst *round, llvm::AllocaInst *active, llvm::BasicBlock *latch,
+                                  llvm::BasicBlock *&leaves);
+
+  llvm::Function &F;
+  llvm::LLVMContext &context;
+  llvm::BasicBlock *prologue;
+  unsigned vectorBits;
+  unsigned cuts = 0, maskedLoops = 0;
+};
+
+}  // namespace lockstep::compiler
