@@ -15,6 +15,7 @@
 #include "Backend.h"
 #include "Internal.h"
 #include "PassPipeline.h"
+#include "Passes.h"
 
 using namespace llvm;
 

@@ -54,6 +54,7 @@
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 
 #include "Internal.h"
+#include "Passes.h"
 #include "Statistics.h"
 
 #define DEBUG_TYPE "lockstep-bounds-check"

@@ -68,6 +68,7 @@
 
 #include "Internal.h"
 #include "LinearReader.h"
+#include "Passes.h"
 #include "Statistics.h"
 
 #define DEBUG_TYPE "lockstep-bounds-check-versioning"

@@ -27,6 +27,7 @@
 #include <cstddef>
 
 #include "Internal.h"
+#include "Passes.h"
 #include "Statistics.h"
 #include "lockstep/compiler/ImageAbi.h"
 

@@ -43,6 +43,7 @@
 #include <llvm/Support/Debug.h>
 
 #include "Internal.h"
+#include "Passes.h"
 #include "Statistics.h"
 
 #define DEBUG_TYPE "lockstep-image-type-lowering"

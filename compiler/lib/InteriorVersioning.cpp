@@ -67,6 +67,7 @@
 #include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
 
 #include "Internal.h"
+#include "Passes.h"
 #include "Statistics.h"
 
 #define DEBUG_TYPE "lockstep-interior-versioning"

@@ -20,6 +20,7 @@
 #include "Analysis/OpenCLNames.h"
 #include "Internal.h"
 #include "lockstep/compiler/ImageAbi.h"
+#include "Passes.h"
 
 using namespace llvm;
 

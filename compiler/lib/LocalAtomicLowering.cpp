@@ -19,6 +19,7 @@
 #include <llvm/Transforms/Utils/LowerAtomic.h>
 
 #include "Internal.h"
+#include "Passes.h"
 #include "Statistics.h"
 
 #define DEBUG_TYPE "lockstep-local-atomic-lowering"

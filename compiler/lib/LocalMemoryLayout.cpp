@@ -12,6 +12,7 @@
 #include <llvm/Support/MathExtras.h>
 
 #include "Internal.h"
+#include "Passes.h"
 
 using namespace llvm;
 

@@ -26,6 +26,7 @@
 #include <llvm/Transforms/Utils/LoopSimplify.h>
 
 #include "Internal.h"
+#include "Passes.h"
 
 using namespace llvm;
 

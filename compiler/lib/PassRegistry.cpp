@@ -13,6 +13,7 @@
 #include "Analysis/WorkItemDivergence.h"
 #include "Internal.h"
 #include "PassPipeline.h"
+#include "Passes.h"
 
 using namespace llvm;
 

@@ -14,6 +14,7 @@
 #include <llvm/Support/MathExtras.h>
 
 #include "Internal.h"
+#include "Passes.h"
 #include "PrintfRecord.h"
 
 using namespace llvm;

@@ -11,6 +11,7 @@
 #include <llvm/IR/Module.h>
 
 #include "Internal.h"
+#include "Passes.h"
 
 #define DEBUG_TYPE "lockstep-release-builtin-calls"
 

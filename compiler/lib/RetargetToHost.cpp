@@ -15,6 +15,7 @@
 #include <llvm/Target/TargetMachine.h>
 
 #include "Internal.h"
+#include "Passes.h"
 #include "Statistics.h"
 #include "TargetInfo.h"
 

@@ -25,6 +25,7 @@
 #include <llvm/Transforms/Scalar/Scalarizer.h>
 
 #include "Internal.h"
+#include "Passes.h"
 #include "Statistics.h"
 
 #define DEBUG_TYPE "lockstep-scalarize-work-group-code"

@@ -37,6 +37,7 @@
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 
 #include "Internal.h"
+#include "Passes.h"
 #include "Statistics.h"
 
 #define DEBUG_TYPE "lockstep-stop-poll"

@@ -35,6 +35,7 @@
 #include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
 
 #include "Internal.h"
+#include "Passes.h"
 
 using namespace llvm;
 

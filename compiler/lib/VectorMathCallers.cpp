@@ -8,6 +8,7 @@
 #include <llvm/IR/Module.h>
 
 #include "Internal.h"
+#include "Passes.h"
 #include "Statistics.h"
 
 #define DEBUG_TYPE "lockstep-vector-math-callers"

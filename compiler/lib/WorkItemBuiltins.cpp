@@ -13,6 +13,7 @@
 #include <llvm/IR/Module.h>
 
 #include "Internal.h"
+#include "Passes.h"
 
 using namespace llvm;
 

@@ -31,6 +31,7 @@
 #include <llvm/Transforms/Utils/ValueMapper.h>
 
 #include "Internal.h"
+#include "Passes.h"
 
 using namespace llvm;
 using namespace llvm::PatternMatch;

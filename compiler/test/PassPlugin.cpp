@@ -6,6 +6,7 @@
 #include <llvm/Passes/PassPlugin.h>
 
 #include "Internal.h"
+#include "Passes.h"
 
 extern "C" __attribute__((visibility("default"))) llvm::PassPluginLibraryInfo llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "LockstepPasses", "0.1",

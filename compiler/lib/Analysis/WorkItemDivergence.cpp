@@ -15,6 +15,7 @@
 
 #include "Analysis/OpenCLNames.h"
 #include "Internal.h"
+#include "Passes.h"
 
 #define DEBUG_TYPE "lockstep-divergence"
 

@@ -15,6 +15,7 @@
 
 #include "Internal.h"
 #include "MemoryAccess/AccessPatterns.h"
+#include "Passes.h"
 #include "Statistics.h"
 
 #define DEBUG_TYPE "lockstep-flatten-div-rem-indices"

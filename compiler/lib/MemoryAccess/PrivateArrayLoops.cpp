@@ -25,6 +25,7 @@
 #include <llvm/Transforms/Utils/LoopUtils.h>
 
 #include "Internal.h"
+#include "Passes.h"
 #include "Statistics.h"
 
 #define DEBUG_TYPE "lockstep-private-array-loops"

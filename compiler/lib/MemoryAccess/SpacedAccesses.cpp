@@ -34,6 +34,7 @@
 
 #include "Internal.h"
 #include "MemoryAccess/AccessPatterns.h"
+#include "Passes.h"
 #include "Statistics.h"
 #include "TargetInfo.h"
 

@@ -31,6 +31,7 @@
 
 #include "Internal.h"
 #include "MemoryAccess/AccessPatterns.h"
+#include "Passes.h"
 #include "Statistics.h"
 
 #define DEBUG_TYPE "lockstep-strided-run-prefetch"

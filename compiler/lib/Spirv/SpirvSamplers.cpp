@@ -31,6 +31,7 @@
 #include <llvm/IR/Instructions.h>
 
 #include "Internal.h"
+#include "Passes.h"
 #include "Statistics.h"
 
 #define DEBUG_TYPE "lockstep-spirv-samplers"

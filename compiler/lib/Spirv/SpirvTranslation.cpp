@@ -38,6 +38,7 @@
 
 #include "Internal.h"
 #include "Spirv/SpirvBinary.h"
+#include "Passes.h"
 
 extern char **environ;
 

@@ -19,6 +19,7 @@
 #include <llvm/Transforms/Utils/Cloning.h>
 
 #include "Analysis/OpenCLNames.h"
+#include "Passes.h"
 #include "Statistics.h"
 #include "WorkGroup/PhaseMarkers.h"
 

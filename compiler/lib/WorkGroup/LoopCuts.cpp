@@ -29,8 +29,9 @@
 #include <llvm/Transforms/Utils/Local.h>
 
 #include "Analysis/LoopCutCost.h"
-#include "Analysis/WorkItemDivergence.h"
 #include "Analysis/OpenCLNames.h"
+#include "Analysis/WorkItemDivergence.h"
+#include "Passes.h"
 #include "Statistics.h"
 #include "WorkGroup/LoopCuts.h"
 #include "WorkGroup/PhaseMarkers.h"

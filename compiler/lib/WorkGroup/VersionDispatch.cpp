@@ -13,6 +13,7 @@
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/Debug.h>
 
+#include "Passes.h"
 #include "Statistics.h"
 #include "WorkGroup/PhaseMarkers.h"
 

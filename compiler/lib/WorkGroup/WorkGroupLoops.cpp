@@ -41,6 +41,7 @@
 #include <llvm/IR/Module.h>
 
 #include "WorkGroup/WorkGroupLoops.h"
+#include "Passes.h"
 
 using namespace llvm;
 
