@@ -9,7 +9,6 @@
 // internal function marked with its kind (kWorkGroupVersionAttr), listed on
 // the kernel (kVersionsMetadata); VersionDispatch.cpp picks one per launch.
 #include <llvm/Analysis/LoopInfo.h>
-#include <llvm/IR/Dominators.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Metadata.h>
@@ -54,10 +53,8 @@ constexpr std::pair<WorkGroupVersion, const char *> kVersionNames[] = {
 // A kernel without loops, barriers or collectives: one pass over its
 // work-items that streams through memory (RetargetToHost.cpp picks its
 // vector width by that).
-bool isStraightLine(Function &F) {
-  DominatorTree dominators(F);
-  LoopInfo loops(dominators);
-  if (!loops.empty()) return false;
+bool isStraightLine(Function &F, FunctionAnalysisManager &analyses) {
+  if (!analyses.getResult<LoopAnalysis>(F).empty()) return false;
   for (Instruction &I : instructions(F))
     if (auto *call = dyn_cast<CallInst>(&I); call && call->getCalledFunction())
       if (isBarrierCall(I) || parseCollective(call->getCalledFunction()->getName())) return false;
@@ -119,10 +116,11 @@ SmallVector<Function *, 8> kernelsOf(Module &M) {
   return kernels;
 }
 
-PreservedAnalyses KernelVersionsPass::run(Module &M, ModuleAnalysisManager &) {
+PreservedAnalyses KernelVersionsPass::run(Module &M, ModuleAnalysisManager &moduleAnalyses) {
+  FunctionAnalysisManager &analyses = moduleAnalyses.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   SmallVector<Function *, 8> kernels = kernelsOf(M);
   for (Function *F : kernels) {
-    bool straightLine = isStraightLine(*F);
+    bool straightLine = isStraightLine(*F, analyses);
     if (straightLine) F->addFnAttr(kStraightLineAttr);
     F->addFnAttr(kWorkGroupCodeAttr);  // the copies below inherit it
     SmallVector<Function *, 2> versions;

@@ -15,7 +15,6 @@
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/PostDominators.h>
 #include <llvm/Analysis/ScalarEvolution.h>
-#include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/IR/BasicBlock.h>
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/Dominators.h>
@@ -65,7 +64,7 @@ cl::opt<bool> kMaskAtomicLoops("lockstep-mask-atomic-loops", cl::Hidden, cl::ini
 // (a small constant trip count) or that call printf (whose order within a
 // work-item the cut would interleave) or anything outside the program and
 // the builtins.
-unsigned LoopCutter::run() {
+unsigned LoopCutter::run(FunctionAnalysisManager &analyses) {
   if (F.hasFnAttribute(kCheckBarriersAttr)) return 0;
   for (BasicBlock &BB : F)
     for (Instruction &I : BB)
@@ -75,13 +74,15 @@ unsigned LoopCutter::run() {
         if (op && (op->subGroup || op->nonUniform)) return 0;
       }
 
-  DominatorTree dominators(F);
-  LoopInfo loops(dominators);
+  // The dominator tree and loop info stay up to date through the cuts and
+  // the unrolling; scalar evolution is asked again after the cuts.
+  DominatorTree &dominators = analyses.getResult<DominatorTreeAnalysis>(F);
+  LoopInfo &loops = analyses.getResult<LoopAnalysis>(F);
   if (loops.empty()) return 0;
   bool keepsVectorsWhole = summarizeFunction(F, vectorBits).fullWidthVectors;
 
   // Which values and blocks differ between work-items, on the SSA form.
-  WorkItemDivergence divergence(F, prologue);
+  const WorkItemDivergence &divergence = analyses.getResult<WorkItemDivergenceAnalysis>(F);
   const PostDominatorTree &postDominators = divergence.postDominatorTree();
 
   // Loops that no differing branch outside them controls.
@@ -101,10 +102,7 @@ unsigned LoopCutter::run() {
   SmallPtrSet<Loop *, 4> keptUnmasked;  // differing loops that may be unrolled, not masked
   // Scalar evolution of the kernel as it is, for choosing the loops and
   // then for cutting them (the cuts change no trip count).
-  TargetLibraryInfoImpl cutLibraryInfo(Triple(F.getParent()->getTargetTriple()));
-  TargetLibraryInfo cutLibrary(cutLibraryInfo);
-  AssumptionCache cutAssumptions(F);
-  ScalarEvolution cutEvolution(F, cutLibrary, cutAssumptions, dominators, loops);
+  ScalarEvolution &cutEvolution = analyses.getResult<ScalarEvolutionAnalysis>(F);
   for (Loop *loop : loops.getLoopsInPreorder()) {
     if (!loop->isInnermost() || !reachedAlike(loop)) continue;
     if (favoursWorkItemOrder(loop, cutEvolution, divergence.differingValues())) continue;
@@ -146,16 +144,20 @@ unsigned LoopCutter::run() {
     }
   }
   if (!uniformLoops.empty())
-    cutUniformLoops(uniformLoops, dominators, loops, cutEvolution,
+    cutUniformLoops(uniformLoops, dominators, loops, cutEvolution, analyses.getResult<AssumptionAnalysis>(F),
                     [&](const Value *value) { return divergence.differs(value); });
   if (differingLoops.empty()) return cuts;
   // Loops of a few rounds are unrolled, the rest masked. Unrolling keeps the
   // dominator tree and loop info up to date; masking does not, so it comes
   // last, and the unrolled loops' dead remains go after it.
-  TargetLibraryInfoImpl libraryInfo(Triple(F.getParent()->getTargetTriple()));
-  TargetLibraryInfo library(libraryInfo);
-  AssumptionCache assumptions(F);
-  ScalarEvolution evolution(F, library, assumptions, dominators, loops);
+  // Scalar evolution and the assumptions afresh, of the kernel as the cuts
+  // left it (the divergence, no longer needed, goes with them).
+  PreservedAnalyses updated;
+  updated.preserve<DominatorTreeAnalysis>();
+  updated.preserve<LoopAnalysis>();
+  analyses.invalidate(F, updated);
+  AssumptionCache &assumptions = analyses.getResult<AssumptionAnalysis>(F);
+  ScalarEvolution &evolution = analyses.getResult<ScalarEvolutionAnalysis>(F);
   SmallVector<Loop *, 4> masked;
   bool unrolled = false;
   for (Loop *loop : differingLoops) {
@@ -172,10 +174,10 @@ unsigned LoopCutter::run() {
 }
 
 void LoopCutter::cutUniformLoops(ArrayRef<Loop *> uniformLoops, DominatorTree &dominators, LoopInfo &loops,
-                                     ScalarEvolution &evolution, function_ref<bool(const Value *)> differs) {
+                                 ScalarEvolution &evolution, AssumptionCache &assumptions,
+                                 function_ref<bool(const Value *)> differs) {
   Module &M = *F.getParent();
   FunctionCallee barrier = M.getOrInsertFunction("_Z7barrierj", Type::getVoidTy(context), Type::getInt32Ty(context));
-  AssumptionCache assumptions(F);
   SmallVector<Loop *, 8> toCut;
   for (Loop *loop : uniformLoops) {
     // Loops of a known count of rounds: see keepsWhole. (The count is of
@@ -206,11 +208,12 @@ void LoopCutter::cutUniformLoops(ArrayRef<Loop *> uniformLoops, DominatorTree &d
   }
 }
 
-PreservedAnalyses LoopCutsPass::run(Module &M, ModuleAnalysisManager &) {
+PreservedAnalyses LoopCutsPass::run(Module &M, ModuleAnalysisManager &moduleAnalyses) {
+  FunctionAnalysisManager &analyses = moduleAnalyses.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   bool changed = false;
   for (Function *kernel : kernelsOf(M)) {
     LoopCutter cutter(*kernel, vectorBits);
-    unsigned made = cutter.run();
+    unsigned made = cutter.run(analyses);
     changed |= made != 0;
     SmallVector<Function *, 2> versions = versionsOf(*kernel), kept;
     for (Function *version : versions) {
@@ -218,11 +221,12 @@ PreservedAnalyses LoopCutsPass::run(Module &M, ModuleAnalysisManager &) {
       if (kind != WorkGroupVersion::WholeLoops && kind != WorkGroupVersion::NarrowCut) {
         kept.push_back(version);
       } else if (made == 0) {
+        analyses.clear(*version, version->getName());
         version->eraseFromParent();
         changed = true;
       } else {
         kept.push_back(version);
-        if (kind == WorkGroupVersion::NarrowCut) LoopCutter(*version, vectorBits).run();
+        if (kind == WorkGroupVersion::NarrowCut) LoopCutter(*version, vectorBits).run(analyses);
       }
     }
     if (kept.size() != versions.size()) setVersions(*kernel, kept);

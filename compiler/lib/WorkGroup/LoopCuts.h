@@ -8,6 +8,7 @@
 #include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/PassManager.h>
 
 namespace llvm {
 class AssumptionCache;
@@ -23,13 +24,14 @@ class LoopCutter {
  public:
   LoopCutter(llvm::Function &F, unsigned vectorBits)
       : F(F), context(F.getContext()), prologue(&F.getEntryBlock()), vectorBits(vectorBits) {}
-  // Cuts, peels and masks F's loops; the number of cuts and masked loops.
-  unsigned run();
+  // Cuts, peels and masks F's loops, with the analyses of the pass manager
+  // (kept up to date or invalidated); the number of cuts and masked loops.
+  unsigned run(llvm::FunctionAnalysisManager &analyses);
   unsigned maskedLoopCount() const { return maskedLoops; }
 
  private:
   void cutUniformLoops(llvm::ArrayRef<llvm::Loop *> uniformLoops, llvm::DominatorTree &dominators,
-                       llvm::LoopInfo &loops, llvm::ScalarEvolution &evolution,
+                       llvm::LoopInfo &loops, llvm::ScalarEvolution &evolution, llvm::AssumptionCache &assumptions,
                        llvm::function_ref<bool(const llvm::Value *)> differs);
   bool unrollCutLoop(llvm::Loop *loop, llvm::DominatorTree &dominators, llvm::LoopInfo &loops,
                      llvm::ScalarEvolution &evolution, llvm::AssumptionCache &assumptions,
