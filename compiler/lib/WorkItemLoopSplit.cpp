@@ -169,14 +169,12 @@ SmallVector<Part, 3> offsetPartsOf(IRBuilder<> &builder, CmpInst::Predicate pred
 
 class Splitter {
  public:
-  explicit Splitter(Function &F) : F(F) {}
+  Splitter(Function &F, FunctionAnalysisManager &analyses) : F(F), analyses(analyses) {}
 
   bool run() {
-    promotePrivateVariables();
-    DominatorTree dominators(F);
-    LoopInfo loops(dominators);
+    bool changed = promotePrivateVariables();
+    LoopInfo &loops = analyses.getResult<LoopAnalysis>(F);
     loopInfo = &loops;
-    bool changed = false;
     for (Loop *loop : loops.getLoopsInPreorder())
       if (auto *latch = loop->getLoopLatch())
         if (latch->getTerminator()->getMetadata(kWorkItemLoopMarker)) changed |= split(loop);
@@ -188,14 +186,14 @@ class Splitter {
   // Values kept in private variables across a region's blocks (the loop
   // pass's copies of them) become SSA values, so that a bound loaded at the
   // top of the work-item loop is seen to be the region's uniform value.
-  void promotePrivateVariables() {
+  bool promotePrivateVariables() {
     SmallVector<AllocaInst *, 16> allocas;
     for (Instruction &I : F.getEntryBlock())
       if (auto *alloca = dyn_cast<AllocaInst>(&I); alloca && isAllocaPromotable(alloca)) allocas.push_back(alloca);
-    if (allocas.empty()) return;
-    DominatorTree dominators(F);
-    AssumptionCache assumptions(F);
-    PromoteMemToReg(allocas, dominators, &assumptions);
+    if (allocas.empty()) return false;
+    // The control flow stays as it is: the dominator tree holds.
+    PromoteMemToReg(allocas, analyses.getResult<DominatorTreeAnalysis>(F), &analyses.getResult<AssumptionAnalysis>(F));
+    return true;
   }
 
   bool split(Loop *loop) {
@@ -340,6 +338,7 @@ class Splitter {
   }
 
   Function &F;
+  FunctionAnalysisManager &analyses;
   LoopInfo *loopInfo = nullptr;
 };
 
@@ -354,10 +353,15 @@ MDNode *copyLoopId(MDNode *id) {
   return copy;
 }
 
-PreservedAnalyses WorkItemLoopSplitPass::run(Module &M, ModuleAnalysisManager &) {
+PreservedAnalyses WorkItemLoopSplitPass::run(Module &M, ModuleAnalysisManager &moduleAnalyses) {
+  FunctionAnalysisManager &analyses = moduleAnalyses.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   bool changed = false;
   for (Function &F : M)
-    if (!F.isDeclaration()) changed |= Splitter(F).run();
+    if (!F.isDeclaration() && Splitter(F, analyses).run()) {
+      // The splits leave the loop info behind.
+      analyses.invalidate(F, PreservedAnalyses::none());
+      changed = true;
+    }
   return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
