@@ -160,11 +160,20 @@ bool makesAtomics(const Loop &loop) {
   return false;
 }
 
-bool favoursWorkItemOrder(Loop *loop, ScalarEvolution &evolution,
-                          const SmallPtrSetImpl<const Value *> &divergent) {
+namespace {
+
+// How many of the loop's loads and stores move with it and run along it
+// (consecutive from one round to the next, not across the work-items), and
+// how many run across the work-items (consecutive from one local id to the
+// next).
+struct AccessOrder {
+  unsigned alongLoop = 0, acrossItems = 0;
+};
+
+AccessOrder accessOrder(Loop *loop, ScalarEvolution &evolution, const SmallPtrSetImpl<const Value *> &divergent) {
   const DataLayout &layout = loop->getHeader()->getModule()->getDataLayout();
   StepOf along{loop, divergent}, across{nullptr, divergent};
-  unsigned alongLoop = 0, acrossItems = 0;
+  AccessOrder order;
   for (BasicBlock *block : loop->blocks())
     for (Instruction &I : *block) {
       Value *pointer = getLoadStorePointerOperand(&I);
@@ -175,11 +184,22 @@ bool favoursWorkItemOrder(Loop *loop, ScalarEvolution &evolution,
       // What the loop does not move (its exit test's bound) stays out of it.
       if (loopStep == 0) continue;
       if (itemStep == size)
-        ++acrossItems;
+        ++order.acrossItems;
       else if (loopStep == size && itemStep != 0)
-        ++alongLoop;
+        ++order.alongLoop;
     }
-  return alongLoop > 0 && acrossItems == 0;
+  return order;
+}
+
+}  // namespace
+
+bool favoursWorkItemOrder(Loop *loop, ScalarEvolution &evolution, const SmallPtrSetImpl<const Value *> &divergent) {
+  AccessOrder order = accessOrder(loop, evolution, divergent);
+  return order.alongLoop > 0 && order.acrossItems == 0;
+}
+
+bool runsAcrossWorkItems(Loop *loop, ScalarEvolution &evolution, const SmallPtrSetImpl<const Value *> &divergent) {
+  return accessOrder(loop, evolution, divergent).acrossItems > 0;
 }
 
 namespace {

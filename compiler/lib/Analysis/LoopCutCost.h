@@ -59,6 +59,15 @@ bool makesAtomics(const llvm::Loop &loop);
 bool favoursWorkItemOrder(llvm::Loop *loop, llvm::ScalarEvolution &evolution,
                           const llvm::SmallPtrSetImpl<const llvm::Value *> &divergent);
 
+// Whether some load or store of `loop` runs across the work-items, moving
+// with the loop (`data[i]` in `for (i = gid; i < n; i += get_global_size(0))`):
+// with the work-item loop inside the loop the group streams through such
+// memory; with the loop whole inside the work-item loop each work-item
+// strides through it a round at a time, one cache line a round, and a
+// stride of a power of two puts every line in one cache set.
+bool runsAcrossWorkItems(llvm::Loop *loop, llvm::ScalarEvolution &evolution,
+                         const llvm::SmallPtrSetImpl<const llvm::Value *> &divergent);
+
 // What a loop's or a kernel's code comes to once -O3 has inlined the calls
 // in it (the builtins are calls still, and a kernel's helpers), a call to a
 // function with a body counted as that body, a few levels deep: about how
