@@ -18,6 +18,13 @@
 // signed or not. Each part keeps the loop's order of work-items and parts
 // run in ascending order; a value the loop leaves to the code after it (a
 // uniform variable's last value) comes from whichever part ran last.
+//
+// A loop is split at its first test; its parts, which start where the part
+// before them ends, are split again at their next test, round after round
+// (kSplitRounds, 2): a stencil whose edge work-items load its tile's halo
+// (`if (lx == 0) ...; if (lx == 15) ...`) gets a middle part with neither
+// test, which widens. A part that keeps its test (its answer varies there)
+// is not split at it again.
 #include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/LoopIterator.h>
@@ -26,7 +33,9 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PatternMatch.h>
+#include <llvm/Support/CommandLine.h>
 #include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/LoopUtils.h>
 #include <llvm/Transforms/Utils/PromoteMemToReg.h>
 #include <llvm/Transforms/Utils/ValueMapper.h>
 
@@ -38,6 +47,15 @@ using namespace llvm::PatternMatch;
 
 namespace lockstep::compiler {
 namespace {
+
+// Two rounds resolve two tests of a loop (a tile's two halo edges along x)
+// in at most 9 parts; each round can triple a loop's copies.
+cl::opt<unsigned> kSplitRounds("lockstep-work-item-split-rounds", cl::Hidden, cl::init(2),
+                               cl::desc("Rounds of splitting the parts of a work-item loop at their next test"));
+
+// Marks a test a part of the loop keeps (its answer varies there): the next
+// round does not split the part at it again.
+constexpr const char *kKeptTestMarker = "lockstep.work_item_test_kept";
 
 // The local id along x, in some integer type: the loop's counter, a
 // truncation of it to 16 bits or more, or an extension of such a truncation.
@@ -167,18 +185,50 @@ SmallVector<Part, 3> offsetPartsOf(IRBuilder<> &builder, CmpInst::Predicate pred
   return {{builder.getInt64(0), end, answer}, {end, count, false, /*keepTest=*/true}};
 }
 
+// Whether a branch of `loop` (its latch's aside) tests its id, or the id
+// plus something, as split() looks for one; before split() gives a part a
+// preheader.
+bool hasIdTest(Loop *loop, BasicBlock *header) {
+  PHINode *id = nullptr;
+  for (PHINode &phi : header->phis())
+    if (phi.getType()->isIntegerTy(64)) id = &phi;
+  if (!id) return false;
+  for (BasicBlock *block : loop->blocks()) {
+    if (block == loop->getLoopLatch()) continue;
+    auto *branch = dyn_cast<BranchInst>(block->getTerminator());
+    auto *compare = branch && branch->isConditional() ? dyn_cast<ICmpInst>(branch->getCondition()) : nullptr;
+    if (!compare || compare->getMetadata(kKeptTestMarker)) continue;
+    for (Value *operand : compare->operands()) {
+      if (isWorkItemId(operand, id)) return true;
+      if (auto *sum = dyn_cast<BinaryOperator>(operand); sum && sum->getOpcode() == Instruction::Add)
+        if (isWorkItemId(sum->getOperand(0), id) || isWorkItemId(sum->getOperand(1), id)) return true;
+    }
+  }
+  return false;
+}
+
 class Splitter {
  public:
   Splitter(Function &F, FunctionAnalysisManager &analyses) : F(F), analyses(analyses) {}
 
   bool run() {
     bool changed = promotePrivateVariables();
-    LoopInfo &loops = analyses.getResult<LoopAnalysis>(F);
-    loopInfo = &loops;
-    for (Loop *loop : loops.getLoopsInPreorder())
-      if (auto *latch = loop->getLoopLatch())
-        if (latch->getTerminator()->getMetadata(kWorkItemLoopMarker)) changed |= split(loop);
-    for (BasicBlock &BB : F) BB.getTerminator()->setMetadata(kWorkItemLoopMarker, nullptr);
+    for (unsigned round = 0; round < kSplitRounds; ++round) {
+      // The parts the last round made are loops of their own now.
+      if (round > 0) analyses.invalidate(F, PreservedAnalyses::none());
+      LoopInfo &loops = analyses.getResult<LoopAnalysis>(F);
+      loopInfo = &loops;
+      bool splitAny = false;
+      for (Loop *loop : loops.getLoopsInPreorder())
+        if (auto *latch = loop->getLoopLatch())
+          if (latch->getTerminator()->getMetadata(kWorkItemLoopMarker)) splitAny |= split(loop);
+      if (!splitAny) break;
+      changed = true;
+    }
+    for (BasicBlock &BB : F) {
+      BB.getTerminator()->setMetadata(kWorkItemLoopMarker, nullptr);
+      for (Instruction &I : BB) I.setMetadata(kKeptTestMarker, nullptr);
+    }
     return changed;
   }
 
@@ -199,7 +249,14 @@ class Splitter {
   bool split(Loop *loop) {
     BasicBlock *header = loop->getHeader(), *preheader = loop->getLoopPreheader(), *latch = loop->getLoopLatch();
     auto *back = dyn_cast<BranchInst>(latch->getTerminator());
-    if (!preheader || !back || !back->isConditional() || back->getSuccessor(0) != header) return false;
+    if (!back || !back->isConditional() || back->getSuccessor(0) != header) return false;
+    if (!preheader) {
+      // A part an earlier round made starts from its guard, which may skip
+      // it: give it a preheader if it has a test to split at.
+      if (!hasIdTest(loop, header)) return false;
+      preheader = InsertPreheaderForLoop(loop, nullptr, nullptr, nullptr, false);
+      if (!preheader) return false;
+    }
     BasicBlock *exit = back->getSuccessor(1);
     auto *test = dyn_cast<ICmpInst>(back->getCondition());
     if (!test || test->getPredicate() != ICmpInst::ICMP_ULT || !loop->isLoopInvariant(test->getOperand(1)))
@@ -208,8 +265,11 @@ class Splitter {
     if (!next || next->getOpcode() != Instruction::Add || !match(next->getOperand(1), m_One())) return false;
     auto *id = dyn_cast<PHINode>(next->getOperand(0));
     if (!id || id->getParent() != header || id->getNumIncomingValues() != 2 ||
-        id->getIncomingValueForBlock(latch) != next || !match(id->getIncomingValueForBlock(preheader), m_Zero()))
+        id->getIncomingValueForBlock(latch) != next)
       return false;
+    // The first id: 0, or where a part an earlier round made starts.
+    Value *start = id->getIncomingValueForBlock(preheader);
+    if (!loop->isLoopInvariant(start)) return false;
     Value *count = test->getOperand(1);
     if (isa<PHINode>(exit->begin())) return false;
     // The first branch on a test of the id, in the loop's order: the id
@@ -225,7 +285,7 @@ class Splitter {
       if (block == latch) continue;
       auto *branch = dyn_cast<BranchInst>(block->getTerminator());
       auto *candidate = branch && branch->isConditional() ? dyn_cast<ICmpInst>(branch->getCondition()) : nullptr;
-      if (!candidate) continue;
+      if (!candidate || candidate->getMetadata(kKeptTestMarker)) continue;
       for (unsigned side = 0; side < 2 && !compare; ++side) {
         Value *mine = candidate->getOperand(side), *other = candidate->getOperand(1 - side);
         CmpInst::Predicate asked = side == 0 ? candidate->getPredicate() : candidate->getSwappedPredicate();
@@ -269,6 +329,12 @@ class Splitter {
     else
       parts = offsetPartsOf(builder, predicate, offset, bound, count);
     if (parts.size() < 2) return false;
+    // The parts of [0, count) within [start, count).
+    if (!match(start, m_Zero()))
+      for (Part &part : parts) {
+        part.begin = builder.CreateBinaryIntrinsic(Intrinsic::umax, part.begin, start);
+        part.end = builder.CreateBinaryIntrinsic(Intrinsic::umax, part.end, start);
+      }
 
     // preheader → guard 0 → [part 0] → guard 1 → ... → [last part: the
     // original loop] → exit. A guard skips an empty part (the loops run at
@@ -279,7 +345,10 @@ class Splitter {
     auto enterPart = [&](PHINode *partId, ICmpInst *partCompare, BasicBlock *guard, const Part &part) {
       partId->setIncomingBlock(partId->getBasicBlockIndex(preheader), guard);
       partId->setIncomingValue(partId->getBasicBlockIndex(guard), part.begin);
-      if (part.keepTest) return;
+      if (part.keepTest) {
+        partCompare->setMetadata(kKeptTestMarker, MDNode::get(context, {}));
+        return;
+      }
       partCompare->replaceAllUsesWith(ConstantInt::getBool(context, part.answer));
       partCompare->eraseFromParent();
     };

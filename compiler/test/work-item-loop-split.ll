@@ -1,6 +1,9 @@
 ; A work-item loop whose body tests the local id against a uniform value is
-; split where the answer changes; each part knows it.
+; split where the answer changes; each part knows it. A second round splits
+; the parts at their next test.
 ; RUN: %opt -passes=lockstep-work-item-loop-split -S %s | FileCheck %s
+; RUN: %opt -passes=lockstep-work-item-loop-split -lockstep-work-item-split-rounds=1 -S %s \
+; RUN:   | FileCheck %s --check-prefix=ONE
 
 ; `if ((uint)lid < n)`: [0, min(n, size)) runs the store, the rest does not.
 define void @prefix(ptr %out, i32 %n, i64 %size) {
@@ -217,6 +220,52 @@ done:
 ; CHECK: br i1 false, label %then.part0
 ; CHECK: wi.loop.part1:
 ; CHECK: br i1 true, label %then.part1
+
+; Two tests, `if (lid == 0)` and `if (lid == 15)` (a tile's halo along x):
+; the first round splits at the first, the second splits each part at the
+; second, so the parts in [1, 15) run neither store.
+define void @two_edges(ptr %out, i64 %size) {
+entry:
+  br label %wi.loop
+wi.loop:
+  %x = phi i64 [ 0, %entry ], [ %next, %wi.next ]
+  %t = trunc i64 %x to i32
+  %p = getelementptr i32, ptr %out, i64 %x
+  store i32 0, ptr %p
+  %first = icmp eq i32 %t, 0
+  br i1 %first, label %left, label %mid
+left:
+  store i32 1, ptr %out
+  br label %mid
+mid:
+  %last = icmp eq i32 %t, 15
+  br i1 %last, label %right, label %wi.next
+right:
+  %q = getelementptr i32, ptr %out, i64 16
+  store i32 2, ptr %q
+  br label %wi.next
+wi.next:
+  %next = add nuw nsw i64 %x, 1
+  %more = icmp ult i64 %next, %size
+  br i1 %more, label %wi.loop, label %done, !llvm.loop !1, !lockstep.work_item_loop !0
+done:
+  ret void
+}
+; CHECK-LABEL: define void @two_edges(
+; CHECK-NOT:     icmp eq i32
+; CHECK:       wi.loop:
+; CHECK:         br i1 false, label %left, label %mid
+; CHECK:       mid:
+; CHECK-NEXT:    br i1 false, label %right, label %wi.next
+; CHECK:       wi.loop.part0:
+; CHECK:         br i1 true, label %left.part0, label %mid.part0
+; CHECK-NOT:     icmp eq i32
+; ONE-LABEL: define void @two_edges(
+; ONE:         br i1 false, label %left, label %mid
+; ONE:         %last = icmp eq i32 %t, 15
+; ONE:         br i1 true, label %left.part0, label %mid.part0
+; ONE:         %last.part0 = icmp eq i32 %t.part0, 15
+; ONE-LABEL: define void @left_alone(
 
 ; Left alone: a bound that differs per work-item, a test of something other
 ; than the id, and a loop WorkGroupLoops did not mark.
