@@ -188,11 +188,7 @@ SmallVector<Part, 3> offsetPartsOf(IRBuilder<> &builder, CmpInst::Predicate pred
 // Whether a branch of `loop` (its latch's aside) tests its id, or the id
 // plus something, as split() looks for one; before split() gives a part a
 // preheader.
-bool hasIdTest(Loop *loop, BasicBlock *header) {
-  PHINode *id = nullptr;
-  for (PHINode &phi : header->phis())
-    if (phi.getType()->isIntegerTy(64)) id = &phi;
-  if (!id) return false;
+bool hasIdTest(Loop *loop, PHINode *id) {
   for (BasicBlock *block : loop->blocks()) {
     if (block == loop->getLoopLatch()) continue;
     auto *branch = dyn_cast<BranchInst>(block->getTerminator());
@@ -250,13 +246,6 @@ class Splitter {
     BasicBlock *header = loop->getHeader(), *preheader = loop->getLoopPreheader(), *latch = loop->getLoopLatch();
     auto *back = dyn_cast<BranchInst>(latch->getTerminator());
     if (!back || !back->isConditional() || back->getSuccessor(0) != header) return false;
-    if (!preheader) {
-      // A part an earlier round made starts from its guard, which may skip
-      // it: give it a preheader if it has a test to split at.
-      if (!hasIdTest(loop, header)) return false;
-      preheader = InsertPreheaderForLoop(loop, nullptr, nullptr, nullptr, false);
-      if (!preheader) return false;
-    }
     BasicBlock *exit = back->getSuccessor(1);
     auto *test = dyn_cast<ICmpInst>(back->getCondition());
     if (!test || test->getPredicate() != ICmpInst::ICMP_ULT || !loop->isLoopInvariant(test->getOperand(1)))
@@ -267,6 +256,13 @@ class Splitter {
     if (!id || id->getParent() != header || id->getNumIncomingValues() != 2 ||
         id->getIncomingValueForBlock(latch) != next)
       return false;
+    if (!preheader) {
+      // A part an earlier round made starts from its guard, which may skip
+      // it: give it a preheader if it has a test to split at.
+      if (!hasIdTest(loop, id)) return false;
+      preheader = InsertPreheaderForLoop(loop, nullptr, nullptr, nullptr, false);
+      if (!preheader) return false;
+    }
     // The first id: 0, or where a part an earlier round made starts.
     Value *start = id->getIncomingValueForBlock(preheader);
     if (!loop->isLoopInvariant(start)) return false;

@@ -220,11 +220,10 @@ void LoopCutter::cutUniformLoops(ArrayRef<Loop *> uniformLoops, DominatorTree &d
 
 PreservedAnalyses LoopCutsPass::run(Module &M, ModuleAnalysisManager &moduleAnalyses) {
   FunctionAnalysisManager &analyses = moduleAnalyses.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
-  bool changed = false;
-  for (Function *kernel : kernelsOf(M)) {
+  SmallVector<Function *, 8> kernels = kernelsOf(M);
+  for (Function *kernel : kernels) {
     LoopCutter cutter(*kernel, vectorBits);
     unsigned made = cutter.run(analyses);
-    changed |= made != 0;
     SmallVector<Function *, 2> versions = versionsOf(*kernel), kept;
     for (Function *version : versions) {
       WorkGroupVersion kind = versionOf(*version);
@@ -233,7 +232,6 @@ PreservedAnalyses LoopCutsPass::run(Module &M, ModuleAnalysisManager &moduleAnal
       } else if (made == 0) {
         analyses.clear(*version, version->getName());
         version->eraseFromParent();
-        changed = true;
       } else {
         kept.push_back(version);
         if (kind == WorkGroupVersion::NarrowCut) LoopCutter(*version, vectorBits).run(analyses);
@@ -243,7 +241,9 @@ PreservedAnalyses LoopCutsPass::run(Module &M, ModuleAnalysisManager &moduleAnal
     if (made != 0 && cutter.maskedLoopCount() != 0)
       kernel->addFnAttr(kMaskedLoopsAttr, std::to_string(cutter.maskedLoopCount()));
   }
-  return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  // Peeling a loop of a few rounds changes a kernel even where it makes no
+  // cut, and masking keeps no analysis up to date.
+  return kernels.empty() ? PreservedAnalyses::all() : PreservedAnalyses::none();
 }
 
 }  // namespace lockstep::compiler

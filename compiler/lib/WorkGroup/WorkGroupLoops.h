@@ -50,32 +50,22 @@
 #include "Analysis/OpenCLNames.h"
 #include "WorkGroup/PhaseMarkers.h"
 
-namespace llvm {
-class AssumptionCache;
-class ScalarEvolution;
-}  // namespace llvm
-
 namespace lockstep::compiler {
 
 using llvm::AllocaInst;
-using llvm::AssumptionCache;
 using llvm::DataLayout;
 using llvm::Instruction;
 using llvm::LLVMContext;
 using llvm::PHINode;
-using llvm::ScalarEvolution;
 using llvm::ArrayRef;
 using llvm::BasicBlock;
 using llvm::BitVector;
 using llvm::BranchInst;
 using llvm::CallInst;
 using llvm::DenseMap;
-using llvm::DominatorTree;
 using llvm::Function;
 using llvm::IRBuilder;
 using llvm::LoadInst;
-using llvm::Loop;
-using llvm::LoopInfo;
 using llvm::SmallPtrSet;
 using llvm::SmallPtrSetImpl;
 using llvm::SmallSetVector;
