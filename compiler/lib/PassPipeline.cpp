@@ -120,6 +120,8 @@ ModulePassManager buildOptimizePipeline(PassBuilder &builder, TargetMachine &mac
     }
     passes.addPass(UniformDivisionPass());
     passes.addPass(SpreadLoopsPass());
+    // Last: SimplifyCFG would make the chains switches again.
+    passes.addPass(WorkItemSwitchLoweringPass());
   });
   passes.addPass(builder.buildPerModuleDefaultPipeline(options.optDisable ? OptimizationLevel::O1
                                                                           : OptimizationLevel::O3));

@@ -157,6 +157,13 @@ struct UniformDivisionPass : llvm::PassInfoMixin<UniformDivisionPass> {
   llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
 };
 
+// Last before the loop vectorizer: a switch of a few cases in a work-item
+// loop becomes a chain of equality tests and branches, which the vectorizer
+// if-converts (it leaves any loop with a switch scalar).
+struct WorkItemSwitchLoweringPass : llvm::PassInfoMixin<WorkItemSwitchLoweringPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
+};
+
 // Before the loop vectorizer: a work-item loop that clamps indices of the
 // work-item (`clamp(x + dx, 0, width - 1)`) gets a copy without the clamps,
 // for runs whose work-items lie inside every clamp's range.

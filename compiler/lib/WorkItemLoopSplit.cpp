@@ -31,6 +31,7 @@
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PatternMatch.h>
 #include <llvm/Support/CommandLine.h>
@@ -52,6 +53,16 @@ namespace {
 // in at most 9 parts; each round can triple a loop's copies.
 cl::opt<unsigned> kSplitRounds("lockstep-work-item-split-rounds", cl::Hidden, cl::init(2),
                                cl::desc("Rounds of splitting the parts of a work-item loop at their next test"));
+
+// A part known to hold at most this many work-items (its bounds are
+// constants clamped to the group: the 14 work-items between a tile's two halo
+// edges) folds its remainder into a masked vector iteration: with fewer
+// work-items than vector lanes, the vectorizer would not widen it at all,
+// and with a few vectors' worth it would run mostly the scalar remainder. A
+// longer part, or one whose bounds only the run knows (a reduction's
+// `lid < active`), keeps a vector loop without masks.
+cl::opt<uint64_t> kFoldMaxWorkItems("lockstep-work-item-split-fold-max", cl::Hidden, cl::init(64),
+                                    cl::desc("Most work-items of a split part whose loop folds its tail (0: none)"));
 
 // Marks a test a part of the loop keeps (its answer varies there): the next
 // round does not split the part at it again.
@@ -201,6 +212,57 @@ bool hasIdTest(Loop *loop, PHINode *id) {
     }
   }
   return false;
+}
+
+// Bounds of a part's ends that hold whatever the group's size: the parts'
+// ends are constants and the group's size combined by umin, umax and adding
+// constants (partsOf). Null where nothing bounds the value.
+std::optional<uint64_t> upperBound(Value *value) {
+  if (auto *constant = dyn_cast<ConstantInt>(value)) return constant->getLimitedValue();
+  if (auto *cast = dyn_cast<ZExtInst>(value)) return upperBound(cast->getOperand(0));
+  if (auto *sum = dyn_cast<BinaryOperator>(value); sum && sum->getOpcode() == Instruction::Add)
+    if (auto *constant = dyn_cast<ConstantInt>(sum->getOperand(1)); constant && !constant->isNegative())
+      if (std::optional<uint64_t> bound = upperBound(sum->getOperand(0)))
+        return *bound + constant->getZExtValue();
+  auto *call = dyn_cast<IntrinsicInst>(value);
+  if (!call) return std::nullopt;
+  std::optional<uint64_t> a = upperBound(call->getArgOperand(0)), b;
+  if (call->getIntrinsicID() == Intrinsic::umin || call->getIntrinsicID() == Intrinsic::umax)
+    b = upperBound(call->getArgOperand(1));
+  if (call->getIntrinsicID() == Intrinsic::umin) return a && b ? std::min(*a, *b) : a ? a : b;
+  if (call->getIntrinsicID() == Intrinsic::umax && a && b) return std::max(*a, *b);
+  return std::nullopt;
+}
+
+uint64_t lowerBound(Value *value) {
+  if (auto *constant = dyn_cast<ConstantInt>(value)) return constant->getLimitedValue();
+  if (auto *call = dyn_cast<IntrinsicInst>(value)) {
+    uint64_t a = lowerBound(call->getArgOperand(0)), b = lowerBound(call->getArgOperand(1));
+    if (call->getIntrinsicID() == Intrinsic::umax) return std::max(a, b);
+    if (call->getIntrinsicID() == Intrinsic::umin) return std::min(a, b);
+  }
+  return 0;
+}
+
+// Whether the part [begin, end) holds at most kFoldMaxWorkItems work-items
+// in any group.
+bool isShortPart(Value *begin, Value *end) {
+  std::optional<uint64_t> last = upperBound(end);
+  return last && *last <= lowerBound(begin) + kFoldMaxWorkItems;
+}
+
+// `id` (a loop id) with llvm.loop.vectorize.predicate.enable set, unless
+// it has the property already; a fresh distinct node.
+MDNode *withFoldedTail(MDNode *id) {
+  if (!id || findOptionMDForLoopID(id, "llvm.loop.vectorize.predicate.enable")) return id;
+  LLVMContext &context = id->getContext();
+  SmallVector<Metadata *, 4> operands{nullptr};
+  for (unsigned i = 1; i < id->getNumOperands(); ++i) operands.push_back(id->getOperand(i));
+  operands.push_back(MDNode::get(context, {MDString::get(context, "llvm.loop.vectorize.predicate.enable"),
+                                           ConstantAsMetadata::get(ConstantInt::getTrue(context))}));
+  MDNode *folded = MDNode::getDistinct(context, operands);
+  folded->replaceOperandWith(0, folded);
+  return folded;
 }
 
 class Splitter {
@@ -382,12 +444,16 @@ class Splitter {
         auto *partBack = cast<BranchInst>(map[back]);
         cast<ICmpInst>(map[test])->setOperand(1, part.end);
         partBack->setSuccessor(1, after);
-        partBack->setMetadata(LLVMContext::MD_loop, copyLoopId(back->getMetadata(LLVMContext::MD_loop)));
+        MDNode *partLoopId = copyLoopId(back->getMetadata(LLVMContext::MD_loop));
+        partBack->setMetadata(LLVMContext::MD_loop,
+                              isShortPart(part.begin, part.end) ? withFoldedTail(partLoopId) : partLoopId);
         previous.clear();
         for (Instruction *I : liveOuts) previous.push_back(map[I]);
         previousLatch = partBack->getParent();
       } else {
         enterPart(id, compare, guards[p], part);
+        if (isShortPart(part.begin, part.end))
+          back->setMetadata(LLVMContext::MD_loop, withFoldedTail(back->getMetadata(LLVMContext::MD_loop)));
         for (unsigned v = 0; v < liveOuts.size(); ++v) {
           Instruction *I = liveOuts[v];
           PHINode *phi = PHINode::Create(I->getType(), 2, I->getName() + ".last");

@@ -223,7 +223,9 @@ done:
 
 ; Two tests, `if (lid == 0)` and `if (lid == 15)` (a tile's halo along x):
 ; the first round splits at the first, the second splits each part at the
-; second, so the parts in [1, 15) run neither store.
+; second, so the parts in [1, 15) run neither store. Parts whose bounds are
+; constants (at most 15 work-items) fold their tails into a masked vector
+; iteration; the last part, up to the group's size, does not.
 define void @two_edges(ptr %out, i64 %size) {
 entry:
   br label %wi.loop
@@ -257,9 +259,11 @@ done:
 ; CHECK:         br i1 false, label %left, label %mid
 ; CHECK:       mid:
 ; CHECK-NEXT:    br i1 false, label %right, label %wi.next
+; CHECK:         br i1 %more, label %wi.loop, label %done, !llvm.loop ![[ORIGINAL]]{{$}}
 ; CHECK:       wi.loop.part0:
 ; CHECK:         br i1 true, label %left.part0, label %mid.part0
 ; CHECK-NOT:     icmp eq i32
+; CHECK:         br i1 %more.part016, label %wi.loop.part06, label %wi.part14, !llvm.loop ![[MIDDLE:[0-9]+]]{{$}}
 ; ONE-LABEL: define void @two_edges(
 ; ONE:         br i1 false, label %left, label %mid
 ; ONE:         %last = icmp eq i32 %t, 15
@@ -308,3 +312,5 @@ done:
 !3 = distinct !{}
 ; CHECK-DAG: ![[ORIGINAL]] = distinct !{![[ORIGINAL]], ![[PARALLEL:[0-9]+]]}
 ; CHECK-DAG: ![[COPY]] = distinct !{![[COPY]], ![[PARALLEL]]}
+; CHECK-DAG: ![[MIDDLE]] = distinct !{![[MIDDLE]], ![[PARALLEL]], ![[FOLD:[0-9]+]]}
+; CHECK-DAG: ![[FOLD]] = !{!"llvm.loop.vectorize.predicate.enable", i1 true}
