@@ -256,6 +256,51 @@ done:
 ; CHECK-NOT: ctx.slot
 ; CHECK: ret void
 
+; A grid-stride loop over an int index, `for (int i = gid; i < n; i +=
+; get_global_size(0))`, whose step the body truncates from a uniform value
+; each time round: the truncation moves before the loop, the index is an
+; induction (start + round * step), and nothing keeps it per work-item.
+define void @int_grid_stride(ptr %args, ptr %group, ptr %local, ptr %context) "lockstep-kernel"="g" {
+prologue:
+  %outp = getelementptr i8, ptr %args, i64 16
+  %out = load ptr, ptr %outp, align 8
+  %np = getelementptr i8, ptr %args, i64 24
+  %n = load i32, ptr %np, align 4
+  %sizep = getelementptr i8, ptr %args, i64 32
+  %size = load i64, ptr %sizep, align 8
+  br label %entry
+
+entry:
+  %lid = call i64 @__lockstep.local_id(i32 0)
+  %start = trunc i64 %lid to i32
+  br label %header
+
+header:
+  %i = phi i32 [ %start, %entry ], [ %i.next, %body ]
+  %more = icmp slt i32 %i, %n
+  br i1 %more, label %body, label %done
+
+body:
+  %i64 = sext i32 %i to i64
+  %q = getelementptr float, ptr %out, i64 %i64
+  store float 1.0, ptr %q
+  %step = trunc i64 %size to i32
+  %i.next = add nsw i32 %i, %step
+  br label %header
+
+done:
+  ret void
+}
+
+; CHECK-LABEL: define void @int_grid_stride(
+; CHECK: %step.r = trunc i64 %size to i32
+; CHECK: header.r:
+; CHECK: %round.r = load i64, ptr %loop.round
+; CHECK-NEXT: %[[R:[0-9]+]] = trunc i64 %round.r to i32
+; CHECK-NEXT: %[[S:[0-9]+]] = mul i32 %[[R]], %{{[0-9]+}}
+; CHECK-NEXT: %i.at.round.r = add i32 %{{[0-9]+}}, %[[S]]
+; CHECK: ret void
+
 ; A differing loop that passes a constant bound with a constant step in a few
 ; steps (a tile loaded by a group: at most two trips for a start in [0, 64)):
 ; a work-item that ran the body tests the next round's exit before the

@@ -141,7 +141,10 @@ void LoopCutter::maskLoop(Loop *loop) {
       Value *step = next->getOperand(0) == &phi ? next->getOperand(1)
                     : next->getOperand(1) == &phi ? next->getOperand(0)
                                                   : nullptr;
-      if (step && loop->isLoopInvariant(step)) inductions.push_back({&phi, step});
+      // A step computed in the loop from uniform values (`i +=
+      // get_global_size(0)` truncated to int in the body) moves before it.
+      bool hoisted = false;
+      if (step && loop->makeLoopInvariant(step, hoisted)) inductions.push_back({&phi, step});
     }
     if (!inductions.empty()) {
       round = entry.CreateAlloca(i64, nullptr, "loop.round");
