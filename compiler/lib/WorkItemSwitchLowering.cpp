@@ -20,10 +20,10 @@
 //         br i1 %case1, label %bottom, label %rest
 //
 // Only work-item loops (innermost, their accesses marked parallel by
-// WorkGroupLoops) not yet vectorized, and switches of a few cases
-// (kMaxCases): a larger one is a jump table the masks would run case by
-// case. What the vectorizer leaves scalar, SimplifyCFG after it makes a
-// switch again.
+// WorkGroupLoops) not yet vectorized, of at most kMaxLoopSize instructions,
+// and switches of a few cases (kMaxCases): a larger one is a jump table the
+// masks would run case by case. What the vectorizer leaves scalar,
+// SimplifyCFG after it makes a switch again.
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/IRBuilder.h>
@@ -47,6 +47,14 @@ namespace {
 
 cl::opt<unsigned> kMaxCases("lockstep-work-item-switch-cases", cl::Hidden, cl::init(8),
                             cl::desc("Most cases of a switch in a work-item loop made a chain of branches"));
+// The largest loop, in instructions, whose switches are lowered. If-converted,
+// every case runs for every vector of work-items (masked): a switch on a
+// uniform value (`switch (mode)`, one case taken) over cases that compute
+// much would run all of them where the scalar loop ran one. The vectorizer's
+// cost model, which takes each case for taken half the time, does not see
+// that. Small loops (a tile's halo rows: a load and a store a case) gain.
+cl::opt<unsigned> kMaxLoopSize("lockstep-work-item-switch-loop-size", cl::Hidden, cl::init(200),
+                               cl::desc("Largest work-item loop, in instructions, whose switches are lowered"));
 
 // switch -> compare and branch per case, in the switch's order of cases.
 // A successor's phis had one entry from the switch's block per edge; they
@@ -104,6 +112,9 @@ PreservedAnalyses WorkItemSwitchLoweringPass::run(Function &F, FunctionAnalysisM
   SmallVector<SwitchInst *, 8> switches;
   for (Loop *loop : loops.getLoopsInPreorder()) {
     if (!isUnvectorizedWorkItemLoop(loop)) continue;
+    unsigned size = 0;
+    for (BasicBlock *block : loop->blocks()) size += block->size();
+    if (size > kMaxLoopSize) continue;
     for (BasicBlock *block : loop->blocks())
       // Not a switch that goes back to the header: the loop's id stays on
       // its latch.

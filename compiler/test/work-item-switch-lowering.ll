@@ -3,10 +3,13 @@
 ; order of its cases, so that the vectorizer can if-convert the loop; the
 ; successors' phis take their values from the new edges. Switches outside
 ; such loops, in loops already vectorized, with more cases than the limit
-; or in a loop's latch stay.
+; or in a loop's latch stay, and so do those of a loop larger than
+; -lockstep-work-item-switch-loop-size instructions.
 ; RUN: %opt -passes=lockstep-work-item-switch-lowering -S %s | FileCheck %s
 ; RUN: %opt -passes=lockstep-work-item-switch-lowering -lockstep-work-item-switch-cases=1 -S %s \
 ; RUN:   | FileCheck %s --check-prefix=LIMIT
+; RUN: %opt -passes=lockstep-work-item-switch-lowering -lockstep-work-item-switch-loop-size=10 -S %s \
+; RUN:   | FileCheck %s --check-prefix=SIZE
 
 ; A tile's halo rows: `if (ly == 0) ... if (ly == 15) ...`, made a switch
 ; by SimplifyCFG; the two cases share the store, through a phi.
@@ -52,6 +55,8 @@ done:
 ; CHECK-NOT: switch i32
 ; LIMIT-LABEL: define void @halo(
 ; LIMIT: switch i32 %ly
+; SIZE-LABEL: define void @halo(
+; SIZE: switch i32 %ly
 
 ; Two cases to one block: its phi gets an entry per edge, as before.
 define void @shared_successor(ptr %out, i32 %k, i64 %n) #0 {
@@ -110,6 +115,30 @@ done:
 ; CHECK-LABEL: define void @vectorized(
 ; CHECK: switch i32 %k
 
+; A switch that goes back to the header (the latch, which holds the loop's
+; id): left alone.
+define void @latch_switch(ptr %out, i32 %k, i64 %n) #0 {
+entry:
+  br label %loop
+loop:
+  %x = phi i64 [ 0, %entry ], [ %next, %loop ], [ %next, %odd ]
+  %p = getelementptr i32, ptr %out, i64 %x
+  store i32 1, ptr %p, align 4, !llvm.access.group !0
+  %next = add nuw nsw i64 %x, 1
+  %more = icmp ult i64 %next, %n
+  %sel = select i1 %more, i32 %k, i32 7
+  switch i32 %sel, label %loop [
+    i32 7, label %done
+    i32 1, label %odd
+  ], !llvm.loop !6
+odd:
+  br label %loop, !llvm.loop !6
+done:
+  ret void
+}
+; CHECK-LABEL: define void @latch_switch(
+; CHECK: switch i32 %sel
+
 ; Not a work-item loop (no parallel accesses): left alone.
 define void @serial(ptr %out, i32 %k, i64 %n) #0 {
 entry:
@@ -141,3 +170,4 @@ attributes #0 = { "lockstep-work-group-code" }
 !3 = distinct !{!3, !4, !5}
 !4 = !{!"llvm.loop.parallel_accesses", !0}
 !5 = !{!"llvm.loop.isvectorized", i32 1}
+!6 = distinct !{!6, !4}
