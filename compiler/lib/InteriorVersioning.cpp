@@ -167,12 +167,6 @@ class InteriorRewriter : public SCEVRewriteVisitor<InteriorRewriter> {
   SmallVectorImpl<Bound> &bounds;
 };
 
-// The work-item loops WorkGroupLoops made: innermost, their accesses
-// marked parallel.
-bool isWorkItemLoop(const Loop *loop) {
-  return loop->isInnermost() && findOptionMDForLoop(loop, "llvm.loop.parallel_accesses");
-}
-
 // The loop's counter as WorkGroupLoops made it and -O3 left it: a header phi
 // from 0, stepped by 1 in the latch, which leaves when the step reaches
 // `count` (a value the loop does not change).

@@ -192,8 +192,12 @@ llvm::Value *loadGroupInfo(llvm::IRBuilderBase &builder, llvm::Value *groupInfo,
                            unsigned index = 0);
 uint64_t functionAttrNumber(const llvm::Function &F, llvm::StringRef name);
 // A fresh loop id with the same properties, for a copy of a loop (llvm.loop
-// ids must be distinct per loop); null for null.
-llvm::MDNode *copyLoopId(llvm::MDNode *id);
+// ids must be distinct per loop), and `added` besides when it is not null;
+// null for null (LoopVersioning.cpp).
+llvm::MDNode *copyLoopId(llvm::MDNode *id, llvm::MDNode *added = nullptr);
+// The work-item loops WorkGroupLoops made, as -O3 sees them: innermost,
+// their accesses marked parallel (LoopVersioning.cpp).
+bool isWorkItemLoop(const llvm::Loop *loop);
 
 // A loop copied under a condition (LoopVersioning.cpp): the loop's
 // preheader when versionLoop can copy it (one exit block, LCSSA), else null;

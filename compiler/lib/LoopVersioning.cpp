@@ -1,7 +1,8 @@
 // A loop copied under a condition, for the passes that run a specialised
 // copy of a loop when a check before it holds (SpreadLoopsPass,
-// StreamingStoresPass, UniformDivisionPass, BoundsCheckVersioningPass) and
-// the loop ids such copies need:
+// StreamingStoresPass, UniformDivisionPass, BoundsCheckVersioningPass),
+// the loop ids such copies and the work-item loop split's parts need, and
+// which loops those passes take for work-item loops:
 //
 //   preheader:      br useCopy, copy's preheader, loop's preheader (.not)
 //   copy, loop:     both exit to the loop's exit block, whose phis take
@@ -65,6 +66,20 @@ Loop *versionLoop(Loop *loop, Value *useCopy, StringRef suffix, LoopInfo &loops,
         phi.addIncoming(mapped, cast<BasicBlock>(map[phi.getIncomingBlock(i)]));
       }
   return copy;
+}
+
+MDNode *copyLoopId(MDNode *id, MDNode *added) {
+  if (!id) return nullptr;
+  SmallVector<Metadata *, 4> operands{nullptr};
+  for (unsigned i = 1; i < id->getNumOperands(); ++i) operands.push_back(id->getOperand(i));
+  if (added) operands.push_back(added);
+  MDNode *copy = MDNode::getDistinct(id->getContext(), operands);
+  copy->replaceOperandWith(0, copy);
+  return copy;
+}
+
+bool isWorkItemLoop(const Loop *loop) {
+  return loop->isInnermost() && findOptionMDForLoop(loop, "llvm.loop.parallel_accesses");
 }
 
 // A fresh loop id with the loop's properties but the vectorizer's, marked

@@ -236,10 +236,10 @@ std::optional<uint64_t> upperBound(Value *value) {
 
 uint64_t lowerBound(Value *value) {
   if (auto *constant = dyn_cast<ConstantInt>(value)) return constant->getLimitedValue();
-  if (auto *call = dyn_cast<IntrinsicInst>(value)) {
+  if (auto *call = dyn_cast<IntrinsicInst>(value);
+      call && (call->getIntrinsicID() == Intrinsic::umax || call->getIntrinsicID() == Intrinsic::umin)) {
     uint64_t a = lowerBound(call->getArgOperand(0)), b = lowerBound(call->getArgOperand(1));
-    if (call->getIntrinsicID() == Intrinsic::umax) return std::max(a, b);
-    if (call->getIntrinsicID() == Intrinsic::umin) return std::min(a, b);
+    return call->getIntrinsicID() == Intrinsic::umax ? std::max(a, b) : std::min(a, b);
   }
   return 0;
 }
@@ -251,18 +251,11 @@ bool isShortPart(Value *begin, Value *end) {
   return last && *last <= lowerBound(begin) + kFoldMaxWorkItems;
 }
 
-// `id` (a loop id) with llvm.loop.vectorize.predicate.enable set, unless
-// it has the property already; a fresh distinct node.
-MDNode *withFoldedTail(MDNode *id) {
-  if (!id || findOptionMDForLoopID(id, "llvm.loop.vectorize.predicate.enable")) return id;
-  LLVMContext &context = id->getContext();
-  SmallVector<Metadata *, 4> operands{nullptr};
-  for (unsigned i = 1; i < id->getNumOperands(); ++i) operands.push_back(id->getOperand(i));
-  operands.push_back(MDNode::get(context, {MDString::get(context, "llvm.loop.vectorize.predicate.enable"),
-                                           ConstantAsMetadata::get(ConstantInt::getTrue(context))}));
-  MDNode *folded = MDNode::getDistinct(context, operands);
-  folded->replaceOperandWith(0, folded);
-  return folded;
+// The loop property that asks the vectorizer to fold a loop's tail into
+// masked vector iterations.
+MDNode *foldedTail(LLVMContext &context) {
+  return MDNode::get(context, {MDString::get(context, "llvm.loop.vectorize.predicate.enable"),
+                               ConstantAsMetadata::get(ConstantInt::getTrue(context))});
 }
 
 class Splitter {
@@ -302,6 +295,16 @@ class Splitter {
     // The control flow stays as it is: the dominator tree holds.
     PromoteMemToReg(allocas, analyses.getResult<DominatorTreeAnalysis>(F), &analyses.getResult<AssumptionAnalysis>(F));
     return true;
+  }
+
+  // The property a part's loop gets besides those of `loopId`, the loop's: a
+  // folded tail for a short part that does not have one yet (a part of a
+  // short part inherits it), else none.
+  MDNode *foldTailOf(const Part &part, MDNode *loopId) const {
+    if (!loopId || !isShortPart(part.begin, part.end) ||
+        findOptionMDForLoopID(loopId, "llvm.loop.vectorize.predicate.enable"))
+      return nullptr;
+    return foldedTail(F.getContext());
   }
 
   bool split(Loop *loop) {
@@ -444,16 +447,15 @@ class Splitter {
         auto *partBack = cast<BranchInst>(map[back]);
         cast<ICmpInst>(map[test])->setOperand(1, part.end);
         partBack->setSuccessor(1, after);
-        MDNode *partLoopId = copyLoopId(back->getMetadata(LLVMContext::MD_loop));
-        partBack->setMetadata(LLVMContext::MD_loop,
-                              isShortPart(part.begin, part.end) ? withFoldedTail(partLoopId) : partLoopId);
+        MDNode *loopId = back->getMetadata(LLVMContext::MD_loop);
+        partBack->setMetadata(LLVMContext::MD_loop, copyLoopId(loopId, foldTailOf(part, loopId)));
         previous.clear();
         for (Instruction *I : liveOuts) previous.push_back(map[I]);
         previousLatch = partBack->getParent();
       } else {
         enterPart(id, compare, guards[p], part);
-        if (isShortPart(part.begin, part.end))
-          back->setMetadata(LLVMContext::MD_loop, withFoldedTail(back->getMetadata(LLVMContext::MD_loop)));
+        MDNode *loopId = back->getMetadata(LLVMContext::MD_loop);
+        if (MDNode *fold = foldTailOf(part, loopId)) back->setMetadata(LLVMContext::MD_loop, copyLoopId(loopId, fold));
         for (unsigned v = 0; v < liveOuts.size(); ++v) {
           Instruction *I = liveOuts[v];
           PHINode *phi = PHINode::Create(I->getType(), 2, I->getName() + ".last");
@@ -474,15 +476,6 @@ class Splitter {
 };
 
 }  // namespace
-
-MDNode *copyLoopId(MDNode *id) {
-  if (!id) return nullptr;
-  SmallVector<Metadata *, 4> operands{nullptr};
-  for (unsigned i = 1; i < id->getNumOperands(); ++i) operands.push_back(id->getOperand(i));
-  MDNode *copy = MDNode::getDistinct(id->getContext(), operands);
-  copy->replaceOperandWith(0, copy);
-  return copy;
-}
 
 PreservedAnalyses WorkItemLoopSplitPass::run(Module &M, ModuleAnalysisManager &moduleAnalyses) {
   FunctionAnalysisManager &analyses = moduleAnalyses.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();

@@ -100,8 +100,7 @@ void lowerSwitch(SwitchInst *switchInst) {
 }
 
 bool isUnvectorizedWorkItemLoop(const Loop *loop) {
-  return loop->isInnermost() && findOptionMDForLoop(loop, "llvm.loop.parallel_accesses") &&
-         !getBooleanLoopAttribute(loop, "llvm.loop.isvectorized");
+  return isWorkItemLoop(loop) && !getBooleanLoopAttribute(loop, "llvm.loop.isvectorized");
 }
 
 }  // namespace

@@ -199,7 +199,7 @@ bool spreadLoops(Function &F, LoopInfo &loops, DominatorTree &dominators, Scalar
   if (!Triple(F.getParent()->getTargetTriple()).isX86()) return false;
   SmallVector<std::pair<Loop *, SmallVector<SpreadIndex, 4>>, 4> found;
   for (Loop *loop : loops.getLoopsInPreorder())
-    if (loop->isInnermost() && findOptionMDForLoop(loop, "llvm.loop.parallel_accesses"))
+    if (isWorkItemLoop(loop))
       if (SmallVector<SpreadIndex, 4> indices = spreadIndices(loop, SE); !indices.empty())
         found.push_back({loop, std::move(indices)});
   bool changed = false;
