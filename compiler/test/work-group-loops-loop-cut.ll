@@ -215,6 +215,8 @@ done:
 ; CHECK-NEXT: %[[WAS:[0-9]+]] = load i32, ptr %[[DIRTY:ctx.slot[0-9]+]], align 4, !alias.scope !{{[0-9]+}}, !noalias !{{[0-9]+}}{{$}}
 ; CHECK-NEXT: %[[NOW:[0-9]+]] = or i32 %[[WAS]], %[[LEFT]]
 ; CHECK-NEXT: store i32 %[[NOW]], ptr %[[DIRTY]], align 4, !alias.scope !{{[0-9]+}}, !noalias !{{[0-9]+}}{{$}}
+; CHECK-NEXT: br label %masked.next.r
+; CHECK: masked.next.r:
 ; CHECK-NEXT: %[[OLD:[0-9]+]] = load i64, ptr %loop.round
 ; CHECK-NEXT: %[[NEW:[0-9]+]] = add i64 %[[OLD]], 1
 ; CHECK-NEXT: store i64 %[[NEW]], ptr %loop.round
@@ -294,11 +296,47 @@ done:
 
 ; CHECK-LABEL: define void @int_grid_stride(
 ; CHECK: %step.r = trunc i64 %size to i32
+; The rounds every work-item runs (SureRounds.cpp): those of the group's
+; greatest start (a work_group_reduce_max, combined with smax), (n - start -
+; 1) / step + 1 while the start is below n and the step positive.
+; CHECK: call i32 @llvm.smax.i32
+; CHECK: after.collective.r:
+; CHECK-NEXT: %[[T:[0-9]+]] = trunc i64 %size to i32
+; CHECK-NEXT: %[[S:collective.result.r]] = load i32, ptr %collective.out
+; CHECK-NEXT: %[[BELOW:[0-9]+]] = icmp slt i32 %[[S]], %n
+; CHECK-NEXT: %[[UP:[0-9]+]] = icmp sgt i32 %[[T]], 0
+; CHECK-NEXT: %[[D:[0-9]+]] = sub i32 %n, %[[S]]
+; CHECK-NEXT: %[[D1:[0-9]+]] = sub i32 %[[D]], 1
+; CHECK-NEXT: %[[BY:[0-9]+]] = select i1 %[[UP]], i32 %[[T]], i32 1
+; CHECK-NEXT: %[[Q:[0-9]+]] = udiv i32 %[[D1]], %[[BY]]
+; CHECK-NEXT: %[[N:[0-9]+]] = add i32 %[[Q]], 1
+; CHECK-NEXT: %[[OK:[0-9]+]] = and i1 %[[BELOW]], %[[UP]]
+; CHECK-NEXT: %[[ROUNDS:[0-9]+]] = select i1 %[[OK]], i32 %[[N]], i32 0
+; CHECK-NEXT: %sure.rounds.r = zext i32 %[[ROUNDS]] to i64
+; CHECK-NEXT: store i64 %sure.rounds.r, ptr %loop.sure.rounds
+; Rounds below it run a copy whose header does not test and whose work-items
+; do not mark the group's `dirty` word: straight to the round's end.
+; CHECK: masked.loop.r:
+; CHECK-NEXT: %[[SURE:[0-9]+]] = load i64, ptr %loop.sure.rounds
+; CHECK-NEXT: %[[NOW:[0-9]+]] = load i64, ptr %loop.round
+; CHECK-NEXT: %[[IN:[0-9]+]] = icmp ult i64 %[[NOW]], %[[SURE]]
+; CHECK-NEXT: br i1 %[[IN]], label %header.sure.r, label %masked.unsure.r
+; CHECK: header.sure.r:
+; CHECK: %i.at.round.sure.r = add i32
+; CHECK: br label %body.sure.r
+; CHECK: body.sure.r:
+; CHECK: store float 1.000000e+00, ptr %q.sure.r
+; CHECK-NEXT: load i32
+; CHECK-NEXT: %i.next.sure.r = add
+; CHECK-NEXT: br label %masked.next.r
+; CHECK: masked.unsure.r:
+; CHECK-NEXT: load i32, ptr %loop.all.active
 ; CHECK: header.r:
 ; CHECK: %round.r = load i64, ptr %loop.round
 ; CHECK-NEXT: %[[R:[0-9]+]] = trunc i64 %round.r to i32
 ; CHECK-NEXT: %[[S:[0-9]+]] = mul i32 %[[R]], %{{[0-9]+}}
 ; CHECK-NEXT: %i.at.round.r = add i32 %{{[0-9]+}}, %[[S]]
+; CHECK: br i1 %more.r, label %body.r, label %masked.exit.r
 ; CHECK: ret void
 
 ; A differing loop that passes a constant bound with a constant step in a few
@@ -334,12 +372,14 @@ done:
 }
 
 ; CHECK-LABEL: define void @few_rounds(
+; The first round is sure: (100 - 63 - 1) / 64 + 1 for a group of 64. Its
+; copy of the body also tests the next round early.
+; CHECK: call i32 @llvm.smax.i32
 ; CHECK: %[[FLAG:[0-9]+]] = getelementptr i32, ptr %{{ctx.slot[0-9]*}}, i64 %wi
-; CHECK: header.r:
-; CHECK: %round.r = load i64, ptr %loop.round
-; CHECK: %i.at.round.r = add i32 %{{[0-9a-z.]+}}, %{{[0-9]+}}
-; CHECK: %more.r = icmp slt i32 %i.at.round{{.*}}, 100
-; CHECK: body.r:
+; CHECK: after.collective.r:
+; CHECK: udiv i32 %{{[0-9]+}}, 64
+; CHECK: masked.loop.r:
+; CHECK: body.sure.r:
 ; CHECK: br label %masked.peek.r
 ; The header again, with the round after this one.
 ; CHECK: masked.peek.r:
@@ -355,6 +395,12 @@ done:
 ; CHECK-NEXT: store i32 0, ptr %[[FLAG]]
 ; CHECK-NEXT: store i32 1, ptr %left.reg2mem
 ; CHECK-NEXT: br label %masked.latch.r
+; CHECK: header.r:
+; CHECK: %round.r = load i64, ptr %loop.round
+; CHECK: %i.at.round.r = add i32 %{{[0-9a-z.]+}}, %{{[0-9]+}}
+; CHECK: %more.r = icmp slt i32 %i.at.round{{.*}}, 100
+; CHECK: body.r:
+; CHECK: br label %masked.peek.r
 
 ; The same loop from a local id below 4096 (the range WorkItemBuiltins gives
 ; it): no work-item goes round more than twice (100 / 64), so the two rounds

@@ -1290,6 +1290,86 @@ TEST_F(UniformLoops, KernelWithSubGroupBarrier) {
   }
 }
 
+// Masked loops whose first rounds every work-item of the group runs, which
+// run without their exit test: counters that start apart and pass a bound
+// the group shares, signed and unsigned, 32 and 64 bits, going up and down,
+// strict and inclusive, from a group-wide step, a local size or an argument
+// (n below every start, at 0, past all of them), an unsigned counter that
+// wraps past 2^32 after its sure rounds, and a loop entered again by an
+// outer loop with another step each time.
+const char *kSureRounds = R"CLC(
+kernel void sure_rounds(global const uint *in, global uint *out, int n, int step, uint ubound,
+                        long n64) {
+  uint lid = LID, x = in[GIDX];
+  uint a = 0, ca = 0;
+  for (int i = (int)lid - 3; i < n; i += step) { a = a * 31u + (uint)i + x; ++ca; }
+  uint b = 0;
+  for (int i = (int)(lid * 2u); i <= n; i += 5) b += (uint)i ^ x;
+  uint c = 0, cc = 0, w;
+  for (w = lid; w < 0xe0000000u; w += 0x60000000u) { c += w >> 20; ++cc; }
+  uint d = 0;
+  for (uint i = lid % 5u; i <= ubound; i += 3u) d += i * x;
+  int e = 0;
+  for (int i = n - (int)lid; i >= -7; i -= step) e += i;
+  uint f = 0;
+  for (uint i = ubound + lid; i > 6u; i -= 7u) f = f * 3u + i;
+  ulong g = 0;
+  for (long i = (long)lid; i < n64; i += (long)step) g += (ulong)i * x;
+  ulong h = 0;
+  for (size_t i = lid; i < (size_t)n64; i += get_local_size(0)) h ^= i + x;
+  uint o = 0;
+  for (int r = 0; r < 3; ++r)
+    for (int i = (int)lid + r; i < n; i += step + r) o += (uint)(i * (r + 1));
+  global uint *p = out + 13 * GIDX;
+  p[0] = a; p[1] = ca; p[2] = b; p[3] = c; p[4] = cc; p[5] = w; p[6] = d; p[7] = (uint)e;
+  p[8] = f; p[9] = (uint)g; p[10] = (uint)(g >> 32); p[11] = (uint)h; p[12] = o;
+}
+)CLC";
+
+TEST_F(UniformLoops, SureRoundsOfMaskedLoops) {
+  cl_kernel k = make(kSureRounds, "sure_rounds");
+  struct Case {
+    cl_int n, step;
+    cl_uint ubound;
+    cl_long n64;
+  };
+  for (Case c : {Case{-5, 1, 0, 0}, Case{0, 7, 30, 10}, Case{40, 3, 500, 700}, Case{1000, 64, 2000, 5000}}) {
+    SCOPED_TRACE("n " + std::to_string(c.n) + " step " + std::to_string(c.step));
+    checkItems(
+        k, 13, [&](cl_kernel k, const Shape &) { return setKernelArgs(k, 2, c.n, c.step, c.ubound, c.n64); },
+        [&](const Shape &, const Group &g, size_t l, const std::vector<u32> &in, u32 *p) {
+          const u32 x = in[g.items[l].index], lid = u32(l);
+          u32 a = 0, ca = 0;
+          for (int32_t i = int32_t(lid) - 3; i < c.n; i += c.step) {
+            a = a * 31u + u32(i) + x;
+            ++ca;
+          }
+          u32 b = 0;
+          for (int32_t i = int32_t(lid * 2u); i <= c.n; i += 5) b += u32(i) ^ x;
+          u32 cs = 0, cc = 0, w;
+          for (w = lid; w < 0xe0000000u; w += 0x60000000u) {
+            cs += w >> 20;
+            ++cc;
+          }
+          u32 d = 0;
+          for (u32 i = lid % 5u; i <= c.ubound; i += 3u) d += i * x;
+          int32_t e = 0;
+          for (int32_t i = c.n - int32_t(lid); i >= -7; i -= c.step) e += i;
+          u32 f = 0;
+          for (u32 i = c.ubound + lid; i > 6u; i -= 7u) f = f * 3u + i;
+          uint64_t gs = 0;
+          for (int64_t i = int64_t(lid); i < c.n64; i += int64_t(c.step)) gs += uint64_t(i) * x;
+          uint64_t h = 0;
+          for (uint64_t i = lid; i < uint64_t(c.n64); i += g.size[0]) h ^= i + x;
+          u32 o = 0;
+          for (int32_t r = 0; r < 3; ++r)
+            for (int32_t i = int32_t(lid) + r; i < c.n; i += c.step + r) o += u32(i * (r + 1));
+          u32 want[13] = {a, ca, b, cs, cc, w, d, u32(e), f, u32(gs), u32(gs >> 32), u32(h), o};
+          std::copy(want, want + 13, p);
+        });
+  }
+}
+
 // ---------------------------------------------------------------------------
 // Counters of other kinds: a float counter with a float step, a uchar counter
 // that wraps around, a doubling step, a 64-bit counter counting down from a

@@ -128,15 +128,26 @@ bool mayCallInLoopCut(const CallBase &call, unsigned depth) {
   return true;
 }
 
-std::optional<BoundedExit> boundedExit(Loop *loop) {
+std::optional<HeaderExit> headerExit(Loop *loop) {
   auto *branch = dyn_cast<BranchInst>(loop->getHeader()->getTerminator());
   auto *test = branch && branch->isConditional() ? dyn_cast<ICmpInst>(branch->getCondition()) : nullptr;
   if (!test) return std::nullopt;
   CmpInst::Predicate stay =
       loop->contains(branch->getSuccessor(0)) ? test->getPredicate() : test->getInversePredicate();
-  if (auto *bound = dyn_cast<ConstantInt>(test->getOperand(1))) return BoundedExit{test->getOperand(0), bound, stay};
-  if (auto *bound = dyn_cast<ConstantInt>(test->getOperand(0)))
-    return BoundedExit{test->getOperand(1), bound, CmpInst::getSwappedPredicate(stay)};
+  auto outside = [&](Value *value) {
+    auto *I = dyn_cast<Instruction>(value);
+    return !I || !loop->contains(I);
+  };
+  if (outside(test->getOperand(1))) return HeaderExit{test->getOperand(0), test->getOperand(1), stay};
+  if (outside(test->getOperand(0)))
+    return HeaderExit{test->getOperand(1), test->getOperand(0), CmpInst::getSwappedPredicate(stay)};
+  return std::nullopt;
+}
+
+std::optional<BoundedExit> boundedExit(Loop *loop) {
+  std::optional<HeaderExit> test = headerExit(loop);
+  if (!test) return std::nullopt;
+  if (auto *bound = dyn_cast<ConstantInt>(test->bound)) return BoundedExit{test->counter, bound, test->stay};
   return std::nullopt;
 }
 

@@ -37,9 +37,18 @@ namespace lockstep::compiler {
 // function might hold a barrier; looking inside answers that.
 bool mayCallInLoopCut(const llvm::CallBase &call, unsigned depth);
 
-// A loop header's exit test against a constant, read as "the loop goes on
-// while `counter` `stay` `bound`" (the predicate inverted when the test's
-// true side leaves, swapped when the constant is on the left).
+// A loop header's exit test of a value against one computed before the
+// loop, read as "the loop goes on while `counter` `stay` `bound`" (the
+// predicate inverted when the test's true side leaves, swapped when the
+// bound is on the left).
+struct HeaderExit {
+  llvm::Value *counter;
+  llvm::Value *bound;
+  llvm::CmpInst::Predicate stay;
+};
+std::optional<HeaderExit> headerExit(llvm::Loop *loop);
+
+// The same, against a constant.
 struct BoundedExit {
   llvm::Value *counter;
   llvm::ConstantInt *bound;

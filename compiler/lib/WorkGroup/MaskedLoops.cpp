@@ -162,6 +162,13 @@ void LoopCutter::maskLoop(Loop *loop) {
     }
   }
 
+  // The first rounds, which every work-item runs (SureRounds.cpp).
+  AllocaInst *sure = nullptr;
+  if (Value *rounds = round ? sureRounds(loop, stepOf) : nullptr) {
+    sure = entry.CreateAlloca(i64, nullptr, "loop.sure.rounds");
+    new StoreInst(rounds, sure, preheader->getTerminator());
+  }
+
   SmallVector<PHINode *, 8> phis;
   for (PHINode &phi : exit->phis()) phis.push_back(&phi);
   for (BasicBlock *block : loop->blocks())
@@ -218,6 +225,16 @@ void LoopCutter::maskLoop(Loop *loop) {
 
   BasicBlock *own = BasicBlock::Create(context, "masked.own", &F, header);
   IRBuilder<> builder(top);
+  // Past the `dirty` mark: where a sure round's work-items go, none having
+  // left (without a peek at the next round, which may find one leaving).
+  BasicBlock *next = BasicBlock::Create(context, "masked.next", &F, header);
+  if (sure) {
+    BasicBlock *copy = copySureRound(loop, latch, next);
+    BasicBlock *unsure = BasicBlock::Create(context, "masked.unsure", &F, header);
+    builder.CreateCondBr(builder.CreateICmpULT(builder.CreateLoad(i64, round), builder.CreateLoad(i64, sure)), copy,
+                         unsure);
+    builder.SetInsertPoint(unsure);
+  }
   builder.CreateCondBr(builder.CreateICmpNE(builder.CreateLoad(i32, allActive), ConstantInt::get(i32, 0)), header, own);
   builder.SetInsertPoint(own);
   Value *isActive = builder.CreateICmpNE(builder.CreateLoad(i32, active), ConstantInt::get(i32, 0));
@@ -231,6 +248,8 @@ void LoopCutter::maskLoop(Loop *loop) {
   for (BasicBlock *from : predecessors(latch))
     left->addIncoming(ConstantInt::get(i32, from == leave || from == peekLeaves), from);
   builder.CreateStore(builder.CreateOr(builder.CreateLoad(i32, dirty), left), dirty);
+  builder.CreateBr(next);
+  builder.SetInsertPoint(next);
   if (round) builder.CreateStore(builder.CreateAdd(builder.CreateLoad(i64, round), ConstantInt::get(i64, 1)), round);
   // How many work-items are still active: any of them, all of them.
   FunctionCallee sum = F.getParent()->getOrInsertFunction("_Z21work_group_reduce_addi", i32, i32);
