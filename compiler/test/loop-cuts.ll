@@ -7,7 +7,8 @@
 ; compared with the group's size through @lockstep.work_items(), which the
 ; work-group loops replace; a loop that walks a row per work-item is left
 ; alone. After lockstep-kernel-versions, the versions of a kernel the pass
-; cut nothing in go, and a narrow-cut version is cut as its kernel is.
+; cut nothing in go (the vector-rows one too when the kernel has no barrier),
+; and the narrow-cut and vector-rows versions are cut as their kernel is.
 ; RUN: %opt -passes=lockstep-loop-cuts -S %s | FileCheck %s
 ; RUN: %opt -passes=lockstep-kernel-versions,lockstep-loop-cuts -S %s \
 ; RUN:   | FileCheck %s --check-prefix=VERSIONS --implicit-check-not=@row_per_work_item.
@@ -142,4 +143,6 @@ done:
 ; VERSIONS-NOT:   _Z7barrierj
 ; VERSIONS:     define internal void @uniform.narrow_cut(
 ; VERSIONS:       call void @_Z7barrierj(i32 0), !lockstep.loop_cut
-; VERSIONS:     [[UNIFORM]] = !{ptr @uniform.whole_loops, ptr @uniform.narrow_cut}
+; VERSIONS:     define internal void @uniform.vector_rows(
+; VERSIONS:       call void @_Z7barrierj(i32 0), !lockstep.loop_cut
+; VERSIONS:     [[UNIFORM]] = !{ptr @uniform.whole_loops, ptr @uniform.narrow_cut, ptr @uniform.vector_rows}

@@ -786,15 +786,28 @@ done:
 
 ; VERSIONS-LABEL: define void @uniform_trip_count(
 ; VERSIONS: %[[W:[0-9]+]] = icmp ult i64 %{{[0-9]+}}, 64
-; VERSIONS-NEXT: br i1 %[[W]], label %narrow.cut, label %region
+; VERSIONS: %[[W16:[0-9]+]] = icmp eq i64 %{{[0-9]+}}, 16
+; VERSIONS-NEXT: br i1 %[[W16]], label %vector.rows, label %[[NEXT:dispatch.next[0-9]+]]
+; VERSIONS: [[NEXT]]:
+; VERSIONS-NEXT: br i1 %[[W]], label %narrow.cut, label %dispatch.next
 ; VERSIONS: narrow.cut:
 ; VERSIONS-NEXT: call void @uniform_trip_count.narrow_cut(
+; VERSIONS: vector.rows:
+; VERSIONS-NEXT: call void @uniform_trip_count.vector_rows(
 ; VERSIONS-LABEL: define internal void @uniform_trip_count.whole_loops(
 ; VERSIONS-LABEL: define internal void @uniform_trip_count.narrow_cut(
 ; VERSIONS: %[[N:[0-9]+]] = icmp ult i64 %{{[0-9]+}}, 4
-; VERSIONS-NEXT: br i1 %[[N]], label %narrow.group, label %region
+; VERSIONS-NEXT: br i1 %[[N]], label %narrow.group, label %dispatch.next
 ; VERSIONS: br i1 %{{[0-9]+}}, label %wi.loop0, label %wi.next1, !llvm.loop ![[NARROW:[0-9]+]]
 ; VERSIONS: narrow.group:
 ; VERSIONS-NEXT: call void @uniform_trip_count.whole_loops(
+; The vector-rows version: rows of 16 work-items, a loop the unroller leaves
+; to the vectorizer.
+; VERSIONS-LABEL: define internal void @uniform_trip_count.vector_rows(
+; VERSIONS: wi.next0:
+; VERSIONS: %[[X:[0-9]+]] = icmp ult i64 %{{[0-9]+}}, 16
+; VERSIONS-NEXT: br i1 %[[X]], label %wi.loop0, label %wi.next1, !llvm.loop ![[ROWS:[0-9]+]]
+; VERSIONS: ![[KEEP:[0-9]+]] = !{!"llvm.loop.unroll.disable"}
 ; VERSIONS: ![[NARROW]] = distinct !{![[NARROW]], ![[PARALLEL:[0-9]+]], ![[ONE:[0-9]+]]}
 ; VERSIONS: ![[ONE]] = !{!"llvm.loop.interleave.count", i32 1}
+; VERSIONS: ![[ROWS]] = distinct !{![[ROWS]], ![[PARALLEL16:[0-9]+]], ![[ONE]], ![[KEEP]]}

@@ -98,6 +98,9 @@ std::vector<Shape> multiDimShapes() {
       shapeN(2, {8 * 3 + 5, 8 * 2 + 3, 1}, {8, 8, 1}, {2, 7, 0}),  // 2D remainders
       shapeN(3, {4 * 2 + 3, 4 * 2 + 1, 4 + 2}, {4, 4, 4}, {1, 2, 3}),
       shapeN(3, {7 * 2 + 6, 3 * 2 + 1, 2 * 2}, {7, 3, 2}, {0, 0, 5}),  // 42 items, not 2^k
+      // Rows of 16 (a version of their own) beside remainder groups along
+      // every dimension.
+      shapeN(3, {16 * 2 + 5, 3 * 2 + 1, 3}, {16, 3, 2}, {1, 0, 2}),
   };
 }
 

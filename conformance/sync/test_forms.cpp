@@ -96,9 +96,14 @@ class Forms : public SyncTest {
     for (const Variant &v : variants) {
       SCOPED_TRACE("kernel " + v.name + ": " + v.sync);
       cl_kernel k = kernelOf(program, v.name.c_str());
-      size_t largest = 0;
-      for (const Shape &s : shapes) largest = std::max(largest, s.items());
-      cl_mem scratch = buffer(CL_MEM_READ_WRITE, largest * sizeof(int));
+      // Inputs for every item; a slice of the scratch buffer for every
+      // group, as wide as the enqueued group (remainder groups use less).
+      size_t largest = 0, slices = 0;
+      for (const Shape &s : shapes) {
+        largest = std::max(largest, s.items());
+        slices = std::max(slices, s.groups(0) * s.groups(1) * s.groups(2) * s.groupItems());
+      }
+      cl_mem scratch = buffer(CL_MEM_READ_WRITE, slices * sizeof(int));
       std::vector<int> data = randomInts(largest);
       PerItem<int, int> spec;
       spec.input = [&](size_t i) { return data[i]; };

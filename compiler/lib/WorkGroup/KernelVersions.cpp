@@ -3,7 +3,8 @@
 // barriers or collectives gets a copy that keeps its loops whole (for groups
 // too narrow to widen a cut loop's rows) and one whose work-item loops take
 // one vector a trip (for narrow rows); the loop cuts drop both where they
-// cut nothing. A straight-line kernel, with `fold-narrow-rows` (targets with
+// cut nothing. It also gets one for rows of exactly 16 work-items (16 x 16
+// tiles), whose work-item loops run a constant count. A straight-line kernel, with `fold-narrow-rows` (targets with
 // masked vector memory access), gets a copy with masked loop tails for
 // groups whose width is not a multiple of the vector step. Each copy is an
 // internal function marked with its kind (kWorkGroupVersionAttr), listed on
@@ -32,6 +33,8 @@ namespace lockstep::compiler {
 // Groups narrower than this run the narrow-cut version (VersionDispatch.cpp;
 // 0: there is none).
 extern cl::opt<uint64_t> kNarrowCutWidth;
+// Groups this wide run the vector-rows version (0: there is none).
+extern cl::opt<uint64_t> kVectorRowWidth;
 
 namespace {
 
@@ -44,10 +47,16 @@ cl::opt<unsigned> kMaskedTailMaxInstructions(
     "lockstep-masked-tail-max-instructions", cl::Hidden, cl::init(2000),
     cl::desc("Straight-line kernels longer than this get no masked-tail version"));
 
+// The vector-rows version is a third copy of the kernel through -O3.
+cl::opt<unsigned> kVectorRowsMaxInstructions(
+    "lockstep-vector-rows-max-instructions", cl::Hidden, cl::init(2000),
+    cl::desc("Kernels longer than this get no version for rows of the vector-row width"));
+
 constexpr std::pair<WorkGroupVersion, const char *> kVersionNames[] = {
     {WorkGroupVersion::WholeLoops, "whole-loops"},
     {WorkGroupVersion::NarrowCut, "narrow-cut"},
     {WorkGroupVersion::NarrowRows, "narrow-rows"},
+    {WorkGroupVersion::VectorRows, "vector-rows"},
 };
 
 // A kernel without loops, barriers or collectives: one pass over its
@@ -89,7 +98,8 @@ WorkGroupLoopsOptions optionsFor(const Function &F, unsigned vectorBits) {
   WorkGroupVersion version = versionOf(F);
   return {.cutLoops = version == WorkGroupVersion::LoopCuts || version == WorkGroupVersion::NarrowCut,
           .foldTails = version == WorkGroupVersion::NarrowRows,
-          .narrowRows = version == WorkGroupVersion::NarrowCut,
+          .narrowRows = version == WorkGroupVersion::NarrowCut || version == WorkGroupVersion::VectorRows,
+          .rowWidth = version == WorkGroupVersion::VectorRows ? uint64_t(kVectorRowWidth) : 0,
           .vectorBits = vectorBits};
 }
 
@@ -134,6 +144,8 @@ PreservedAnalyses KernelVersionsPass::run(Module &M, ModuleAnalysisManager &modu
     } else {
       versions.push_back(cloneVersion(*F, WorkGroupVersion::WholeLoops, ".whole_loops"));
       if (kNarrowCutWidth != 0) versions.push_back(cloneVersion(*F, WorkGroupVersion::NarrowCut, ".narrow_cut"));
+      if (kVectorRowWidth != 0 && F->getInstructionCount() <= kVectorRowsMaxInstructions)
+        versions.push_back(cloneVersion(*F, WorkGroupVersion::VectorRows, ".vector_rows"));
     }
     setVersions(*F, versions);
   }

@@ -218,6 +218,15 @@ void LoopCutter::cutUniformLoops(ArrayRef<Loop *> uniformLoops, DominatorTree &d
   }
 }
 
+// Whether F has a barrier or a collective: regions, with or without cuts.
+static bool hasBarriers(const Function &F) {
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB)
+      if (auto *call = dyn_cast<CallInst>(&I); call && call->getCalledFunction())
+        if (isBarrierCall(I) || parseCollective(call->getCalledFunction()->getName())) return true;
+  return false;
+}
+
 PreservedAnalyses LoopCutsPass::run(Module &M, ModuleAnalysisManager &moduleAnalyses) {
   FunctionAnalysisManager &analyses = moduleAnalyses.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   SmallVector<Function *, 8> kernels = kernelsOf(M);
@@ -227,7 +236,17 @@ PreservedAnalyses LoopCutsPass::run(Module &M, ModuleAnalysisManager &moduleAnal
     SmallVector<Function *, 2> versions = versionsOf(*kernel), kept;
     for (Function *version : versions) {
       WorkGroupVersion kind = versionOf(*version);
-      if (kind != WorkGroupVersion::WholeLoops && kind != WorkGroupVersion::NarrowCut) {
+      if (kind == WorkGroupVersion::VectorRows) {
+        // Rows of a constant width pay in the regions between barriers and
+        // cuts; a kernel of one region keeps its loops whole in every row.
+        if (made == 0 && !hasBarriers(*kernel)) {
+          analyses.clear(*version, version->getName());
+          version->eraseFromParent();
+          continue;
+        }
+        kept.push_back(version);
+        LoopCutter(*version, vectorBits).run(analyses);
+      } else if (kind != WorkGroupVersion::WholeLoops && kind != WorkGroupVersion::NarrowCut) {
         kept.push_back(version);
       } else if (made == 0) {
         analyses.clear(*version, version->getName());

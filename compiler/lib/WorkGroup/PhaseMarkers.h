@@ -68,6 +68,8 @@ enum class WorkGroupVersion {
   NarrowCut,   // loop cuts, work-item loops one vector a trip: narrow rows
   NarrowRows,  // a straight-line kernel with masked loop tails: rows that
                // are not a multiple of the vector step
+  VectorRows,  // loop cuts, rows of exactly kVectorRowWidth work-items: the
+               // work-item loops' length is a constant
 };
 WorkGroupVersion versionOf(const llvm::Function &F);
 void setVersion(llvm::Function &F, WorkGroupVersion version);
@@ -90,6 +92,9 @@ struct WorkGroupLoopsOptions {
   // The work-item loops are widened one vector a trip, not interleaved: for
   // groups whose rows are a vector or two wide.
   bool narrowRows = false;
+  // Nonzero: every row of the group is this many work-items wide, so the
+  // work-item loops along x run a constant count (VectorRows).
+  uint64_t rowWidth = 0;
   // The width of the target's vector registers: a kernel with vectors this
   // wide keeps its vectors whole (they are not split for widening across
   // work-items), so its loops with vector values are not cut.

@@ -89,6 +89,8 @@ void WorkGroupLoops::run() {
   hoistInvariantParameterLoads(F, prologue);
   IRBuilder<> builder(prologue->getTerminator());
   for (int d = 0; d < 3; ++d) localSize[d] = loadGroupInfo(builder, F.getArg(kGroupInfoParam), kLocalSize, d);
+  // The vector-rows version runs only groups this wide (VersionDispatch.cpp).
+  if (rowWidth != 0) localSize[0] = builder.getInt64(rowWidth);
   workItemCount = builder.CreateMul(builder.CreateMul(localSize[0], localSize[1]), localSize[2]);
   Value *enqueued = builder.getInt64(1);
   for (int d = 0; d < 3; ++d)

@@ -105,6 +105,7 @@ class WorkGroupLoops {
         cutLoops(options.cutLoops),
         foldTails(options.foldTails),
         narrowRows(options.narrowRows),
+        rowWidth(options.rowWidth),
         vectorBits(options.vectorBits) {}
   void run();
 
@@ -219,6 +220,8 @@ class WorkGroupLoops {
   bool foldTails = false;
   // One vector a trip, not interleaved (WorkGroupLoopsOptions::narrowRows).
   bool narrowRows = false;
+  // Rows of this many work-items, a constant (WorkGroupLoopsOptions::rowWidth); 0: the group's.
+  uint64_t rowWidth = 0;
   // The width of the target's vector registers: a kernel with vectors this
   // wide keeps its vectors whole (they are not split for widening across
   // work-items), so its loops with vector values are not cut.

@@ -112,6 +112,12 @@ void WorkGroupLoops::markParallel(ArrayRef<BasicBlock *> body, BranchInst *latch
     properties.push_back(
         MDNode::get(context, {MDString::get(context, "llvm.loop.interleave.count"),
                               ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(context), 1))}));
+  // A loop of a constant count of work-items (rows of the vector-rows
+  // version) would be unrolled whole before the vectorizer sees it, and
+  // widened no more: a 16 x 16 tiled SGEMM ran at half its rate so.
+  // Widened, its one or two vector trips are the row.
+  if (rowWidth != 0)
+    properties.push_back(MDNode::get(context, {MDString::get(context, "llvm.loop.unroll.disable")}));
   MDNode *loop = MDNode::getDistinct(context, properties);
   loop->replaceOperandWith(0, loop);
   latch->setMetadata(LLVMContext::MD_loop, loop);
