@@ -199,5 +199,60 @@ TEST_F(ClampedIndices, BlurOfRowsWithBorderTests) {
   }
 }
 
+// Border tests without clamps (`x == 0 || x == n - 1`, `x != c`): the
+// interior of a run is where the run does not reach the tested values, which
+// may fall at its start, its end, near its middle (both sides of it), outside
+// it, or twice in it; the index runs forwards and backwards, from offsets
+// that take it through INT_MAX, in runs shorter and longer than 64.
+TEST_F(ClampedIndices, EqualityTestsOfTheIndex) {
+  cl_kernel k = kernel(R"CLC(
+    kernel void border(global const int *in, global int *out, int n, int c, int flip) {
+      int x = get_global_id(0);
+      size_t slot = get_global_id(0) - get_global_offset(0);
+      int r = flip ? (int)(get_global_size(0) - 1 - slot) : x;
+      int v = in[slot];
+      int s;
+      if (r == 0 || r == n - 1) s = v;
+      else s = v * 3 + (r != c ? 1 : 100);
+      out[slot] = s + (r == c ? 7 : 0);
+    }
+  )CLC",
+                       "border");
+  ASSERT_NE(k, nullptr);
+  for (size_t global : {size_t(48), size_t(256), size_t(1000)}) {
+    std::vector<int> in = randomValues<int>(global, -1000, 1000);
+    cl_mem min = bufferFrom(in);
+    cl_mem mout = buffer(CL_MEM_WRITE_ONLY, global * sizeof(int));
+    for (size_t local : {size_t(0), size_t(16), size_t(64), size_t(200), size_t(256)}) {
+      if (local != 0 && global % local != 0) continue;
+      for (size_t offset : {size_t(0), size_t(7), size_t(INT_MAX) - 100}) {
+        for (int flip : {0, 1}) {
+          const int64_t first = flip ? 0 : asInt(offset);
+          for (int64_t n : {first + 1, first + 30, first + 100, first + int64_t(global)}) {
+            for (int64_t c : {first, first + 1, first + 31, first + 32, first + 500, int64_t(-5)}) {
+              // Values past INT_MAX would make `n - 1` overflow in the kernel.
+              if (n > INT_MAX || c > INT_MAX) continue;
+              ASSERT_TRUE(setArgs(k, min, mout, cl_int(n), cl_int(c), cl_int(flip)));
+              if (local == 0) ASSERT_TRUE(run(k, {global}, {}, {offset}));
+              else ASSERT_TRUE(run(k, {global}, {local}, {offset}));
+              std::vector<int> out = read<int>(mout, global);
+              for (size_t slot = 0; slot < global; ++slot) {
+                int x = asInt(slot + offset);
+                int r = flip ? int(global - 1 - slot) : x;
+                int v = in[slot];
+                int want = (r == 0 || r == n - 1) ? v : v * 3 + (r != c ? 1 : 100);
+                want += r == c ? 7 : 0;
+                ASSERT_EQ(out[slot], want) << "global " << global << ", local " << local << ", offset " << offset
+                                           << ", flip " << flip << ", n " << n << ", c " << c << ", slot "
+                                           << slot;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace lockstep::test

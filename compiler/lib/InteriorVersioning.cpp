@@ -40,12 +40,21 @@
 //   the part, and the check requires that they run it (the vectorizer would
 //   run the part under a mask, and gave up on a masked blur).
 //
+// - an equality test of a coordinate with such a value (a stencil's border,
+//   `x == 0 || x == width - 1`, which the vectorizer ran per lane, its
+//   neighbours' loads masked) is false in the copy: the check keeps the
+//   interior off the value, ending it before the value where the run meets
+//   it late, starting it after the value where the run meets it early, the
+//   whole run where it does not meet it.
+//
 // The edge before the interior is short (one work-item for a 3x3 blur): it
 // stays scalar, and a run whose interior starts later than MaxEdge
-// work-items in takes the loop as written. Only loops with at least one
-// dropped clamp are split, and only the work-item loops WorkGroupLoops made
+// work-items in takes the loop as written. Loops with a dropped clamp or a
+// settled test are split, and only the work-item loops WorkGroupLoops made
 // (innermost, marked parallel), whose counter runs from 0 by 1, with nothing
-// leaving the loop but control.
+// leaving the loop but control. Where nothing but tests is settled, runs of
+// fewer than MinRun work-items skip the check (a row of 16 paid more for it
+// than its interior saved).
 //
 // One pass in one file, longer than most (a sixth of it this comment): the
 // bounds that dropping the clamps relies on, the check built from them and
@@ -83,6 +92,10 @@ LOCKSTEP_STATISTIC(NumGuardsTaken, "Settled guards the interior copies always en
 static cl::opt<unsigned> MaxInstructions(
     "lockstep-interior-max-instructions", cl::init(4000), cl::Hidden,
     cl::desc("Largest work-item loop (in instructions) that InteriorVersioningPass copies"));
+static cl::opt<unsigned> MinRun(
+    "lockstep-interior-min-run", cl::init(64), cl::Hidden,
+    cl::desc("Fewest work-items of a run that InteriorVersioningPass checks for an interior; shorter "
+             "runs take the loop as it was"));
 static cl::opt<unsigned> MaxEdge(
     "lockstep-interior-max-edge", cl::init(64), cl::Hidden,
     cl::desc("Most work-items before the interior that the scalar edge loop runs; more and the run "
@@ -262,6 +275,7 @@ class InteriorVersioning {
       for (Instruction &I : *block) {
         if (!I.getType()->isIntegerTy() || I.getType()->getIntegerBitWidth() > 64) continue;
         if (auto *compare = dyn_cast<ICmpInst>(&I)) {
+          if (compare == counter->exitTest) continue;
           if (std::optional<Test> test = settled(compare, rewriter)) tests.push_back(*test);
           continue;
         }
@@ -277,7 +291,7 @@ class InteriorVersioning {
             break;
           }
       }
-    if (forwards.empty()) return false;
+    if (forwards.empty() && tests.empty()) return false;
     BasicBlock *preheader = loop->getLoopPreheader();
     Instruction *at = preheader->getTerminator();
     SCEVExpander expander(SE, F.getParent()->getDataLayout(), "interior");
@@ -288,22 +302,20 @@ class InteriorVersioning {
       if (!stepsByOne(bound.value) || !expandable(bound.value->getStart()) ||
           !expandable(bound.bound))
         return false;
-    // Only tests of a clamped coordinate (the same recurrence, shifted):
-    // those the interior settles.
-    auto clamped = [&](const SCEVAddRecExpr *value) {
-      return any_of(bounds, [&](const Bound &bound) {
-        return bound.value->getType() == value->getType() &&
-               bound.value->getOperand(1) == value->getOperand(1) &&
-               isa<SCEVConstant>(SE.getMinusSCEV(bound.value->getStart(), value->getStart()));
-      });
-    };
     erase_if(tests, [&](const Test &test) {
-      return !clamped(test.value) || !expandable(test.value->getStart()) || !expandable(test.other);
+      return !expandable(test.value->getStart()) || !expandable(test.other);
     });
+    if (forwards.empty() && tests.empty()) return false;
     SmallVector<Guard, 4> guards = guardsOf(loop);
 
     // The check, before the loop: the interior [lo, hi) of the counter's
-    // range [0, count), in 128-bit arithmetic.
+    // range [0, count), in 128-bit arithmetic. Where only tests are settled
+    // (no clamp is dropped), in a block of its own that runs of fewer than
+    // MinRun work-items skip: a halo stencil's rows of 16 paid more for the
+    // check than their interior saved.
+    BasicBlock *entry = preheader;
+    BasicBlock *checkBlock =
+        forwards.empty() ? SplitBlock(preheader, at, &DT, &LI, nullptr, "interior.check") : nullptr;
     IRBuilder<> builder(at);
     Type *wide = builder.getInt128Ty();
     Value *count = builder.CreateZExt(counter->count, wide);
@@ -346,12 +358,38 @@ class InteriorVersioning {
       keepWithin(bound.value, bound.isSigned, bound.atLeast ? limit : typeLow,
                  bound.atLeast ? typeHigh : limit);
     }
-    Value *ok = builder.CreateICmpSLE(lo, last);
-    // Each test answers at lo as at the interior's last trip, with no wrap
-    // of its value between (then its answer changes at most once along the
-    // run, and so not at all); the copy takes the answer at lo.
+    // An equality test (`x == 0`, `x == width - 1`: a stencil's border)
+    // is false on a run that does not reach its value: the interior ends
+    // before that value where the run meets it late, starts after it where
+    // the run meets it early (the work-items before it going to the edge
+    // loop), and is the whole run where the run does not meet it at all.
     DenseMap<Value *, Value *> answers;
     for (const Test &test : tests) {
+      if (!ICmpInst::isEquality(test.predicate)) continue;
+      unsigned bits = test.value->getType()->getIntegerBitWidth();
+      Value *start = extend(expander.expandCodeFor(test.value->getStart(), nullptr, at), true);
+      Value *other = extend(expander.expandCodeFor(test.other, nullptr, at), true);
+      Value *typeLow = builder.getInt(APInt::getSignedMinValue(bits).sext(128));
+      Value *typeHigh = builder.getInt(APInt::getSignedMaxValue(bits).sext(128));
+      Value *one = builder.getIntN(128, 1);
+      Value *trip = isUp(test.value) ? builder.CreateSub(other, start) : builder.CreateSub(start, other);
+      Value *meets = builder.CreateAnd(builder.CreateICmpSGE(trip, builder.getIntN(128, 0)),
+                                       builder.CreateICmpSLT(trip, count));
+      Value *early = builder.CreateAnd(meets, builder.CreateICmpSLT(builder.CreateAdd(trip, trip),
+                                                                    builder.CreateSub(count, one)));
+      Value *late = builder.CreateAnd(meets, builder.CreateNot(early));
+      // Going down, meeting the value early leaves values below it.
+      Value *above = isUp(test.value) ? early : late, *below = isUp(test.value) ? late : early;
+      keepWithin(test.value, true, builder.CreateSelect(above, builder.CreateAdd(other, one), typeLow),
+                 builder.CreateSelect(below, builder.CreateSub(other, one), typeHigh));
+      answers[test.compare] = builder.getInt1(test.predicate == ICmpInst::ICMP_NE);
+    }
+    Value *ok = builder.CreateICmpSLE(lo, last);
+    // Each other test answers at lo as at the interior's last trip, with no
+    // wrap of its value between (then its answer changes at most once along
+    // the run, and so not at all); the copy takes the answer at lo.
+    for (const Test &test : tests) {
+      if (ICmpInst::isEquality(test.predicate)) continue;
       bool isSigned = ICmpInst::isSigned(test.predicate);
       Type *type = test.value->getType();
       unsigned bits = type->getIntegerBitWidth();
@@ -398,6 +436,27 @@ class InteriorVersioning {
     Value *end = builder.CreateSelect(
         ok, builder.CreateTrunc(builder.CreateAdd(last, builder.getIntN(128, 1)), counterType),
         zero, "interior.end");
+    if (checkBlock) {
+      BasicBlock *checked = SplitBlock(checkBlock, at, &DT, &LI, nullptr, "interior.decided");
+      entry->getTerminator()->eraseFromParent();
+      IRBuilder<> skip(entry);
+      skip.CreateCondBr(skip.CreateICmpUGE(counter->count, ConstantInt::get(counterType, MinRun)), checkBlock,
+                        checked);
+      auto merge = [&](Value *value, Value *skipped) -> Value * {
+        auto *I = dyn_cast<Instruction>(value);
+        if (!I || I->getParent() != checkBlock) return value;
+        PHINode *phi = PHINode::Create(value->getType(), 2, value->getName() + ".checked", checked->getFirstNonPHIIt());
+        phi->addIncoming(value, checkBlock);
+        phi->addIncoming(skipped, entry);
+        return phi;
+      };
+      begin = merge(begin, zero);
+      end = merge(end, zero);
+      ok = merge(ok, builder.getFalse());
+      for (auto &[compare, answer] : answers) answer = merge(answer, PoisonValue::get(answer->getType()));
+      DT.recalculate(F);
+      preheader = checked;
+    }
 
     // preheader -> [edge: 0 .. begin) -> [interior: begin .. end) ->
     // [the loop: end .. count) -> exit, each part skipped when empty.
@@ -518,10 +577,9 @@ class InteriorVersioning {
 
 
   // A comparison of an affine recurrence (as the interior sees it) with a
-  // value the loop does not change, whose answer can only change once along
-  // the run (not == or !=).
+  // value the loop does not change.
   std::optional<Test> settled(ICmpInst *compare, InteriorRewriter &rewriter) {
-    if (compare->isEquality() || !compare->getOperand(0)->getType()->isIntegerTy() ||
+    if (!compare->getOperand(0)->getType()->isIntegerTy() ||
         compare->getOperand(0)->getType()->getIntegerBitWidth() > 64)
       return std::nullopt;
     const Loop *loop = LI.getLoopFor(compare->getParent());

@@ -3,7 +3,8 @@
 ; (scalar: llvm.loop.isvectorized), the interior, where no clamp changes
 ; its operand, the bounds test before the store is settled and its branch
 ; always taken, and the loop as it was for the rest (and for every
-; work-item when the check finds no interior). Loops that clamp something
+; work-item when the check finds no interior). Equality tests of a
+; coordinate (a stencil's border) are settled too. Loops that clamp something
 ; else, leave a value behind or are not work-item loops stay as they are.
 ; RUN: %opt -passes=lockstep-interior-versioning -S %s | FileCheck %s
 
@@ -79,6 +80,68 @@ wi.next:
   %next = add nuw i64 %lid, 1
   %done = icmp eq i64 %next, %count
   br i1 %done, label %exit, label %wi.loop, !llvm.loop !0
+
+exit:
+  ret void
+}
+
+; A stencil's border tests, without clamps (`x == 0 || x == width - 1`): in
+; the interior, where the run does not reach 0 or width - 1, both are false.
+; Runs shorter than 64 work-items skip the check and take the loop as it was.
+; CHECK-LABEL: define void @border(
+; CHECK:       %[[LONG:[0-9]+]] = icmp uge i64 %count, 64
+; CHECK-NEXT:  br i1 %[[LONG]], label %interior.check, label %interior.decided
+; CHECK:       interior.check:
+; CHECK:       %interior = and i1
+; CHECK:       interior.decided:
+; CHECK-NEXT:    %interior.begin.checked = phi i64 [ %interior.begin, %interior.check ], [ 0, %entry ]
+; CHECK-NEXT:    %interior.end.checked = phi i64 [ %interior.end, %interior.check ], [ 0, %entry ]
+; CHECK-NEXT:    %interior.checked = phi i1 [ %interior, %interior.check ], [ false, %entry ]
+; CHECK:       wi.loop.interior:
+; CHECK:         %edge.interior = or i1 false, false
+; CHECK:       wi.loop:
+; CHECK:         %at.first = icmp eq i32 %x, 0
+; CHECK-NEXT:    %at.last = icmp eq i32 %x, %last.x
+define void @border(ptr addrspace(1) %in, ptr addrspace(1) %out, i64 %base, i32 %width, i64 %size) #0 {
+entry:
+  %count = call i64 @llvm.umax.i64(i64 %size, i64 1)
+  %last.x = add nsw i32 %width, -1
+  br label %wi.loop
+
+wi.loop:
+  %lid = phi i64 [ 0, %entry ], [ %next, %wi.next ]
+  %gid = add i64 %base, %lid
+  %x = trunc i64 %gid to i32
+  %at.first = icmp eq i32 %x, 0
+  %at.last = icmp eq i32 %x, %last.x
+  %edge = or i1 %at.first, %at.last
+  %x.i = sext i32 %x to i64
+  %p.out = getelementptr inbounds float, ptr addrspace(1) %out, i64 %x.i
+  br i1 %edge, label %copy, label %average
+
+copy:
+  %p.in = getelementptr inbounds float, ptr addrspace(1) %in, i64 %x.i
+  %v = load float, ptr addrspace(1) %p.in, align 4, !llvm.access.group !1
+  store float %v, ptr addrspace(1) %p.out, align 4, !llvm.access.group !1
+  br label %wi.next
+
+average:
+  %x.left = add nsw i32 %x, -1
+  %x.right = add nsw i32 %x, 1
+  %left.i = sext i32 %x.left to i64
+  %right.i = sext i32 %x.right to i64
+  %p.left = getelementptr inbounds float, ptr addrspace(1) %in, i64 %left.i
+  %p.right = getelementptr inbounds float, ptr addrspace(1) %in, i64 %right.i
+  %v.left = load float, ptr addrspace(1) %p.left, align 4, !llvm.access.group !1
+  %v.right = load float, ptr addrspace(1) %p.right, align 4, !llvm.access.group !1
+  %sum = fadd float %v.left, %v.right
+  store float %sum, ptr addrspace(1) %p.out, align 4, !llvm.access.group !1
+  br label %wi.next
+
+wi.next:
+  %next = add nuw i64 %lid, 1
+  %done = icmp eq i64 %next, %count
+  br i1 %done, label %exit, label %wi.loop, !llvm.loop !5
 
 exit:
   ret void
@@ -175,6 +238,7 @@ attributes #0 = { "lockstep-work-group-code" }
 !2 = !{!"llvm.loop.parallel_accesses", !1}
 !3 = distinct !{!3, !2}
 !4 = distinct !{!4, !2}
+!5 = distinct !{!5, !2}
 
 ; CHECK:     ![[EDGE]] = distinct !{![[EDGE]], ![[PARALLEL:[0-9]+]], ![[SCALAR:[0-9]+]]}
 ; CHECK:     ![[SCALAR]] = !{!"llvm.loop.isvectorized", i32 1}
