@@ -292,6 +292,11 @@ class InteriorVersioning {
           }
       }
     if (forwards.empty() && tests.empty()) return false;
+    // Rows whose tails the vectorizer masks (groups narrower than or not a
+    // multiple of the vector step: 16 x 16 tiles of a straight-line stencil)
+    // are too short for an interior of tests alone: that stencil ran 10%
+    // slower split.
+    if (forwards.empty() && getBooleanLoopAttribute(loop, "llvm.loop.vectorize.predicate.enable")) return false;
     BasicBlock *preheader = loop->getLoopPreheader();
     Instruction *at = preheader->getTerminator();
     SCEVExpander expander(SE, F.getParent()->getDataLayout(), "interior");
