@@ -372,14 +372,16 @@ done:
 }
 
 ; CHECK-LABEL: define void @few_rounds(
-; The first round is sure: (100 - 63 - 1) / 64 + 1 for a group of 64. Its
-; copy of the body also tests the next round early.
-; CHECK: call i32 @llvm.smax.i32
+; A constant bound below 4096 (a __local array's loop): no sure rounds.
+; CHECK-NOT: work_group_reduce_max
+; CHECK-NOT: llvm.smax
 ; CHECK: %[[FLAG:[0-9]+]] = getelementptr i32, ptr %{{ctx.slot[0-9]*}}, i64 %wi
-; CHECK: after.collective.r:
-; CHECK: udiv i32 %{{[0-9]+}}, 64
-; CHECK: masked.loop.r:
-; CHECK: body.sure.r:
+; CHECK-NOT: header.sure
+; CHECK: header.r:
+; CHECK: %round.r = load i64, ptr %loop.round
+; CHECK: %i.at.round.r = add i32 %{{[0-9a-z.]+}}, %{{[0-9]+}}
+; CHECK: %more.r = icmp slt i32 %i.at.round{{.*}}, 100
+; CHECK: body.r:
 ; CHECK: br label %masked.peek.r
 ; The header again, with the round after this one.
 ; CHECK: masked.peek.r:
@@ -395,12 +397,6 @@ done:
 ; CHECK-NEXT: store i32 0, ptr %[[FLAG]]
 ; CHECK-NEXT: store i32 1, ptr %left.reg2mem
 ; CHECK-NEXT: br label %masked.latch.r
-; CHECK: header.r:
-; CHECK: %round.r = load i64, ptr %loop.round
-; CHECK: %i.at.round.r = add i32 %{{[0-9a-z.]+}}, %{{[0-9]+}}
-; CHECK: %more.r = icmp slt i32 %i.at.round{{.*}}, 100
-; CHECK: body.r:
-; CHECK: br label %masked.peek.r
 
 ; The same loop from a local id below 4096 (the range WorkItemBuiltins gives
 ; it): no work-item goes round more than twice (100 / 64), so the two rounds

@@ -57,6 +57,13 @@ namespace {
 cl::opt<unsigned> kSureRoundsMaxSize("lockstep-sure-rounds-max-size", cl::Hidden, cl::init(300),
                                      cl::desc("Most instructions of a masked loop whose sure rounds run a copy"));
 
+// A loop over a __local array (`for (i = lid; i < 256; i += get_local_size(0))`)
+// runs a round or two: its copy and the collective before it cost the build
+// more than they save (rw_histogram's two such loops, a quarter of the
+// real-world set's build).
+cl::opt<uint64_t> kSureRoundsMinBound("lockstep-sure-rounds-min-bound", cl::Hidden, cl::init(4096),
+                                      cl::desc("Loops bounded by a constant below this get no sure rounds"));
+
 // Whether every work-item computes `value` alike: a constant, an argument,
 // a value of the prologue (the kernel's arguments, the group's geometry)
 // other than a private variable's address, or arithmetic on such.
@@ -107,6 +114,8 @@ Value *LoopCutter::sureRounds(Loop *loop, const DenseMap<const Value *, const Va
               stay == CmpInst::ICMP_UGE;
   if (!up && !down) return nullptr;
   bool isSigned = ICmpInst::isSigned(stay), strict = ICmpInst::isStrictPredicate(stay);
+  if (auto *constant = dyn_cast<ConstantInt>(test->bound))
+    if ((isSigned ? constant->getValue().abs() : constant->getValue()).ult(kSureRoundsMinBound)) return nullptr;
 
   IRBuilder<> at(preheader->getTerminator());
   Value *s = at.CreateTrunc(start, type, "sure.start");
