@@ -329,6 +329,14 @@ class InteriorVersioning {
     auto extend = [&](Value *value, bool isSigned) {
       return isSigned ? builder.CreateSExt(value, wide) : builder.CreateZExt(value, wide);
     };
+    // The least and greatest values of a `bits`-wide type, read signed or
+    // not, as 128-bit values.
+    auto typeRange = [&](unsigned bits, bool isSigned) -> std::pair<Value *, Value *> {
+      if (isSigned)
+        return {builder.getInt(APInt::getSignedMinValue(bits).sext(128)),
+                builder.getInt(APInt::getSignedMaxValue(bits).sext(128))};
+      return {builder.getInt(APInt::getZero(128)), builder.getInt(APInt::getMaxValue(bits).zext(128))};
+    };
     auto isUp = [](const SCEVAddRecExpr *value) {
       return cast<SCEVConstant>(value->getOperand(1))->getAPInt().isOne();
     };
@@ -356,10 +364,7 @@ class InteriorVersioning {
     for (const Bound &bound : bounds) {
       unsigned bits = bound.value->getType()->getIntegerBitWidth();
       Value *limit = extend(expander.expandCodeFor(bound.bound, nullptr, at), bound.isSigned);
-      Value *typeLow = builder.getInt(bound.isSigned ? APInt::getSignedMinValue(bits).sext(128)
-                                                     : APInt::getZero(128));
-      Value *typeHigh = builder.getInt(bound.isSigned ? APInt::getSignedMaxValue(bits).sext(128)
-                                                      : APInt::getMaxValue(bits).zext(128));
+      auto [typeLow, typeHigh] = typeRange(bits, bound.isSigned);
       keepWithin(bound.value, bound.isSigned, bound.atLeast ? limit : typeLow,
                  bound.atLeast ? typeHigh : limit);
     }
@@ -374,8 +379,7 @@ class InteriorVersioning {
       unsigned bits = test.value->getType()->getIntegerBitWidth();
       Value *start = extend(expander.expandCodeFor(test.value->getStart(), nullptr, at), true);
       Value *other = extend(expander.expandCodeFor(test.other, nullptr, at), true);
-      Value *typeLow = builder.getInt(APInt::getSignedMinValue(bits).sext(128));
-      Value *typeHigh = builder.getInt(APInt::getSignedMaxValue(bits).sext(128));
+      auto [typeLow, typeHigh] = typeRange(bits, true);
       Value *one = builder.getIntN(128, 1);
       Value *trip = isUp(test.value) ? builder.CreateSub(other, start) : builder.CreateSub(start, other);
       Value *meets = builder.CreateAnd(builder.CreateICmpSGE(trip, builder.getIntN(128, 0)),
@@ -406,10 +410,7 @@ class InteriorVersioning {
       Value *first = extend(firstNarrow, isSigned);
       Value *final =
           isUp(test.value) ? builder.CreateAdd(first, trips) : builder.CreateSub(first, trips);
-      Value *typeLow =
-          builder.getInt(isSigned ? APInt::getSignedMinValue(bits).sext(128) : APInt::getZero(128));
-      Value *typeHigh = builder.getInt(isSigned ? APInt::getSignedMaxValue(bits).sext(128)
-                                                : APInt::getMaxValue(bits).zext(128));
+      auto [typeLow, typeHigh] = typeRange(bits, isSigned);
       Value *fits = builder.CreateAnd(builder.CreateICmpSGE(final, typeLow),
                                       builder.CreateICmpSLE(final, typeHigh));
       Value *other = extend(expander.expandCodeFor(test.other, nullptr, at), isSigned);

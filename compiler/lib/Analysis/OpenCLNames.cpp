@@ -22,6 +22,14 @@ bool isBarrierCall(const Instruction &I) {
          name == "_Z18work_group_barrierj12memory_scope" || isSubGroupBarrier(name);
 }
 
+bool hasBarrierOrCollective(const Function &F) {
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB)
+      if (auto *call = dyn_cast<CallInst>(&I); call && call->getCalledFunction())
+        if (isBarrierCall(I) || parseCollective(call->getCalledFunction()->getName())) return true;
+  return false;
+}
+
 bool isLocalIdPlaceholder(const Instruction &I) {
   auto *call = dyn_cast<CallInst>(&I);
   return call && call->getCalledFunction() && call->getCalledFunction()->getName() == kLocalIdPlaceholder;

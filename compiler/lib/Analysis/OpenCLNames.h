@@ -9,6 +9,7 @@
 #include "Internal.h"
 
 namespace llvm {
+class Function;
 class Instruction;
 }
 
@@ -19,6 +20,10 @@ bool isSubGroupBarrier(llvm::StringRef name);
 
 // A call of barrier, work_group_barrier or sub_group_barrier.
 bool isBarrierCall(const llvm::Instruction &I);
+
+// Whether F calls a barrier or a work-group or sub-group collective: its
+// body has more than one region.
+bool hasBarrierOrCollective(const llvm::Function &F);
 
 // A function that the work-group passes define rather than the builtins:
 // the work-item and group queries (get_local_id, get_group_id, ...), the

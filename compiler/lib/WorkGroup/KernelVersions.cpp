@@ -4,13 +4,13 @@
 // too narrow to widen a cut loop's rows) and one whose work-item loops take
 // one vector a trip (for narrow rows); the loop cuts drop both where they
 // cut nothing. It also gets one for rows of exactly 16 work-items (16 x 16
-// tiles), whose work-item loops run a constant count. A straight-line kernel, with `fold-narrow-rows` (targets with
-// masked vector memory access), gets a copy with masked loop tails for
+// tiles), whose work-item loops run a constant count. A straight-line
+// kernel, with `fold-narrow-rows` (targets with masked vector memory
+// access), gets a copy with masked loop tails for
 // groups whose width is not a multiple of the vector step. Each copy is an
 // internal function marked with its kind (kWorkGroupVersionAttr), listed on
 // the kernel (kVersionsMetadata); VersionDispatch.cpp picks one per launch.
 #include <llvm/Analysis/LoopInfo.h>
-#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
@@ -47,7 +47,7 @@ cl::opt<unsigned> kMaskedTailMaxInstructions(
     "lockstep-masked-tail-max-instructions", cl::Hidden, cl::init(2000),
     cl::desc("Straight-line kernels longer than this get no masked-tail version"));
 
-// The vector-rows version is a third copy of the kernel through -O3.
+// The vector-rows version is a fourth copy of the kernel through -O3.
 cl::opt<unsigned> kVectorRowsMaxInstructions(
     "lockstep-vector-rows-max-instructions", cl::Hidden, cl::init(2000),
     cl::desc("Kernels longer than this get no version for rows of the vector-row width"));
@@ -63,11 +63,7 @@ constexpr std::pair<WorkGroupVersion, const char *> kVersionNames[] = {
 // work-items that streams through memory (RetargetToHost.cpp picks its
 // vector width by that).
 bool isStraightLine(Function &F, FunctionAnalysisManager &analyses) {
-  if (!analyses.getResult<LoopAnalysis>(F).empty()) return false;
-  for (Instruction &I : instructions(F))
-    if (auto *call = dyn_cast<CallInst>(&I); call && call->getCalledFunction())
-      if (isBarrierCall(I) || parseCollective(call->getCalledFunction()->getName())) return false;
-  return true;
+  return analyses.getResult<LoopAnalysis>(F).empty() && !hasBarrierOrCollective(F);
 }
 
 Function *cloneVersion(Function &kernel, WorkGroupVersion version, StringRef suffix) {

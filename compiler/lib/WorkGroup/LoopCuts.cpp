@@ -218,15 +218,6 @@ void LoopCutter::cutUniformLoops(ArrayRef<Loop *> uniformLoops, DominatorTree &d
   }
 }
 
-// Whether F has a barrier or a collective: regions, with or without cuts.
-static bool hasBarriers(const Function &F) {
-  for (const BasicBlock &BB : F)
-    for (const Instruction &I : BB)
-      if (auto *call = dyn_cast<CallInst>(&I); call && call->getCalledFunction())
-        if (isBarrierCall(I) || parseCollective(call->getCalledFunction()->getName())) return true;
-  return false;
-}
-
 PreservedAnalyses LoopCutsPass::run(Module &M, ModuleAnalysisManager &moduleAnalyses) {
   FunctionAnalysisManager &analyses = moduleAnalyses.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   SmallVector<Function *, 8> kernels = kernelsOf(M);
@@ -239,7 +230,7 @@ PreservedAnalyses LoopCutsPass::run(Module &M, ModuleAnalysisManager &moduleAnal
       if (kind == WorkGroupVersion::VectorRows) {
         // Rows of a constant width pay in the regions between barriers and
         // cuts; a kernel of one region keeps its loops whole in every row.
-        if (made == 0 && !hasBarriers(*kernel)) {
+        if (made == 0 && !hasBarrierOrCollective(*kernel)) {
           analyses.clear(*version, version->getName());
           version->eraseFromParent();
           continue;

@@ -40,7 +40,7 @@ class LoopCutter {
   bool unrollFewRounds(llvm::Loop *loop, llvm::DominatorTree &dominators, llvm::LoopInfo &loops,
                        llvm::ScalarEvolution &evolution, llvm::AssumptionCache &assumptions);
   void maskLoop(llvm::Loop *loop);
-  llvm::Value *sureRounds(llvm::Loop *loop, const llvm::DenseMap<const llvm::Value *, const llvm::Value *> &stepOf);
+  llvm::Value *sureRounds(llvm::Loop *loop, const llvm::DenseMap<const llvm::Value *, llvm::Value *> &stepOf);
   llvm::BasicBlock *copySureRound(llvm::Loop *loop, llvm::BasicBlock *latch, llvm::BasicBlock *next);
   llvm::BasicBlock *peekNextRound(llvm::Loop *loop, llvm::ArrayRef<llvm::BasicBlock *> exiting,
                                   llvm::LoadInst *round, llvm::AllocaInst *active, llvm::BasicBlock *latch,

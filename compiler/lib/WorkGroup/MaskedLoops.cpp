@@ -39,7 +39,7 @@ namespace {
 cl::opt<uint64_t> kPeekMaxRounds("lockstep-peek-max-rounds", cl::Hidden, cl::init(8),
                                  cl::desc("Most rounds of a masked loop whose next round is tested early"));
 
-bool fewRounds(Loop *loop, const DenseMap<const Value *, const Value *> &stepOf) {
+bool fewRounds(Loop *loop, const DenseMap<const Value *, Value *> &stepOf) {
   std::optional<BoundedExit> test = boundedExit(loop);
   if (!test) return false;
   Value *counter = test->counter;
@@ -131,7 +131,7 @@ void LoopCutter::maskLoop(Loop *loop) {
   // and every access through it became a gather.
   AllocaInst *round = nullptr;
   LoadInst *roundAtHeader = nullptr;
-  DenseMap<const Value *, const Value *> stepOf;  // induction at the round → its step
+  DenseMap<const Value *, Value *> stepOf;  // induction at the round → its step
   if (BasicBlock *latch = loop->getLoopLatch()) {
     SmallVector<std::pair<PHINode *, Value *>, 4> inductions;  // the counter, its step
     for (PHINode &phi : header->phis()) {

@@ -84,7 +84,7 @@ bool computedAlike(const Value *value, const BasicBlock *prologue, unsigned dept
 // that every work-item of the group runs, an i64; null where the header's
 // exit test is not such a counter against a bound the group shares, or the
 // loop exits elsewhere too, or is too large to copy.
-Value *LoopCutter::sureRounds(Loop *loop, const DenseMap<const Value *, const Value *> &stepOf) {
+Value *LoopCutter::sureRounds(Loop *loop, const DenseMap<const Value *, Value *> &stepOf) {
   BasicBlock *header = loop->getHeader(), *preheader = loop->getLoopPreheader();
   SmallVector<BasicBlock *, 4> exiting;
   loop->getExitingBlocks(exiting);
@@ -100,7 +100,7 @@ Value *LoopCutter::sureRounds(Loop *loop, const DenseMap<const Value *, const Va
   auto found = stepOf.find(counter);
   auto *induction = dyn_cast<BinaryOperator>(counter);
   if (found == stepOf.end() || !induction || induction->getOpcode() != Instruction::Add) return nullptr;
-  Value *step = const_cast<Value *>(found->second);
+  Value *step = found->second;
   Value *start = induction->getOperand(0);
   if (!computedAlike(step, prologue) || (isa<Instruction>(start) && loop->contains(cast<Instruction>(start))))
     return nullptr;

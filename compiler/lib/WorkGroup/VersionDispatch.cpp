@@ -75,8 +75,8 @@ cl::opt<uint64_t> kFullRowMultiple("lockstep-full-row-multiple", cl::Hidden, cl:
 // Makes `F`'s prologue call `alternative` (an internal copy of the kernel,
 // with the same parameters, already named) when `useAlternative` says so,
 // and go on as before otherwise (to its own body, or to the tests of an
-// earlier call, which this one's test now comes before). The context and private memory the
-// launcher allocates cover both.
+// earlier call, which this one's test now comes before). The context and
+// private memory the launcher allocates cover both.
 void dispatchByWidth(Function &F, Function *alternative, StringRef blockName,
                      function_ref<Value *(IRBuilder<> &, Value *width)> useAlternative) {
   for (const char *attribute : {kContextBytesAttr, kPrivateBytesAttr}) {
