@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "Device.h"
 #include "Sampler.h"
@@ -196,5 +197,39 @@ bool _cl_kernel::snapshotInto(runtime::ArgumentSnapshot &snapshot) const {
     std::memcpy(snapshot.block.data() + arg.offset, &address, sizeof address);
   }
   snapshot.localMemorySize = layOutLocalMemory(snapshot.block.data());
+  snapshot.combinesAtomics = atomicsCombinable();
+  return true;
+}
+
+bool _cl_kernel::atomicsCombinable() const {
+  const std::vector<uint32_t> &combined = description_->combinedAtomicArguments;
+  // A kernel that enqueues kernels: its children may read the buffer before
+  // the launch's held-back adds reach it.
+  if (combined.empty() || description_->enqueuesKernels) return false;
+  // The storage an argument's kernel code may reach, [first, last).
+  struct Range {
+    uintptr_t first, last;
+  };
+  auto rangeOf = [&](size_t i) -> std::optional<Range> {
+    const ArgumentState &state = states_[i];
+    ArgKind kind = description_->arguments[i].kind;
+    if (kind != ArgKind::GlobalPointer && kind != ArgKind::ConstantPointer && kind != ArgKind::Image) return Range{};
+    if (state.svm) return std::nullopt;  // SVM: the host and other kernels may share it
+    if (!state.buffer) return Range{};  // a null pointer reaches nothing
+    // A buffer over SVM memory: as SVM.
+    if (!runtime::isValid(state.buffer) || state.buffer->usesSvmPointer()) return std::nullopt;
+    auto first = reinterpret_cast<uintptr_t>(state.buffer->address());
+    return Range{first, first + state.buffer->size()};
+  };
+  for (uint32_t i : combined) {
+    std::optional<Range> mine = rangeOf(i);
+    if (!mine || mine->first == mine->last) return false;
+    for (size_t j = 0; j < states_.size(); ++j) {
+      if (j == i) continue;
+      std::optional<Range> other = rangeOf(j);
+      if (!other) return false;
+      if (other->first < mine->last && mine->first < other->last) return false;
+    }
+  }
   return true;
 }

@@ -52,6 +52,10 @@ struct ArgumentSnapshot {
   ArgumentBlock block{0};
   std::vector<Ref<_cl_mem>> buffers;  // images too
   uint64_t localMemorySize = 0;  // static __local + the __local arguments
+  // The kernel's combined atomic adds may be held back this launch
+  // (KernelDescription::combinedAtomicArguments): no other argument's memory
+  // overlaps those arguments' buffers, and none is an SVM pointer.
+  bool combinesAtomics = false;
 };
 
 }  // namespace lockstep::runtime
@@ -126,6 +130,9 @@ struct _cl_kernel
     uint64_t svmBytes = 0;
   };
 
+  // Whether the arguments set let a launch hold back the kernel's combined
+  // atomic adds (ArgumentSnapshot::combinesAtomics); called with mutex_ held.
+  bool atomicsCombinable() const;
   // Lays the __local arguments out after the static __local variables, each
   // 128-byte aligned; writes their offsets into `block` if given.
   uint64_t layOutLocalMemory(std::byte *block) const;

@@ -13,6 +13,7 @@ class Module;
 namespace lockstep::compiler {
 
 struct FrontendOptions;
+struct OptimizedFunction;
 
 // BuiltinLinking.cpp: links, chunk by chunk, the builtins that the module
 // declares, and what those call in turn; false (and why, in `log`) when the
@@ -30,9 +31,10 @@ bool checkUndefined(const llvm::Module &M, std::string &log);
 void optimizeModule(llvm::Module &M, const FrontendOptions &options);
 
 // CodeEmission.cpp: optimizeModule and machine code for a module or a part:
-// the object file, and the work-group functions StreamingStoresPass marked.
+// the object file, and what the optimize passes marked on the work-group
+// functions (OptimizedFunction).
 bool compilePart(llvm::Module &M, const FrontendOptions &options, std::string &object,
-                 std::vector<std::string> &streamingStores, std::string &log);
+                 std::vector<OptimizedFunction> &functions, std::string &log);
 // LOCKSTEP_LLVM_OPTIONS=-stats: the counters of the build just done, to
 // stderr, then reset (LLVM prints them only at shutdown, which a driver
 // never reaches). Once a program's parts are all compiled: the parts run in

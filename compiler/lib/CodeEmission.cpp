@@ -21,10 +21,10 @@ using namespace llvm;
 
 namespace lockstep::compiler {
 
-// -O3 and machine code for a module or a part: the object file, and the
-// work-group functions StreamingStoresPass marked.
+// -O3 and machine code for a module or a part: the object file, and what
+// the optimize passes marked on the work-group functions.
 bool compilePart(Module &M, const FrontendOptions &options, std::string &object,
-                 std::vector<std::string> &streamingStores, std::string &log) {
+                 std::vector<OptimizedFunction> &functions, std::string &log) {
   // What LLVM itself reports while it optimizes (a `#pragma unroll` it
   // could not honour) goes to the build log, once per message, not to the
   // application's stderr, where LLVM's default handler prints it; -w drops
@@ -68,9 +68,15 @@ bool compilePart(Module &M, const FrontendOptions &options, std::string &object,
     ~Restore() { context.setDiagnosticHandlerCallBack(handler, handlerContext); }
   } restore{context, previous, previousContext};
   optimizeModule(M, options);
-  for (const Function &F : M)
-    if (!F.isDeclaration() && !F.hasLocalLinkage() && F.hasFnAttribute(kStreamingStoresAttr))
-      streamingStores.push_back(F.getName().str());
+  for (const Function &F : M) {
+    if (F.isDeclaration() || F.hasLocalLinkage()) continue;
+    OptimizedFunction found{F.getName().str(), F.hasFnAttribute(kStreamingStoresAttr), {}};
+    SmallVector<StringRef, 4> offsets;
+    F.getFnAttribute(kCombinedAtomicsAttr).getValueAsString().split(offsets, ',', -1, false);
+    for (StringRef text : offsets)
+      if (uint32_t offset; !text.getAsInteger(10, offset)) found.combinedAtomicOffsets.push_back(offset);
+    if (found.streamingStores || !found.combinedAtomicOffsets.empty()) functions.push_back(std::move(found));
+  }
   SmallVector<char, 0> buffer;
   raw_svector_ostream stream(buffer);
   legacy::PassManager passes;

@@ -214,7 +214,14 @@ Result makeExecutable(std::unique_ptr<Module> module, std::unique_ptr<LLVMContex
     return result;
   }
   for (KernelDescription &kernel : kernels)
-    kernel.streamingStores = is_contained(machineCode->streamingStores, workGroupFunctionName(kernel.name));
+    for (const OptimizedFunction &found : machineCode->functions) {
+      if (found.name != workGroupFunctionName(kernel.name)) continue;
+      kernel.streamingStores = found.streamingStores;
+      for (uint32_t offset : found.combinedAtomicOffsets)
+        for (uint32_t i = 0; i < kernel.arguments.size(); ++i)
+          if (kernel.arguments[i].offset == offset && kernel.arguments[i].kind == ArgKind::GlobalPointer)
+            kernel.combinedAtomicArguments.push_back(i);
+    }
   std::unique_ptr<JitProgram> code = jitObjects(machineCode->objects, result.log);  // a copy: the cache stores them
   if (!code || !bindKernels(*code, kernels, result.log)) {
     result.status = Status::Failure;

@@ -47,6 +47,10 @@ inline constexpr const char *kJammedRowsAttr = "lockstep-jammed-rows";
 // On a work-group function that may store with non-temporal stores
 // (StreamingStoresPass, or a function it calls): the launcher fences them.
 inline constexpr const char *kStreamingStoresAttr = "lockstep-streaming-stores";
+// On a work-group function whose global atomic adds to some arguments go
+// through the thread's AtomicCombiner (GlobalAtomicCombiningPass): those
+// arguments' offsets in the argument block, "8,24".
+inline constexpr const char *kCombinedAtomicsAttr = "lockstep-combined-atomics";
 inline constexpr const char *kStaticLocalBytesAttr = "lockstep-static-local-bytes";
 inline constexpr const char *kPrivateBytesAttr = "lockstep-private-bytes";
 // Bytes of private arrays the work-group function keeps in its own frame
@@ -101,6 +105,8 @@ inline constexpr const char *kOutOfBoundsSymbol = "__lockstep_report_out_of_boun
 // (StopPollPass): leaves the group (CheckReports.cpp).
 inline constexpr const char *kStopGroupSymbol = "__lockstep_stop_group";
 void stopGroup();
+// atomicCombinerMiss (GroupAbi.h), as generated code calls it.
+inline constexpr const char *kAtomicCombinerMissSymbol = "__lockstep_atomic_combiner_miss";
 // The counter of cl_khr_kernel_clock's builtins (KernelClock.cpp): the
 // host's monotonic clock in nanoseconds.
 inline constexpr const char *kKernelClockSymbol = "__lockstep_kernel_clock";
@@ -281,9 +287,16 @@ bool prepareModule(llvm::Module &M, const FrontendOptions &options, std::string 
 // A prepared module compiled for the host: -O3 (or less with
 // -cl-opt-disable), then machine code, as one object file or, for a large
 // program, several made in parallel.
+// What the optimize pipeline found out about one work-group function, read
+// back from the attributes its passes set.
+struct OptimizedFunction {
+  std::string name;
+  bool streamingStores = false;                  // kStreamingStoresAttr
+  std::vector<uint32_t> combinedAtomicOffsets;  // kCombinedAtomicsAttr
+};
 struct MachineCode {
   std::vector<std::string> objects;
-  std::vector<std::string> streamingStores;  // work-group functions marked kStreamingStoresAttr
+  std::vector<OptimizedFunction> functions;  // those with something to say
 };
 std::optional<MachineCode> compileModule(llvm::Module &M, const FrontendOptions &options, std::string &log);
 

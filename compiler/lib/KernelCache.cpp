@@ -34,7 +34,7 @@ namespace fs = std::filesystem;
 namespace lockstep::compiler {
 namespace {
 
-constexpr char kMagic[8] = {'L', 'S', 'C', 'A', 'C', 'H', 'E', 'C'};
+constexpr char kMagic[8] = {'L', 'S', 'C', 'A', 'C', 'H', 'E', 'D'};
 
 std::optional<fs::path> cacheDirectory() {
   const char *enabled = std::getenv("LOCKSTEP_CACHE");
@@ -127,6 +127,8 @@ void writeKernel(Writer &out, const KernelDescription &kernel) {
   out.u8(kernel.flushDenormals);
   out.u8(kernel.uniformWorkGroups);
   out.u8(kernel.enqueuesKernels);
+  out.u32(static_cast<uint32_t>(kernel.combinedAtomicArguments.size()));
+  for (uint32_t index : kernel.combinedAtomicArguments) out.u32(index);
 }
 
 KernelDescription readKernel(Reader &in) {
@@ -169,6 +171,11 @@ KernelDescription readKernel(Reader &in) {
   kernel.flushDenormals = in.u8();
   kernel.uniformWorkGroups = in.u8();
   kernel.enqueuesKernels = in.u8();
+  uint32_t combined = in.u32();
+  for (uint32_t i = 0; in.ok && i < combined && i < kernel.arguments.size(); ++i) {
+    uint32_t index = in.u32();
+    if (index < kernel.arguments.size()) kernel.combinedAtomicArguments.push_back(index);
+  }
   return kernel;
 }
 

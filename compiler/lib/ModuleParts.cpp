@@ -150,7 +150,7 @@ std::optional<MachineCode> compileInParts(Module &M, const FrontendOptions &opti
   MachineCode code;
   if (parts.empty()) {
     code.objects.resize(1);
-    if (!compilePart(M, options, code.objects[0], code.streamingStores, log)) return std::nullopt;
+    if (!compilePart(M, options, code.objects[0], code.functions, log)) return std::nullopt;
     return code;
   }
   code.objects.resize(parts.size());
@@ -187,7 +187,7 @@ std::optional<MachineCode> compileInParts(Module &M, const FrontendOptions &opti
     WriteBitcodeToFile(*copy, stream);
   }
   std::vector<std::string> logs(parts.size());
-  std::vector<std::vector<std::string>> streaming(parts.size());
+  std::vector<std::vector<OptimizedFunction>> functions(parts.size());
   std::atomic<bool> failed{false};
   tbb::parallel_for(size_t(0), parts.size(), [&](size_t i) {
     struct Done {  // however the part ends, its results go back to the caller
@@ -202,12 +202,12 @@ std::optional<MachineCode> compileInParts(Module &M, const FrontendOptions &opti
       failed = true;
       return;
     }
-    if (!compilePart(**part, options, code.objects[i], streaming[i], logs[i])) failed = true;
+    if (!compilePart(**part, options, code.objects[i], functions[i], logs[i])) failed = true;
   });
   for (size_t i = 0; i < parts.size(); ++i) {
     takeOver(&logs[i]);
     log += logs[i];
-    code.streamingStores.insert(code.streamingStores.end(), streaming[i].begin(), streaming[i].end());
+    code.functions.insert(code.functions.end(), functions[i].begin(), functions[i].end());
   }
   if (failed) return std::nullopt;
   return code;

@@ -132,6 +132,7 @@ ModulePassManager buildOptimizePipeline(PassBuilder &builder, TargetMachine &mac
   passes.addPass(StreamingStoresPass());
   passes.addPass(VectorMathCallersPass());
   passes.addPass(LocalAtomicLoweringPass());
+  passes.addPass(GlobalAtomicCombiningPass());
   return passes;
 }
 

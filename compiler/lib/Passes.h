@@ -231,9 +231,15 @@ struct VectorMathCallersPass : llvm::PassInfoMixin<VectorMathCallersPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 
-// Last: atomics on __local memory, which one thread runs for the whole
+// After -O3: atomics on __local memory, which one thread runs for the whole
 // group, become plain loads and stores.
 struct LocalAtomicLoweringPass : llvm::PassInfoMixin<LocalAtomicLoweringPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+
+// After the local atomics: global atomic adds that a kernel's work-items
+// never read back go through the thread's AtomicCombiner (GroupAbi.h).
+struct GlobalAtomicCombiningPass : llvm::PassInfoMixin<GlobalAtomicCombiningPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 

@@ -25,7 +25,7 @@ StructType *groupInfoType(LLVMContext &context) {
   Type *dims = ArrayType::get(i64, 3);
   Type *ptr = PointerType::get(context, 0);
   return StructType::create(context,
-                            {dims, dims, dims, dims, dims, dims, i32, i32, ptr, i64, ptr, ptr, ptr, i64, ptr},
+                            {dims, dims, dims, dims, dims, dims, i32, i32, ptr, i64, ptr, ptr, ptr, i64, ptr, ptr},
                             "lockstep.GroupInfo");
 }
 

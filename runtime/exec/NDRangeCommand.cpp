@@ -154,6 +154,7 @@ PendingLaunch *PreparedLaunch::prepare(cl_device_id device, const NDRange &range
   launch.streamingStoreMiB = device->streamingStoreMiB();
   launch.workCost = &kernel_->workCost();
   launch.pollsStop = description.pollsStop;
+  launch.combinesAtomics = pending->arguments.combinesAtomics;
   launch.failed = false;
   launch.stop = 0;
   return pending.release();

@@ -55,6 +55,9 @@ class GrowOnlyBuffer {
 struct ThreadScratch {
   GrowOnlyBuffer<128> localMemory;   // GroupAbi: __local is 128-byte aligned
   GrowOnlyBuffer<64> contextMemory;  // GroupAbi: context is 64-byte aligned
+  // Empty between runs of groups (CombinedRun); made at a thread's first
+  // launch that combines atomics.
+  std::unique_ptr<compiler::AtomicCombiner> atomicCombiner;
   const void *stackLow = nullptr;
   const void *stackHigh = nullptr;
 
@@ -149,6 +152,29 @@ class DenormalsFlushed {
   unsigned saved_ = 0;
 };
 
+// The thread's atomic combiner over one run of groups of a launch that
+// combines atomics: what the groups held back reaches memory when the run
+// ends, however it ends (before the launch can report itself done).
+class CombinedRun {
+ public:
+  CombinedRun(const WorkGroupLaunch &launch, ThreadScratch &scratch) {
+    if (!launch.combinesAtomics) return;
+    if (!scratch.atomicCombiner) scratch.atomicCombiner = std::make_unique<compiler::AtomicCombiner>();
+    combiner_ = scratch.atomicCombiner.get();
+    combiner_->evictions = 0;
+    combiner_->bypass = false;
+  }
+  ~CombinedRun() {
+    if (combiner_) compiler::flushAtomicCombiner(*combiner_);
+  }
+  CombinedRun(const CombinedRun &) = delete;
+  CombinedRun &operator=(const CombinedRun &) = delete;
+  compiler::AtomicCombiner *combiner() const { return combiner_; }
+
+ private:
+  compiler::AtomicCombiner *combiner_ = nullptr;
+};
+
 // Runs groups [begin, end) of the flattened group ids (x fastest) on the
 // calling thread.
 void runGroupRange(const WorkGroupLaunch &launch, uint64_t begin, uint64_t end) {
@@ -173,6 +199,8 @@ void runGroupRange(const WorkGroupLaunch &launch, uint64_t begin, uint64_t end) 
   info.stackLow = scratch.stackLow;
   info.stackHigh = scratch.stackHigh;
   info.stop = &launch.stop;
+  CombinedRun combined(launch, scratch);
+  info.atomicCombiner = combined.combiner();
   for (int d = 0; d < 3; ++d) {
     info.enqueuedLocalSize[d] = range.localSize[d];
     info.numGroups[d] = range.numGroups[d];

@@ -39,6 +39,7 @@ struct WorkGroupLaunch {
         pollsStop(other.pollsStop),
         fenceStores(other.fenceStores),
         flushDenormals(other.flushDenormals),
+        combinesAtomics(other.combinesAtomics),
         workCost(other.workCost) {}
   WorkGroupLaunch &operator=(const WorkGroupLaunch &) = delete;
 
@@ -64,6 +65,10 @@ struct WorkGroupLaunch {
   bool fenceStores = false;
   // KernelDescription::flushDenormals.
   bool flushDenormals = false;
+  // The kernel's combined atomic adds are held back in each thread's
+  // AtomicCombiner (GroupAbi.h), flushed at the end of each run of groups
+  // (ArgumentSnapshot::combinesAtomics).
+  bool combinesAtomics = false;
   // The kernel's cost per work-item on its last launch, in picoseconds of
   // one thread's time, 0 if unknown (_cl_kernel::workCost); each launch
   // measures it again. Null: always spread the groups.

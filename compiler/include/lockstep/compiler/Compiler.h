@@ -84,6 +84,12 @@ struct KernelDescription {
   // May store with non-temporal stores, which the launcher must fence
   // (sfence) before it reports the launch done.
   bool streamingStores = false;
+  // The __global pointer arguments whose atomic adds may be held back in
+  // the launching thread's AtomicCombiner (GroupAbi.h): the kernel's only
+  // use of them is adds whose results it ignores. The runtime lets a launch
+  // hold them back only when no other argument's memory overlaps theirs
+  // and none is an SVM pointer.
+  std::vector<uint32_t> combinedAtomicArguments;
   // Built with -cl-denorms-are-zero: the launcher runs it with denormal
   // inputs and results flushed to zero (x86's MXCSR DAZ and FTZ).
   bool flushDenormals = false;

@@ -40,6 +40,9 @@ struct GroupInfo {
   // past LOCKSTEP_KERNEL_TIMEOUT): loops whose trip count the compiler could
   // not bound poll it (StopPollPass) and leave the group.
   const void *stop;
+  // The calling thread's AtomicCombiner for this launch, or null: the
+  // launch's global atomic adds go straight to memory (see AtomicCombiner).
+  void *atomicCombiner;
 };
 
 enum GroupInfoField : unsigned {
@@ -58,7 +61,37 @@ enum GroupInfoField : unsigned {
   kContextMemory = 12,
   kContextMemorySize = 13,
   kStop = 14,
+  kAtomicCombiner = 15,
 };
+
+// Global atomic adds whose results a kernel never uses, to a buffer that it
+// touches in no other way, held back per thread and added to memory once
+// per run of groups (GlobalAtomicCombiningPass; docs/runtime.md). A direct-
+// mapped table: generated code finds an address's entry at
+// entries[(address >> 2) % kEntries] and, when its key is the address (ORed
+// with 1 for a 64-bit add), adds to its value; otherwise it calls
+// atomicCombinerMiss (compiler/lib/AtomicCombinerRuntime.cpp). Generated code reads
+// `entries` only, by this layout.
+struct AtomicCombiner {
+  static constexpr unsigned kEntries = 512;
+  struct Entry {
+    uint64_t key;   // 0: empty
+    uint64_t value; // the adds held back, modulo 2^64 (2^32 for a 32-bit add)
+  };
+  Entry entries[kEntries];
+  // Entries that a miss took from another address; past a limit the table
+  // stops holding adds back (too many addresses for it to pay).
+  uint64_t evictions;
+  bool bypass;
+};
+
+// A miss in `combiner` for `key` (GroupAbi above): adds the evicted entry's
+// value to memory and takes the entry, or adds `delta` to memory at once
+// when the table has been bypassed.
+void atomicCombinerMiss(AtomicCombiner *combiner, uint64_t key, uint64_t delta);
+// Adds every entry held back to memory, atomically, and empties the table
+// (the end of a run of groups).
+void flushAtomicCombiner(AtomicCombiner &combiner);
 
 // void wg(const void *args, const GroupInfo *group, void *localMemory,
 //         void *workItemContext)
