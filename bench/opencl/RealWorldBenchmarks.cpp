@@ -72,6 +72,26 @@ Record runStencilNull(Session &session, const BenchInfo &info, uint64_t n, const
   return runGrid<StencilProblem>(session, info, n, options, "rw_stencil_global", false, 0, true);
 }
 
+// One work-item per byte, NULL local size: every byte's count is a global
+// atomic_inc.
+Record runHistogramGlobal(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
+  HistogramProblem problem(n);
+  Buffer data = session.buffer(n, problem.data.data(), CL_MEM_READ_ONLY);
+  Buffer bins = session.buffer(256 * sizeof(uint32_t));
+  cl_kernel kernel = session.kernel("rw_histogram_global");
+  setArgs(kernel, data, bins);
+  std::vector<uint32_t> got(256);
+  size_t global = n;
+  auto timings = timeKernel(
+      session, options, kernel, 1, &global, nullptr,
+      [&] { session.fill(bins, 0, 256 * sizeof(uint32_t)); },
+      [&] {
+        session.read(bins, got.data(), 256 * sizeof(uint32_t));
+        return problem.verify(got.data());
+      });
+  return rateRecord(info, sizeText("bytes", n), timings, static_cast<double>(n), 1e9);
+}
+
 // 1M work-items in groups of 256 walk the bytes with a grid-stride loop.
 Record runHistogram(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
   HistogramProblem problem(n);
@@ -195,6 +215,11 @@ const std::vector<ClBench> &realWorldBenchmarks() {
         true, 1 << 24, 1 << 16, 1, "bytes", uint64_t{1} << 30},
        "rw_histogram",
        runHistogram,
+       Program::RealWorld},
+      {{"rw_histogram_global", "256 bins, a global atomic_inc per byte, local size NULL", "GB/s",
+        true, 1 << 24, 1 << 16, 1, "bytes", uint64_t{1} << 30},
+       "rw_histogram_global",
+       runHistogramGlobal,
        Program::RealWorld},
       {{"rw_saxpy4", "out = a * x + y on float4", "GB/s", true, 1 << 25, 1 << 16, 4, "floats"},
        "rw_saxpy4",

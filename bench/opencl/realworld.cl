@@ -93,6 +93,12 @@ kernel void rw_histogram(global const uchar *data, int n, global uint *bins) {
   for (int b = lid; b < 256; b += get_local_size(0)) atomic_add(&bins[b], hist[b]);
 }
 
+// The same histogram as most first versions write it: one work-item per
+// byte, a global atomic_inc each.
+kernel void rw_histogram_global(global const uchar *data, global uint *bins) {
+  atomic_inc(&bins[data[get_global_id(0)]]);
+}
+
 // SAXPY on float4: out = a * x + y.
 kernel void rw_saxpy4(global const float4 *x, global const float4 *y, global float4 *out,
                       float a) {

@@ -23,8 +23,9 @@
 //
 // (a 64-bit add's key is p | 1; a sub adds the negated value). Which buffer
 // an access reaches is its underlying object: a load of a pointer argument
-// from the argument block (at the argument's offset), the group's scratch,
-// a private array or a program-scope variable. An argument qualifies when
+// from the argument block (at the argument's offset), or a parameter of a
+// version that every call passes such a load (-O3's argument promotion),
+// the group's scratch, a private array or a program-scope variable. An argument qualifies when
 // every access whose object it may be is such an add (add or sub, integer,
 // relaxed, result unused), in a kernel none of whose accesses has an object
 // the scan cannot name (a pointer loaded from memory, made from an integer,
@@ -67,8 +68,15 @@ static cl::opt<bool> CombineGlobalAtomics("lockstep-combine-global-atomics", cl:
 namespace lockstep::compiler {
 namespace {
 
-// What the runtime passes in a work-group function's parameters.
-enum class Role : uint8_t { None, ArgumentBlock, GroupInfo, Scratch };
+// What the runtime passes in a work-group function's parameters, and what
+// -O3's argument promotion passes a version in place of the argument block:
+// the pointer argument in one of its slots.
+enum class Role : uint8_t { None, ArgumentBlock, GroupInfo, Scratch, Slot };
+struct Binding {
+  Role role = Role::None;
+  uint64_t offset = 0;  // Slot: in the argument block
+  bool operator==(const Binding &other) const { return role == other.role && offset == other.offset; }
+};
 
 // The memory an access may reach, from its underlying object.
 struct Object {
@@ -95,43 +103,50 @@ class KernelScan {
         }
     functions.assign(reached.begin(), reached.end());
     static constexpr Role wg[] = {Role::ArgumentBlock, Role::GroupInfo, Role::Scratch, Role::Scratch};
-    for (unsigned i = 0; i < W.arg_size() && i < 4; ++i) roles[W.getArg(i)] = wg[i];
+    for (unsigned i = 0; i < W.arg_size() && i < 4; ++i) bindings[W.getArg(i)] = {wg[i]};
     // A callee's parameter holds what every call passes it (callees of
     // callees: a few rounds settle them).
     for (int round = 0; round < 4; ++round)
       for (Function *G : functions) {
         if (G == &W) continue;
         for (Argument &param : G->args()) {
-          std::optional<Role> common;
+          std::optional<Binding> common;
           for (User *user : G->users()) {
             auto *call = dyn_cast<CallBase>(user);
-            Role here = call && call->getCalledFunction() == G ? roleOf(call->getArgOperand(param.getArgNo()))
-                                                               : Role::None;
-            common = !common || *common == here ? here : Role::None;
+            Binding here = call && call->getCalledFunction() == G ? bindingOf(call->getArgOperand(param.getArgNo()))
+                                                                  : Binding{};
+            common = !common || *common == here ? here : Binding{};
           }
-          roles[&param] = common.value_or(Role::None);
+          bindings[&param] = common.value_or(Binding{});
         }
       }
     return true;
   }
 
-  Role roleOf(const Value *value) const {
-    auto found = roles.find(value);
-    return found == roles.end() ? Role::None : found->second;
+  Role roleOf(const Value *value) const { return bindingOf(value).role; }
+
+  // A parameter's binding, or for a load of a slot of the argument block,
+  // that slot.
+  Binding bindingOf(const Value *value) const {
+    if (auto found = bindings.find(value); found != bindings.end()) return found->second;
+    if (auto *load = dyn_cast<LoadInst>(value)) {
+      const DataLayout &layout = W.getParent()->getDataLayout();
+      APInt offset(layout.getIndexTypeSizeInBits(load->getPointerOperandType()), 0);
+      const Value *base = load->getPointerOperand()->stripAndAccumulateConstantOffsets(layout, offset, true);
+      if (roleOf(base) == Role::ArgumentBlock && !offset.isNegative()) return {Role::Slot, offset.getZExtValue()};
+    }
+    return {};
   }
 
   Object classify(const Value *object) const {
     if (isa<AllocaInst, GlobalValue, ConstantPointerNull, UndefValue>(object)) return {Object::Own};
-    if (roleOf(object) != Role::None) return {Object::Own};
-    if (auto *load = dyn_cast<LoadInst>(object)) {
-      const DataLayout &layout = W.getParent()->getDataLayout();
-      APInt offset(layout.getIndexTypeSizeInBits(load->getPointerOperandType()), 0);
-      const Value *base = load->getPointerOperand()->stripAndAccumulateConstantOffsets(layout, offset, true);
-      if (roleOf(base) == Role::ArgumentBlock && !offset.isNegative())
-        return {Object::Argument, offset.getZExtValue()};
-      // A pointer the GroupInfo holds: the runtime's (GroupInfo::stop).
-      if (roleOf(base) == Role::GroupInfo) return {Object::Own};
-    }
+    Binding binding = bindingOf(object);
+    if (binding.role == Role::Slot) return {Object::Argument, binding.offset};
+    if (binding.role != Role::None) return {Object::Own};
+    // A pointer the GroupInfo holds: the runtime's (GroupInfo::stop).
+    if (auto *load = dyn_cast<LoadInst>(object);
+        load && roleOf(getUnderlyingObject(load->getPointerOperand())) == Role::GroupInfo)
+      return {Object::Own};
     return {Object::Unnamed};
   }
 
@@ -152,6 +167,9 @@ class KernelScan {
           }
         }
         if (!I.mayReadOrWriteMemory() && !isa<CallBase>(I)) continue;
+        // A call of a function of the kernel's own: its accesses are scanned
+        // where they are, through the parameters' bindings.
+        if (auto *call = dyn_cast<CallBase>(&I); call && !call->getCalledFunction()->isDeclaration()) continue;
         if (auto *intrinsic = dyn_cast<IntrinsicInst>(&I))
           if (intrinsic->isAssumeLikeIntrinsic() || intrinsic->getIntrinsicID() == Intrinsic::prefetch ||
               isa<DbgInfoIntrinsic>(intrinsic))
@@ -210,7 +228,7 @@ class KernelScan {
   }
 
   std::vector<Function *> functions;
-  DenseMap<const Value *, Role> roles;
+  DenseMap<const Value *, Binding> bindings;
   SmallVector<Add, 8> adds;
   DenseSet<uint64_t> spoiled;
   bool unnamed = false;

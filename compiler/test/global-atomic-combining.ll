@@ -128,6 +128,26 @@ define internal void @versioned.rows(ptr %g, ptr %a) {
   ret void
 }
 
+; A version whose pointer argument -O3 promoted: every call passes the load
+; of the argument's slot (offset 8; the slot at 0 is read).
+; CHECK-LABEL: define internal void @promoted.rows(
+; CHECK: combine.lookup:
+define void @promoted(ptr %args, ptr %group, ptr %local, ptr %context) "lockstep-kernel"="promoted" {
+  %in = load ptr addrspace(1), ptr %args, align 8
+  %slot = getelementptr inbounds i8, ptr %args, i64 8
+  %bins = load ptr addrspace(1), ptr %slot, align 8
+  call void @promoted.rows(ptr addrspace(1) %in, ptr addrspace(1) %bins, ptr %group)
+  ret void
+}
+
+define internal void @promoted.rows(ptr addrspace(1) %in, ptr addrspace(1) %bins, ptr %g) {
+  %v = load i32, ptr addrspace(1) %in, align 4
+  %index = zext i32 %v to i64
+  %bin = getelementptr inbounds i32, ptr addrspace(1) %bins, i64 %index
+  %old = atomicrmw add ptr addrspace(1) %bin, i32 1 monotonic, align 4
+  ret void
+}
+
 ; The arguments whose adds were combined, per work-group function.
 ; CHECK-LABEL: attributes #0 = { "lockstep-combined-atomics"="16" "lockstep-kernel"="hist" }
 ; CHECK-NEXT: attributes #1 = { "lockstep-combined-atomics"="0" "lockstep-kernel"="wide_sub" }
@@ -135,3 +155,4 @@ define internal void @versioned.rows(ptr %g, ptr %a) {
 ; CHECK-NEXT: attributes #3 = { "lockstep-kernel"="used_or_ordered" }
 ; CHECK-NEXT: attributes #4 = { "lockstep-kernel"="unnamed_access" }
 ; CHECK-NEXT: attributes #5 = { "lockstep-combined-atomics"="8" "lockstep-kernel"="versioned" }
+; CHECK-NEXT: attributes #6 = { "lockstep-combined-atomics"="8" "lockstep-kernel"="promoted" }
