@@ -221,6 +221,12 @@ Result makeExecutable(std::unique_ptr<Module> module, std::unique_ptr<LLVMContex
         for (uint32_t i = 0; i < kernel.arguments.size(); ++i)
           if (kernel.arguments[i].offset == offset && kernel.arguments[i].kind == ArgKind::GlobalPointer)
             kernel.combinedAtomicArguments.push_back(i);
+      // A pointer the pass found in the block where no __global pointer
+      // argument is (inside a by-value argument: a device-side enqueue's
+      // captures): the runtime could not check what it overlaps, so no
+      // launch of the kernel gets a combiner and its adds go to memory.
+      if (kernel.combinedAtomicArguments.size() != found.combinedAtomicOffsets.size())
+        kernel.combinedAtomicArguments.clear();
     }
   std::unique_ptr<JitProgram> code = jitObjects(machineCode->objects, result.log);  // a copy: the cache stores them
   if (!code || !bindKernels(*code, kernels, result.log)) {
