@@ -70,4 +70,20 @@ Verdict IntMixProblem::verify(const int32_t *out) const {
                        mix(a[first], b[first]));
 }
 
+GemvProblem::GemvProblem(uint32_t n)
+    : n(n), a(randomFloats(size_t{n} * n, 34, 0, 1)), x(randomFloats(n, 35, 0, 1)) {}
+
+Verdict GemvProblem::verify(const float *y) const {
+  size_t bad = 0, first = 0;
+  double first_want = 0;
+  for (size_t row = 0; row < n; ++row) {
+    double want = 0;
+    for (size_t k = 0; k < n; ++k) want += double{a[row * n + k]} * x[k];
+    // Non-negative terms: n adds in any order, each within u of its sum.
+    if (std::fabs(y[row] - want) > 2.0 * n * kUnitRoundoff * want && bad++ == 0) first = row, first_want = want;
+  }
+  if (bad == 0) return {};
+  return firstMismatch("gemv y = A x", bad, n, first, y[first], first_want);
+}
+
 }  // namespace bench

@@ -1,6 +1,6 @@
 // The problems of the real-world kernel set (opencl/realworld.cl) that the
 // main suite has no counterpart for: a 7-point 3D stencil and an int4
-// arithmetic kernel. Deterministic inputs, a serial host reference and the
+// arithmetic kernel, a matrix-vector product. Deterministic inputs, a serial host reference and the
 // check of an output against it, shared by the OpenCL and native programs
 // like Workloads.h (the real-world SGEMM, transpose, 2D stencil, histogram
 // and SAXPY reuse the problems there).
@@ -31,6 +31,16 @@ struct IntMixProblem {
   std::vector<int32_t> a, b;
   Verdict verify(const int32_t *out) const;
   static int32_t mix(int32_t a, int32_t b) { return (a * 3 + b) ^ (a >> 3); }
+};
+
+// y = A x for an n x n row-major A: one dot product of n terms per row.
+// Entries in [0, 1), so every term is non-negative and any order of the adds
+// stays within n roundings of the sum.
+struct GemvProblem {
+  explicit GemvProblem(uint32_t n);
+  uint32_t n;
+  std::vector<float> a, x;
+  Verdict verify(const float *y) const;
 };
 
 }  // namespace bench

@@ -89,6 +89,16 @@ Record runIntMix(const BenchInfo &info, uint64_t n, const Options &options) {
   return rateRecord(info, sizeText("n", n), timings, 3.0 * n * sizeof(int32_t), 1e9);
 }
 
+Record runGemv(const BenchInfo &info, uint64_t n, const Options &options) {
+  GemvProblem problem(n);
+  std::vector<float> y(n);
+  auto timings = measureRuns(
+      options.reps, [&] { poison(y); },
+      [&] { strongGemv(problem.a.data(), problem.x.data(), y.data(), n); },
+      [&] { return problem.verify(y.data()); });
+  return rateRecord(info, sizeText("n", n), timings, double(n) * n * sizeof(float), 1e9);
+}
+
 Record runStencil3d(const BenchInfo &info, uint64_t n, const Options &options) {
   Stencil3dProblem problem(n);
   std::vector<float> out(n * n * n);
@@ -142,6 +152,9 @@ const std::vector<NativeBench> &strongNativeBenchmarks() {
       {{"rw_int4", "out = (a * 3 + b) ^ (a >> 3), simd loop", "GB/s", true, 1 << 25, 1 << 16, 4,
         "ints"},
        runIntMix},
+      {{"rw_gemv", "y = A x, simd dot product per row", "GB/s", true, 4096, 64, 1, "n (n x n matrix)",
+        16384},
+       runGemv},
       {{"rw_stencil3d", "7-point 3-D sweep along the rows", "GB/s", true, 256, 16, 1,
         "grid order (n^3 cells)", 1024},
        runStencil3d},

@@ -26,4 +26,7 @@ void strongSaxpy(const float *x, const float *y, float *out, size_t n, float a);
 // out = (a * 3 + b) ^ (a >> 3).
 void strongIntMix(const int32_t *a, const int32_t *b, int32_t *out, size_t n);
 
+// y = A x, row-major A: a vectorized dot product per row, rows spread.
+void strongGemv(const float *a, const float *x, float *y, size_t n);
+
 }  // namespace bench

@@ -158,6 +158,24 @@ Record runInt4(Session &session, const BenchInfo &info, uint64_t n, const Option
 }
 
 // A 3-D NDRange of n x n x n work-items, local size NULL.
+Record runGemv(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
+  GemvProblem problem(static_cast<uint32_t>(n));
+  Buffer a = session.buffer(n * n * sizeof(float), problem.a.data(), CL_MEM_READ_ONLY);
+  Buffer x = session.buffer(n * sizeof(float), problem.x.data(), CL_MEM_READ_ONLY);
+  Buffer y = session.buffer(n * sizeof(float), nullptr, CL_MEM_WRITE_ONLY);
+  cl_kernel kernel = session.kernel("rw_gemv");
+  setArgs(kernel, a, x, y, static_cast<cl_int>(n));
+  std::vector<float> got(n);
+  size_t global = n;
+  auto timings = timeKernel(
+      session, options, kernel, 1, &global, nullptr, [&] { session.fill(y, kPoison, n * sizeof(float)); },
+      [&] {
+        session.read(y, got.data(), n * sizeof(float));
+        return problem.verify(got.data());
+      });
+  return rateRecord(info, sizeText("n", n), timings, double(n) * n * sizeof(float), 1e9);
+}
+
 Record runStencil3d(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
   Stencil3dProblem problem(static_cast<uint32_t>(n));
   size_t bytes = n * n * n * sizeof(float);
@@ -229,6 +247,11 @@ const std::vector<ClBench> &realWorldBenchmarks() {
         "ints"},
        "rw_int4",
        runInt4,
+       Program::RealWorld},
+      {{"rw_gemv", "y = A x, a work-item per row, local size NULL", "GB/s", true, 4096, 64, 1,
+        "n (n x n matrix)", 16384},
+       "rw_gemv",
+       runGemv,
        Program::RealWorld},
       {{"rw_stencil3d", "7-point 3-D sweep, 3-D NDRange, local size NULL", "GB/s", true, 256, 16,
         1, "grid order (n^3 cells)", 1024},

@@ -99,6 +99,15 @@ kernel void rw_histogram_global(global const uchar *data, global uint *bins) {
   atomic_inc(&bins[data[get_global_id(0)]]);
 }
 
+// Matrix-vector product, one work-item per row (a dot product along the
+// row), int indices, local size NULL.
+kernel void rw_gemv(global const float *A, global const float *x, global float *y, int N) {
+  int row = get_global_id(0);
+  float sum = 0.0f;
+  for (int k = 0; k < N; k++) sum += A[row * N + k] * x[k];
+  y[row] = sum;
+}
+
 // SAXPY on float4: out = a * x + y.
 kernel void rw_saxpy4(global const float4 *x, global const float4 *y, global float4 *out,
                       float a) {
