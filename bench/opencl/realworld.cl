@@ -3,7 +3,8 @@
 // compiler was tuned on. Signed `int` sizes and index arithmetic
 // (in[y * W + x] with int W), GPU-style 16 x 16 __local tiles with a 16 x 17
 // transpose tile, a halo loaded by the work-items on the group's edge, local
-// atomics over a grid-stride loop, float4 and int4 vectors, and a 3-D
+// atomics over a grid-stride loop, global atomics a work-item per byte, a
+// loop along a row per work-item, float4 and int4 vectors, and a 3-D
 // NDRange. The host (RealWorldBenchmarks.cpp) launches some with a 16 x 16
 // local size and some with NULL (the platform chooses).
 
