@@ -156,6 +156,7 @@ PendingLaunch *PreparedLaunch::prepare(cl_device_id device, const NDRange &range
   launch.pollsStop = description.pollsStop;
   launch.combinesAtomics = pending->arguments.combinesAtomics;
   launch.failed = false;
+  launch.atomicsBypassed = false;
   launch.stop = 0;
   return pending.release();
 }

@@ -154,24 +154,31 @@ class DenormalsFlushed {
 
 // The thread's atomic combiner over one run of groups of a launch that
 // combines atomics: what the groups held back reaches memory when the run
-// ends, however it ends (before the launch can report itself done).
+// ends, however it ends (before the launch can report itself done). Once a
+// table has stopped holding adds back, the run's next groups and the
+// launch's later runs get none: their adds go straight to memory, without
+// the call a bypassed table's every add makes.
 class CombinedRun {
  public:
-  CombinedRun(const WorkGroupLaunch &launch, ThreadScratch &scratch) {
-    if (!launch.combinesAtomics) return;
+  CombinedRun(const WorkGroupLaunch &launch, ThreadScratch &scratch) : launch_(launch) {
+    if (!launch.combinesAtomics || launch.atomicsBypassed.load(std::memory_order_relaxed)) return;
     if (!scratch.atomicCombiner) scratch.atomicCombiner = std::make_unique<compiler::AtomicCombiner>();
     combiner_ = scratch.atomicCombiner.get();
     combiner_->evictions = 0;
     combiner_->bypass = false;
   }
   ~CombinedRun() {
-    if (combiner_) compiler::flushAtomicCombiner(*combiner_);
+    if (!combiner_) return;
+    if (combiner_->bypass) launch_.atomicsBypassed.store(true, std::memory_order_relaxed);
+    compiler::flushAtomicCombiner(*combiner_);
   }
   CombinedRun(const CombinedRun &) = delete;
   CombinedRun &operator=(const CombinedRun &) = delete;
-  compiler::AtomicCombiner *combiner() const { return combiner_; }
+  // The table for the next group, or null.
+  compiler::AtomicCombiner *combiner() const { return combiner_ && !combiner_->bypass ? combiner_ : nullptr; }
 
  private:
+  const WorkGroupLaunch &launch_;
   compiler::AtomicCombiner *combiner_ = nullptr;
 };
 
@@ -237,6 +244,7 @@ void runGroupRange(const WorkGroupLaunch &launch, uint64_t begin, uint64_t end) 
     }
     // Device-side enqueue: the group's WAIT_WORK_GROUP children may start.
     if (launch.enqueueScope) groupEnded();
+    if (info.atomicCombiner) info.atomicCombiner = combined.combiner();
     if (++info.groupId[0] == range.numGroups[0]) {
       info.groupId[0] = 0;
       if (++info.groupId[1] == range.numGroups[1]) {

@@ -74,6 +74,9 @@ struct WorkGroupLaunch {
   // measures it again. Null: always spread the groups.
   std::atomic<uint64_t> *workCost = nullptr;
   mutable std::atomic<bool> failed{false};
+  // A thread's AtomicCombiner stopped holding adds back (too many
+  // addresses): the launch's other runs of groups go without one.
+  mutable std::atomic<bool> atomicsBypassed{false};
   // Set by the watchdog (Watchdog.h) when the launch ran too long:
   // GroupInfo::stop points here; no group starts once it is set.
   mutable std::atomic<uint32_t> stop{0};
