@@ -216,8 +216,9 @@ bool _cl_kernel::atomicsCombinable() const {
     if (kind != ArgKind::GlobalPointer && kind != ArgKind::ConstantPointer && kind != ArgKind::Image) return Range{};
     if (state.svm) return std::nullopt;  // SVM: the host and other kernels may share it
     if (!state.buffer) return Range{};  // a null pointer reaches nothing
-    // A buffer over SVM memory: as SVM.
-    if (!runtime::isValid(state.buffer) || state.buffer->usesSvmPointer()) return std::nullopt;
+    // (snapshotInto has checked that the buffer is valid.) A buffer over
+    // SVM memory: as SVM.
+    if (state.buffer->usesSvmPointer()) return std::nullopt;
     auto first = reinterpret_cast<uintptr_t>(state.buffer->address());
     return Range{first, first + state.buffer->size()};
   };

@@ -72,47 +72,44 @@ Record runStencilNull(Session &session, const BenchInfo &info, uint64_t n, const
   return runGrid<StencilProblem>(session, info, n, options, "rw_stencil_global", false, 0, true);
 }
 
-// One work-item per byte, NULL local size: every byte's count is a global
-// atomic_inc.
-Record runHistogramGlobal(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
+// The 256-bin histograms of 16 MiB: `rw_histogram`'s 1M work-items in groups
+// of 256 walk the bytes with a grid-stride loop into a __local histogram;
+// `rw_histogram_global` has one work-item per byte (NULL local size), each a
+// global atomic_inc.
+Record runHistogramKernel(Session &session, const BenchInfo &info, uint64_t n, const Options &options,
+                          bool gridStride) {
   HistogramProblem problem(n);
   Buffer data = session.buffer(n, problem.data.data(), CL_MEM_READ_ONLY);
   Buffer bins = session.buffer(256 * sizeof(uint32_t));
-  cl_kernel kernel = session.kernel("rw_histogram_global");
-  setArgs(kernel, data, bins);
+  cl_kernel kernel = session.kernel(gridStride ? "rw_histogram" : "rw_histogram_global");
+  size_t global = n, local = kHistogramGroup;
+  std::string size = sizeText("bytes", n);
+  if (gridStride) {
+    session.requireGroup(kernel, kHistogramGroup, 256 * sizeof(uint32_t));
+    setArgs(kernel, data, static_cast<cl_int>(n), bins);
+    global = std::min(kHistogramItems, std::max<size_t>(n, kHistogramGroup));
+    global -= global % kHistogramGroup;
+    size += " items=" + std::to_string(global);
+  } else {
+    setArgs(kernel, data, bins);
+  }
   std::vector<uint32_t> got(256);
-  size_t global = n;
   auto timings = timeKernel(
-      session, options, kernel, 1, &global, nullptr,
+      session, options, kernel, 1, &global, gridStride ? &local : nullptr,
       [&] { session.fill(bins, 0, 256 * sizeof(uint32_t)); },
       [&] {
         session.read(bins, got.data(), 256 * sizeof(uint32_t));
         return problem.verify(got.data());
       });
-  return rateRecord(info, sizeText("bytes", n), timings, static_cast<double>(n), 1e9);
+  return rateRecord(info, size, timings, static_cast<double>(n), 1e9);
 }
 
-// 1M work-items in groups of 256 walk the bytes with a grid-stride loop.
 Record runHistogram(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
-  HistogramProblem problem(n);
-  Buffer data = session.buffer(n, problem.data.data(), CL_MEM_READ_ONLY);
-  Buffer bins = session.buffer(256 * sizeof(uint32_t));
-  cl_kernel kernel = session.kernel("rw_histogram");
-  session.requireGroup(kernel, kHistogramGroup, 256 * sizeof(uint32_t));
-  setArgs(kernel, data, static_cast<cl_int>(n), bins);
-  std::vector<uint32_t> got(256);
-  size_t global = std::min(kHistogramItems, std::max<size_t>(n, kHistogramGroup));
-  global -= global % kHistogramGroup;
-  size_t local = kHistogramGroup;
-  auto timings = timeKernel(
-      session, options, kernel, 1, &global, &local,
-      [&] { session.fill(bins, 0, 256 * sizeof(uint32_t)); },
-      [&] {
-        session.read(bins, got.data(), 256 * sizeof(uint32_t));
-        return problem.verify(got.data());
-      });
-  return rateRecord(info, sizeText("bytes", n) + " items=" + std::to_string(global), timings,
-                    static_cast<double>(n), 1e9);
+  return runHistogramKernel(session, info, n, options, true);
+}
+
+Record runHistogramGlobal(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
+  return runHistogramKernel(session, info, n, options, false);
 }
 
 // out = a * x + y on float4: the triad's check (b + s * c), n floats.

@@ -102,8 +102,11 @@ class KernelScan {
           if (!callee->isDeclaration()) reached.insert(callee);
         }
     functions.assign(reached.begin(), reached.end());
-    static constexpr Role wg[] = {Role::ArgumentBlock, Role::GroupInfo, Role::Scratch, Role::Scratch};
-    for (unsigned i = 0; i < W.arg_size() && i < 4; ++i) bindings[W.getArg(i)] = {wg[i]};
+    if (W.arg_size() <= kContextParam) return false;  // not a work-group function's signature
+    bindings[W.getArg(kArgBlockParam)] = {Role::ArgumentBlock};
+    bindings[W.getArg(kGroupInfoParam)] = {Role::GroupInfo};
+    bindings[W.getArg(kLocalMemoryParam)] = {Role::Scratch};
+    bindings[W.getArg(kContextParam)] = {Role::Scratch};
     // A callee's parameter holds what every call passes it (callees of
     // callees: a few rounds settle them).
     for (int round = 0; round < 4; ++round)
