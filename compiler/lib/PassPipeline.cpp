@@ -120,6 +120,7 @@ ModulePassManager buildOptimizePipeline(PassBuilder &builder, TargetMachine &mac
     }
     passes.addPass(UniformDivisionPass());
     passes.addPass(SpreadLoopsPass());
+    passes.addPass(WorkItemJamPass());
     // Last: SimplifyCFG would make the chains switches again.
     passes.addPass(WorkItemSwitchLoweringPass());
   });

@@ -157,6 +157,14 @@ struct UniformDivisionPass : llvm::PassInfoMixin<UniformDivisionPass> {
   llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
 };
 
+// Before the loop vectorizer: a work-item loop around one kernel loop that
+// carries a chain the vectorizer cannot widen (a float sum in program order)
+// is unrolled and jammed, so one trip of the kernel loop steps several
+// work-items' chains.
+struct WorkItemJamPass : llvm::PassInfoMixin<WorkItemJamPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
+};
+
 // Last before the loop vectorizer: a switch of a few cases in a work-item
 // loop becomes a chain of equality tests and branches, which the vectorizer
 // if-converts (it leaves any loop with a switch scalar).

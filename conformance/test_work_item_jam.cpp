@@ -1,0 +1,247 @@
+// Kernels whose work-items each run a loop along their own row, carrying a
+// chain the vectorizer cannot widen (a float sum in program order, an
+// integer hash): the compiler unrolls and jams the loop over the
+// work-items around that loop (WorkItemJamPass), so one trip of the row loop
+// steps several work-items' chains. Every work-item's result must still be
+// its own, bit for bit what it computes alone in program order: float sums
+// of values of every magnitude (their order shows in the low bits), hash
+// chains, at local sizes that leave every remainder of the jam factor, rows
+// of no and of one element, a 2D range, a region after a barrier, and kernels
+// the pass must leave alone (a trip count that differs per row, a private
+// array the work-items share).
+#include <cmath>
+#include <cstring>
+
+#include "ClTest.h"
+
+namespace lockstep::test {
+namespace {
+
+const char *kRows = R"CLC(
+// One row per work-item: its sum in program order.
+kernel void row_sums(global const float *a, int n, global float *out) {
+  int row = get_global_id(0);
+  float sum = 0.0f;
+  for (int k = 0; k < n; k++) sum += a[row * n + k];
+  out[row] = sum;
+}
+// A matrix-vector product (small integers: exact in any order).
+kernel void gemv(global const float *a, global const float *x, int n, global float *y) {
+  int row = get_global_id(0);
+  float sum = 0.0f;
+  for (int k = 0; k < n; k++) sum += a[row * n + k] * x[k];
+  y[row] = sum;
+}
+// An integer chain that is no reduction.
+kernel void hashes(global const uint *data, int n, global uint *out) {
+  size_t row = get_global_id(0);
+  uint h = 2166136261u;
+  for (int k = 0; k < n; k++) h = (h ^ data[row * n + k]) * 16777619u;
+  out[row] = h;
+}
+// Rows along x, planes along y: a 2D range.
+kernel void plane_sums(global const float *a, int n, global float *out) {
+  int row = get_global_id(0), plane = get_global_id(1);
+  int rows = get_global_size(0);
+  float sum = 0.0f;
+  for (int k = 0; k < n; k++) sum += a[(plane * rows + row) * n + k];
+  out[plane * rows + row] = sum;
+}
+// The row loop after a barrier, over rows the group staged in local memory.
+kernel void staged_sums(global const float *a, int n, global float *out, local float *scale) {
+  int lid = get_local_id(0), row = get_global_id(0);
+  scale[lid] = (float)(lid + 1);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int other = get_local_size(0) - 1 - lid;
+  float sum = 0.0f;
+  for (int k = 0; k < n; k++) sum += a[row * n + k] * scale[other];
+  out[row] = sum;
+}
+// A trip count of the row's own: not jammed, still right.
+kernel void ragged_sums(global const float *a, int n, global float *out) {
+  int row = get_global_id(0);
+  int count = row % (n + 1);
+  float sum = 0.0f;
+  for (int k = 0; k < count; k++) sum += a[row * n + k];
+  out[row] = sum;
+}
+// A private array indexed by the loop: every work-item's own.
+kernel void windowed_sums(global const float *a, int n, global float *out) {
+  int row = get_global_id(0);
+  float window[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+  float sum = 0.0f;
+  for (int k = 0; k < n; k++) {
+    sum += a[row * n + k] - window[k & 3];
+    window[k & 3] = a[row * n + k];
+  }
+  out[row] = sum;
+}
+)CLC";
+
+class WorkItemJam : public ClTest {
+ protected:
+  // Floats of magnitudes 2^-20 to 2^20 and both signs: a sum's low bits
+  // depend on the order of its adds.
+  std::vector<float> spreadFloats(size_t n) {
+    std::vector<float> mantissas = randomValues<float>(n, 1.0f, 2.0f);
+    std::vector<int> exponents = randomValues<int>(n, -20, 20), signs = randomValues<int>(n, 0, 1);
+    for (size_t i = 0; i < n; ++i) mantissas[i] = std::ldexp(signs[i] ? -mantissas[i] : mantissas[i], exponents[i]);
+    return mantissas;
+  }
+  std::vector<float> smallIntegers(size_t n) {
+    std::vector<int> values = randomValues<int>(n, -8, 8);
+    return std::vector<float>(values.begin(), values.end());
+  }
+  // Each row's sum of `count(row)` terms, in program order, in float.
+  template <typename Count>
+  static std::vector<float> rowSums(const std::vector<float> &a, size_t rows, size_t n, Count count) {
+    std::vector<float> sums(rows);
+    for (size_t row = 0; row < rows; ++row) {
+      float sum = 0.0f;
+      for (size_t k = 0; k < count(row); ++k) sum += a[row * n + k];
+      sums[row] = sum;
+    }
+    return sums;
+  }
+  static void expectBitsEqual(const std::vector<float> &got, const std::vector<float> &want, const std::string &what) {
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i) {
+      uint32_t g, w;
+      std::memcpy(&g, &got[i], 4);
+      std::memcpy(&w, &want[i], 4);
+      ASSERT_EQ(g, w) << what << ": row " << i << " is " << got[i] << ", want " << want[i];
+    }
+  }
+};
+
+// Local sizes below, at and above the jam factor (8), with every remainder.
+const size_t kJamLocalSizes[] = {1, 3, 7, 8, 13, 16, 64, 100};
+
+TEST_F(WorkItemJam, FloatRowSumsKeepEachRowsOrder) {
+  cl_kernel sums = kernel(kRows, "row_sums");
+  ASSERT_NE(sums, nullptr);
+  for (size_t n : {0u, 1u, 5u, 64u, 257u})
+    for (size_t local : kJamLocalSizes) {
+      if (local > kernelMaxGroupSize(sums)) continue;
+      const size_t rows = local * 3;
+      std::vector<float> a = spreadFloats(std::max<size_t>(rows * n, 1));
+      cl_mem ma = bufferFrom(a), out = bufferFrom(std::vector<float>(rows, -1.0f));
+      ASSERT_TRUE(setArgs(sums, ma, cl_int(n), out));
+      ASSERT_TRUE(run(sums, {rows}, {local}));
+      expectBitsEqual(read<float>(out, rows), rowSums(a, rows, n, [n](size_t) { return n; }),
+                      "n " + std::to_string(n) + ", local " + std::to_string(local));
+    }
+}
+
+TEST_F(WorkItemJam, MatrixVectorProducts) {
+  cl_kernel gemv = kernel(kRows, "gemv");
+  ASSERT_NE(gemv, nullptr);
+  const size_t n = 131;
+  for (size_t local : kJamLocalSizes) {
+    if (local > kernelMaxGroupSize(gemv)) continue;
+    const size_t rows = local * 5;
+    std::vector<float> a = smallIntegers(rows * n), x = smallIntegers(n), want(rows);
+    for (size_t row = 0; row < rows; ++row) {
+      double sum = 0;
+      for (size_t k = 0; k < n; ++k) sum += double(a[row * n + k]) * x[k];
+      want[row] = float(sum);
+    }
+    cl_mem ma = bufferFrom(a), mx = bufferFrom(x), my = bufferFrom(std::vector<float>(rows, -1.0f));
+    ASSERT_TRUE(setArgs(gemv, ma, mx, cl_int(n), my));
+    ASSERT_TRUE(run(gemv, {rows}, {local}));
+    expectBitsEqual(read<float>(my, rows), want, "local " + std::to_string(local));
+  }
+}
+
+TEST_F(WorkItemJam, IntegerHashChains) {
+  cl_kernel hashes = kernel(kRows, "hashes");
+  ASSERT_NE(hashes, nullptr);
+  const size_t n = 77;
+  for (size_t local : kJamLocalSizes) {
+    if (local > kernelMaxGroupSize(hashes)) continue;
+    const size_t rows = local * 4 + 0;
+    std::vector<cl_uint> data = randomValues<cl_uint>(rows * n, 0, UINT32_MAX), want(rows);
+    for (size_t row = 0; row < rows; ++row) {
+      cl_uint h = 2166136261u;
+      for (size_t k = 0; k < n; ++k) h = (h ^ data[row * n + k]) * 16777619u;
+      want[row] = h;
+    }
+    cl_mem md = bufferFrom(data), out = bufferFrom(std::vector<cl_uint>(rows, 0));
+    ASSERT_TRUE(setArgs(hashes, md, cl_int(n), out));
+    ASSERT_TRUE(run(hashes, {rows}, {local}));
+    EXPECT_EQ(read<cl_uint>(out, rows), want) << "local " << local;
+  }
+}
+
+TEST_F(WorkItemJam, RowsOfATwoDimensionalRange) {
+  cl_kernel sums = kernel(kRows, "plane_sums");
+  ASSERT_NE(sums, nullptr);
+  const size_t n = 45, rows = 36, planes = 6;
+  std::vector<float> a = spreadFloats(rows * planes * n);
+  std::vector<float> want = rowSums(a, rows * planes, n, [n](size_t) { return n; });
+  for (std::vector<size_t> local : {std::vector<size_t>{12, 2}, {9, 3}, {4, 6}, {36, 1}}) {
+    if (local[0] * local[1] > kernelMaxGroupSize(sums)) continue;
+    cl_mem ma = bufferFrom(a), out = bufferFrom(std::vector<float>(rows * planes, -1.0f));
+    ASSERT_TRUE(setArgs(sums, ma, cl_int(n), out));
+    ASSERT_TRUE(run(sums, {rows, planes}, local));
+    expectBitsEqual(read<float>(out, rows * planes), want,
+                    "local " + std::to_string(local[0]) + " x " + std::to_string(local[1]));
+  }
+}
+
+TEST_F(WorkItemJam, RowsAfterABarrier) {
+  cl_kernel sums = kernel(kRows, "staged_sums");
+  ASSERT_NE(sums, nullptr);
+  const size_t n = 33;
+  for (size_t local : kJamLocalSizes) {
+    if (local > kernelMaxGroupSize(sums)) continue;
+    const size_t rows = local * 3;
+    std::vector<float> a = smallIntegers(rows * n), want(rows);
+    for (size_t row = 0; row < rows; ++row) {
+      double scale = double(local - row % local), sum = 0;
+      for (size_t k = 0; k < n; ++k) sum += a[row * n + k] * scale;
+      want[row] = float(sum);
+    }
+    cl_mem ma = bufferFrom(a), out = bufferFrom(std::vector<float>(rows, -1.0f));
+    ASSERT_TRUE(setArgs(sums, ma, cl_int(n), out, LocalBytes{local * sizeof(float)}));
+    ASSERT_TRUE(run(sums, {rows}, {local}));
+    expectBitsEqual(read<float>(out, rows), want, "local " + std::to_string(local));
+  }
+}
+
+TEST_F(WorkItemJam, LoopsItLeavesAlone) {
+  cl_kernel ragged = kernel(kRows, "ragged_sums"), windowed = kernel(kRows, "windowed_sums");
+  ASSERT_NE(ragged, nullptr);
+  ASSERT_NE(windowed, nullptr);
+  const size_t n = 29;
+  for (size_t local : kJamLocalSizes) {
+    const size_t rows = local * 3;
+    std::vector<float> a = spreadFloats(rows * n);
+    cl_mem ma = bufferFrom(a);
+    if (local <= kernelMaxGroupSize(ragged)) {
+      cl_mem out = bufferFrom(std::vector<float>(rows, -1.0f));
+      ASSERT_TRUE(setArgs(ragged, ma, cl_int(n), out));
+      ASSERT_TRUE(run(ragged, {rows}, {local}));
+      expectBitsEqual(read<float>(out, rows), rowSums(a, rows, n, [n](size_t row) { return row % (n + 1); }),
+                      "ragged, local " + std::to_string(local));
+    }
+    if (local <= kernelMaxGroupSize(windowed)) {
+      std::vector<float> want(rows);
+      for (size_t row = 0; row < rows; ++row) {
+        float window[4] = {0, 0, 0, 0}, sum = 0;
+        for (size_t k = 0; k < n; ++k) {
+          sum += a[row * n + k] - window[k & 3];
+          window[k & 3] = a[row * n + k];
+        }
+        want[row] = sum;
+      }
+      cl_mem out = bufferFrom(std::vector<float>(rows, -1.0f));
+      ASSERT_TRUE(setArgs(windowed, ma, cl_int(n), out));
+      ASSERT_TRUE(run(windowed, {rows}, {local}));
+      expectBitsEqual(read<float>(out, rows), want, "windowed, local " + std::to_string(local));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace lockstep::test
