@@ -4,11 +4,11 @@
 // work-items around that loop (WorkItemJamPass), so one trip of the row loop
 // steps several work-items' chains. Every work-item's result must still be
 // its own, bit for bit what it computes alone in program order: float sums
-// of values of every magnitude (their order shows in the low bits), hash
-// chains, at local sizes that leave every remainder of the jam factor, rows
-// of no and of one element, a 2D range, a region after a barrier, and kernels
-// the pass must leave alone (a trip count that differs per row, a private
-// array the work-items share).
+// of values of every magnitude (their order shows in the low bits), two sums
+// a row, hash chains, at local sizes that leave every remainder of the jam
+// factor, rows of no and of one element, a 2D range, a region after a
+// barrier, and kernels the pass must leave alone (a trip count that differs
+// per row, a private array the work-items share).
 #include <cmath>
 #include <cstring>
 
@@ -31,6 +31,17 @@ kernel void gemv(global const float *a, global const float *x, int n, global flo
   float sum = 0.0f;
   for (int k = 0; k < n; k++) sum += a[row * n + k] * x[k];
   y[row] = sum;
+}
+// Two sums a row (jammed by fewer work-items than one sum).
+kernel void sums_and_squares(global const float *a, int n, global float2 *out) {
+  int row = get_global_id(0);
+  float sum = 0.0f, squares = 0.0f;
+  for (int k = 0; k < n; k++) {
+    float v = a[row * n + k];
+    sum += v;
+    squares += v * v;
+  }
+  out[row] = (float2)(sum, squares);
 }
 // An integer chain that is no reduction.
 kernel void hashes(global const uint *data, int n, global uint *out) {
@@ -150,6 +161,26 @@ TEST_F(WorkItemJam, MatrixVectorProducts) {
     ASSERT_TRUE(setArgs(gemv, ma, mx, cl_int(n), my));
     ASSERT_TRUE(run(gemv, {rows}, {local}));
     expectBitsEqual(read<float>(my, rows), want, "local " + std::to_string(local));
+  }
+}
+
+TEST_F(WorkItemJam, TwoSumsARow) {
+  cl_kernel sums = kernel(kRows, "sums_and_squares");
+  ASSERT_NE(sums, nullptr);
+  const size_t n = 61;
+  for (size_t local : kJamLocalSizes) {
+    if (local > kernelMaxGroupSize(sums)) continue;
+    const size_t rows = local * 3;
+    std::vector<float> a = smallIntegers(rows * n), want(2 * rows);
+    for (size_t row = 0; row < rows; ++row)
+      for (size_t k = 0; k < n; ++k) {
+        want[2 * row] += a[row * n + k];
+        want[2 * row + 1] += a[row * n + k] * a[row * n + k];
+      }
+    cl_mem ma = bufferFrom(a), out = bufferFrom(std::vector<float>(2 * rows, -1.0f));
+    ASSERT_TRUE(setArgs(sums, ma, cl_int(n), out));
+    ASSERT_TRUE(run(sums, {rows}, {local}));
+    expectBitsEqual(read<float>(out, 2 * rows), want, "local " + std::to_string(local));
   }
 }
 

@@ -33,10 +33,13 @@
 // the shape the rewrite needs itself.
 //
 // Only where it pays: the kernel loop (innermost, its trip count the same
-// for every work-item) has a recurrence that is neither an induction nor a
-// reduction the vectorizer widens (a float reduction in program order, or a
+// for every work-item) has recurrences that are neither inductions nor
+// reductions the vectorizer widens (a float reduction in program order, or a
 // chain such as `h = h * 31 + c`), and F copies of the work-item loop stay
-// within kMaxJammedSize instructions.
+// within kMaxJammedSize instructions. F is the chains wanted in flight
+// (kJamChains, 8) over the work-item's own: 8 for one sum, 4 for two, 2 for
+// more (their accumulators stay in registers).
+#include <llvm/ADT/bit.h>
 #include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/IVDescriptors.h>
 #include <llvm/Analysis/LoopInfo.h>
@@ -68,11 +71,12 @@ LOCKSTEP_STATISTIC(NumLoopsJammed, "Work-item loops unrolled and jammed around a
 namespace lockstep::compiler {
 namespace {
 
-// Work-items a trip: 8 chains of 4-cycle multiply-adds keep two FMA units
-// busy; 1 turns the pass off.
-cl::opt<unsigned> kJamFactor("lockstep-work-item-jam", cl::Hidden, cl::init(8),
-                             cl::desc("Work-items a trip of a work-item loop jammed around a kernel loop that "
-                                      "carries a serial chain (1: off)"));
+// Chains in flight: 8 chains of 4-cycle multiply-adds keep two FMA units
+// busy. A work-item with c serial chains of its own is jammed by this over c
+// (a power of two, at least 2); 1 turns the pass off.
+cl::opt<unsigned> kJamChains("lockstep-work-item-jam", cl::Hidden, cl::init(8),
+                             cl::desc("Serial chains a trip of a work-item loop jammed around a kernel loop "
+                                      "carries (1: off)"));
 // The largest work-item loop, in instructions, times the factor.
 cl::opt<unsigned> kMaxJammedSize("lockstep-work-item-jam-max-size", cl::Hidden, cl::init(640),
                                  cl::desc("Largest work-item loop, in instructions, times the jam factor, that "
@@ -86,10 +90,11 @@ unsigned loopSize(const Loop &loop) {
   return size;
 }
 
-// Whether `inner` has a recurrence each round must wait for: a header phi
-// that is not an induction, not a reduction the vectorizer may reorder, and
-// not a value carried from the round before (a fixed-order recurrence).
-bool carriesSerialChain(Loop &inner, ScalarEvolution &evolution, DominatorTree &dominators) {
+// How many recurrences of `inner` each round must wait for: header phis
+// that are not inductions, not reductions the vectorizer may reorder, and
+// not values carried from the round before (fixed-order recurrences).
+unsigned serialChains(Loop &inner, ScalarEvolution &evolution, DominatorTree &dominators) {
+  unsigned chains = 0;
   for (PHINode &phi : inner.getHeader()->phis()) {
     Type *type = phi.getType();
     if (!type->isFloatingPointTy() && !type->isIntegerTy()) continue;
@@ -97,13 +102,12 @@ bool carriesSerialChain(Loop &inner, ScalarEvolution &evolution, DominatorTree &
     if (InductionDescriptor::isInductionPHI(&phi, &inner, &evolution, induction)) continue;
     RecurrenceDescriptor reduction;
     if (RecurrenceDescriptor::isReductionPHI(&phi, &inner, reduction, nullptr, nullptr, &dominators, &evolution)) {
-      if (reduction.getExactFPMathInst()) return true;  // in program order: not widened
+      if (reduction.getExactFPMathInst()) ++chains;  // in program order: not widened
       continue;
     }
-    if (RecurrenceDescriptor::isFixedOrderRecurrence(&phi, &inner, &dominators)) continue;
-    return true;
+    if (!RecurrenceDescriptor::isFixedOrderRecurrence(&phi, &inner, &dominators)) ++chains;
   }
-  return false;
+  return chains;
 }
 
 // The shape UnrollAndJamLoop rewrites: both loops in simplified, rotated
@@ -158,7 +162,7 @@ bool hasJamShape(Loop &outer, Loop &inner, ScalarEvolution &evolution, Dominator
 }  // namespace
 
 PreservedAnalyses WorkItemJamPass::run(Function &F, FunctionAnalysisManager &analyses) {
-  if (!F.hasFnAttribute(kWorkGroupCodeAttr) || kJamFactor < 2) return PreservedAnalyses::all();
+  if (!F.hasFnAttribute(kWorkGroupCodeAttr) || kJamChains < 2) return PreservedAnalyses::all();
   LoopInfo &loops = analyses.getResult<LoopAnalysis>(F);
   // Work-item loops (marked parallel) around exactly one loop, an innermost one.
   SmallVector<Loop *, 4> candidates;
@@ -179,15 +183,17 @@ PreservedAnalyses WorkItemJamPass::run(Function &F, FunctionAnalysisManager &ana
     changed |= simplifyLoop(outer, &dominators, &loops, &evolution, &assumptions, nullptr, false);
     changed |= formLCSSARecursively(*outer, dominators, &loops, &evolution);
     if (!outer->isAnnotatedParallel()) continue;
-    if (loopSize(*outer) * kJamFactor > kMaxJammedSize) continue;
-    if (!carriesSerialChain(*inner, evolution, dominators)) continue;
+    unsigned chains = serialChains(*inner, evolution, dominators);
+    if (chains == 0) continue;
+    unsigned factor = std::max(2u, unsigned(llvm::bit_floor(kJamChains / chains)));
+    if (loopSize(*outer) * factor > kMaxJammedSize) continue;
     if (!hasJamShape(*outer, *inner, evolution, dominators)) continue;
     unsigned trips = evolution.getSmallConstantTripCount(outer);
     unsigned multiple = evolution.getSmallConstantTripMultiple(outer);
-    if (trips != 0 && trips < kJamFactor) continue;
+    if (trips != 0 && trips < factor) continue;
     LLVM_DEBUG(dbgs() << "work-item jam: " << outer->getHeader()->getName() << " around "
-                      << inner->getHeader()->getName() << " by " << kJamFactor << "\n");
-    LoopUnrollResult result = UnrollAndJamLoop(outer, kJamFactor, trips, multiple, /*UnrollRemainder=*/false, &loops,
+                      << inner->getHeader()->getName() << " by " << factor << "\n");
+    LoopUnrollResult result = UnrollAndJamLoop(outer, factor, trips, multiple, /*UnrollRemainder=*/false, &loops,
                                                &evolution, &dominators, &assumptions, &target, &remarks);
     if (result == LoopUnrollResult::Unmodified) continue;
     changed = true;

@@ -1,16 +1,17 @@
 ; A work-item loop (its accesses marked parallel) around one innermost kernel
 ; loop that carries a chain the vectorizer cannot widen (a float sum in
 ; program order, an integer hash) is unrolled and jammed by
-; -lockstep-work-item-jam (8): the kernel loop's trip steps eight
-; work-items' chains, each in its own order, with one counter for all of
-; them; the work-items left over run the loop as it was (`.epil`). Left
-; alone: a sum the vectorizer may reorder (reassoc) or widens (integers), a
-; loop with an access not marked parallel, a loop of fewer work-items than
-; the factor, a kernel loop behind a branch inside the work-item loop (its
-; guard: -O3 unswitches a uniform one first where it can), a loop larger
-; than -lockstep-work-item-jam-max-size over the factor, and everything with
-; the factor 1. (@rows is 14 instructions, @hashes 15: 8 copies of @rows fit
-; in 112, of @hashes not.)
+; -lockstep-work-item-jam (8 chains in flight: eight work-items of one
+; chain, four of two): the kernel loop's trip steps their chains, each in
+; its own order, with one counter for all of them; the work-items left over
+; run the loop as it was (`.epil`). Left alone: a sum the vectorizer may
+; reorder (reassoc) or widens (integers), a loop with an access not marked
+; parallel, a loop of fewer work-items than the factor, a kernel loop behind
+; a branch inside the work-item loop (its guard: -O3 unswitches a uniform
+; one first where it can), a loop larger than
+; -lockstep-work-item-jam-max-size over the factor, and everything with 1.
+; (@rows is 14 instructions, @hashes 15: 8 copies of @rows fit in 112, of
+; @hashes not.)
 ; RUN: %opt -passes=lockstep-work-item-jam -S %s | FileCheck %s
 ; RUN: %opt -passes=lockstep-work-item-jam -lockstep-work-item-jam=1 -S %s | FileCheck %s --check-prefix=OFF
 ; RUN: %opt -passes=lockstep-work-item-jam -lockstep-work-item-jam-max-size=112 -S %s \
@@ -194,6 +195,41 @@ done:
   ret void
 }
 
+; Two sums a row (a sum and a sum of squares): 8 chains in flight take 4
+; work-items.
+define void @two_sums(ptr %a, ptr %out, i64 %lanes, i64 %n) #0 {
+entry:
+  br label %wi
+wi:
+  %x = phi i64 [ 0, %entry ], [ %x.next, %wi.latch ]
+  %base = mul i64 %x, %n
+  br label %k.loop
+k.loop:
+  %k = phi i64 [ 0, %wi ], [ %k.next, %k.loop ]
+  %acc = phi float [ 0.0, %wi ], [ %acc.next, %k.loop ]
+  %sq = phi float [ 0.0, %wi ], [ %sq.next, %k.loop ]
+  %i = add i64 %base, %k
+  %p = getelementptr float, ptr %a, i64 %i
+  %v = load float, ptr %p, align 4, !llvm.access.group !0
+  %acc.next = fadd float %acc, %v
+  %v2 = fmul float %v, %v
+  %sq.next = fadd float %sq, %v2
+  %k.next = add nuw nsw i64 %k, 1
+  %k.more = icmp ult i64 %k.next, %n
+  br i1 %k.more, label %k.loop, label %wi.latch
+wi.latch:
+  %s = phi float [ %acc.next, %k.loop ]
+  %s2 = phi float [ %sq.next, %k.loop ]
+  %both = fadd float %s, %s2
+  %q = getelementptr float, ptr %out, i64 %x
+  store float %both, ptr %q, align 4, !llvm.access.group !0
+  %x.next = add nuw nsw i64 %x, 1
+  %x.more = icmp ult i64 %x.next, %lanes
+  br i1 %x.more, label %wi, label %done, !llvm.loop !1
+done:
+  ret void
+}
+
 ; The kernel loop behind its guard (`%n` is not zero), inside the work-item
 ; loop: a trip of the work-item loop may skip it.
 define void @guarded(ptr %a, ptr %out, i64 %lanes, i64 %n) #0 {
@@ -251,6 +287,10 @@ done:
 ; CHECK-NOT: %acc.1
 ; CHECK-LABEL: define void @four_lanes(
 ; CHECK-NOT: %acc.1
+; CHECK-LABEL: define void @two_sums(
+; CHECK: %sq.3 = phi float
+; CHECK-NOT: %sq.4 = phi
+; CHECK: wi.epil:
 ; CHECK-LABEL: define void @guarded(
 ; CHECK-NOT: %acc.1
 ; CHECK-LABEL: attributes
