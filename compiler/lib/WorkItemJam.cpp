@@ -204,6 +204,13 @@ PreservedAnalyses WorkItemJamPass::run(Function &F, FunctionAnalysisManager &ana
     SCEVExpander expander(evolution, F.getDataLayout(), "work-item-jam");
     expander.replaceCongruentIVs(inner, &dominators, dead, &target);
     RecursivelyDeleteTriviallyDeadInstructionsPermissive(dead);
+    // Its rounds carry the chains of F work-items: the unroller's own count
+    // (4-8 more copies) took the build of six such kernels from 0.15 to
+    // 0.25 s; two copies keep the loop's overhead as low and cost 0.07 s.
+    LLVMContext &context = F.getContext();
+    MDNode *count = MDNode::get(context, {MDString::get(context, "llvm.loop.unroll.count"),
+                                          ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(context), 2))});
+    inner->setLoopID(makePostTransformationMetadata(context, inner->getLoopID(), {"llvm.loop.unroll."}, {count}));
   }
   return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }

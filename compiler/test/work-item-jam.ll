@@ -4,12 +4,13 @@
 ; -lockstep-work-item-jam (8 chains in flight: eight work-items of one
 ; chain, four of two): the kernel loop's trip steps their chains, each in
 ; its own order, with one counter for all of them; the work-items left over
-; run the loop as it was (`.epil`). Left alone: a sum the vectorizer may
-; reorder (reassoc) or widens (integers), a loop with an access not marked
-; parallel, a loop of fewer work-items than the factor, a kernel loop behind
-; a branch inside the work-item loop (its guard: -O3 unswitches a uniform
-; one first where it can), a loop larger than
-; -lockstep-work-item-jam-max-size over the factor, and everything with 1.
+; run the loop as it was (`.epil`). The jammed loop is to be unrolled twice,
+; no more. Left alone: a sum the vectorizer may reorder (reassoc) or widens
+; (integers), a loop with an access not marked parallel, a loop of fewer
+; work-items than the factor, a kernel loop behind a branch inside the
+; work-item loop (its guard: -O3 unswitches a uniform one first where it
+; can), a loop larger than -lockstep-work-item-jam-max-size over the factor,
+; and everything with 1.
 ; (@rows is 14 instructions, @hashes 15: 8 copies of @rows fit in 112, of
 ; @hashes not.)
 ; RUN: %opt -passes=lockstep-work-item-jam -S %s | FileCheck %s
@@ -271,6 +272,7 @@ done:
 ; CHECK: %acc.next.1 = fadd float %acc.1, %v.1
 ; CHECK: %acc.next.7 = fadd float %acc.7, %v.7
 ; CHECK: icmp ult i64 %k.next, %n
+; CHECK-NEXT: br i1 %k.more.7, label %k.loop, label %wi.latch, !llvm.loop ![[JAMMED:[0-9]+]]
 ; CHECK: wi.latch:
 ; CHECK-COUNT-8: store float
 ; CHECK: wi.epil:
@@ -294,6 +296,8 @@ done:
 ; CHECK-LABEL: define void @guarded(
 ; CHECK-NOT: %acc.1
 ; CHECK-LABEL: attributes
+; CHECK: ![[JAMMED]] = distinct !{![[JAMMED]], ![[COUNT:[0-9]+]]}
+; CHECK: ![[COUNT]] = !{!"llvm.loop.unroll.count", i32 2}
 
 ; OFF-NOT: %acc.1 =
 ; SIZE-LABEL: define void @rows(
