@@ -6,7 +6,8 @@
 // its own, bit for bit what it computes alone in program order: float sums
 // of values of every magnitude (their order shows in the low bits), two sums
 // a row, hash chains, at local sizes that leave every remainder of the jam
-// factor, rows of no and of one element, a 2D range, a region after a
+// factor, rows of no and of one element, rows guarded by `if (row < m)` (at
+// global offsets, and where the `int` id wraps), a 2D range, a region after a
 // barrier, and kernels the pass must leave alone (a trip count that differs
 // per row, a private array the work-items share).
 #include <cmath>
@@ -49,6 +50,26 @@ kernel void hashes(global const uint *data, int n, global uint *out) {
   uint h = 2166136261u;
   for (int k = 0; k < n; k++) h = (h ^ data[row * n + k]) * 16777619u;
   out[row] = h;
+}
+// Guarded the common way: rows past `m` do nothing; the id is an `int`.
+kernel void guarded_sums(global const float *a, int n, int m, global float *out) {
+  int row = get_global_id(0) - (int)get_global_offset(0);
+  if (row < m) {
+    float sum = 0.0f;
+    for (int k = 0; k < n; k++) sum += a[row * n + k];
+    out[row] = sum;
+  }
+}
+// The same guard on the id itself, whose `int` wraps past INT_MAX when the
+// range's offset is near it: those rows fail `id < limit` and stay undone.
+kernel void wrapping_guard(global const float *a, int n, int limit, global float *out) {
+  int id = get_global_id(0);
+  size_t row = get_global_id(0) - get_global_offset(0);
+  if (id < limit) {
+    float sum = 0.0f;
+    for (int k = 0; k < n; k++) sum += a[row * n + k];
+    out[row] = sum;
+  }
 }
 // Rows along x, planes along y: a 2D range.
 kernel void plane_sums(global const float *a, int n, global float *out) {
@@ -181,6 +202,52 @@ TEST_F(WorkItemJam, TwoSumsARow) {
     ASSERT_TRUE(setArgs(sums, ma, cl_int(n), out));
     ASSERT_TRUE(run(sums, {rows}, {local}));
     expectBitsEqual(read<float>(out, 2 * rows), want, "local " + std::to_string(local));
+  }
+}
+
+// `if (row < m)` with m inside a group, at global offsets: the rows below m
+// are done (jammed), the rest keep their -1.
+TEST_F(WorkItemJam, GuardedRows) {
+  cl_kernel sums = kernel(kRows, "guarded_sums");
+  ASSERT_NE(sums, nullptr);
+  const size_t n = 37;
+  for (size_t local : kJamLocalSizes) {
+    if (local > kernelMaxGroupSize(sums)) continue;
+    const size_t rows = local * 4;
+    for (size_t m : {size_t(0), rows / 2 + 1, rows - 1, rows})
+      for (size_t offset : {size_t(0), size_t(1000)}) {
+        std::vector<float> a = spreadFloats(rows * n);
+        std::vector<float> want = rowSums(a, rows, n, [n](size_t) { return n; });
+        for (size_t row = m; row < rows; ++row) want[row] = -1.0f;
+        cl_mem ma = bufferFrom(a), out = bufferFrom(std::vector<float>(rows, -1.0f));
+        ASSERT_TRUE(setArgs(sums, ma, cl_int(n), cl_int(m), out));
+        ASSERT_TRUE(run(sums, {rows}, {local}, {offset}));
+        expectBitsEqual(read<float>(out, rows), want,
+                        "m " + std::to_string(m) + ", offset " + std::to_string(offset) + ", local " +
+                            std::to_string(local));
+      }
+  }
+}
+
+// Global ids near INT_MAX: as `int` they wrap to negative values, which pass
+// `id < limit` again; groups whose ids may wrap keep the test for every id.
+TEST_F(WorkItemJam, GuardWhereTheIntIdWraps) {
+  cl_kernel sums = kernel(kRows, "wrapping_guard");
+  ASSERT_NE(sums, nullptr);
+  const size_t n = 21, local = 64, rows = local * 4;
+  if (local > kernelMaxGroupSize(sums)) GTEST_SKIP();
+  const size_t offset = size_t(INT32_MAX) - 100;  // ids wrap after row 100
+  for (cl_int limit : {cl_int(INT32_MAX - 30), cl_int(INT32_MIN + 50), cl_int(0)}) {
+    std::vector<float> a = spreadFloats(rows * n);
+    std::vector<float> all = rowSums(a, rows, n, [n](size_t) { return n; }), want(rows, -1.0f);
+    for (size_t row = 0; row < rows; ++row) {
+      int32_t id = int32_t(uint32_t(offset + row));
+      if (id < limit) want[row] = all[row];
+    }
+    cl_mem ma = bufferFrom(a), out = bufferFrom(std::vector<float>(rows, -1.0f));
+    ASSERT_TRUE(setArgs(sums, ma, cl_int(n), limit, out));
+    ASSERT_TRUE(run(sums, {rows}, {local}, {offset}));
+    expectBitsEqual(read<float>(out, rows), want, "limit " + std::to_string(limit));
   }
 }
 

@@ -11,6 +11,16 @@
 // what the part does not run, and the loop over the inactive work-items is
 // empty.
 //
+// A kernel's own guard, `int row = get_global_id(0); if (row < M) { ... }`,
+// is such a test too: the id plus the group's first global id, truncated
+// to `int`, against M: the ids below M - first pass (the sum climbs to M at
+// most there, so it does not wrap), and the rest keep the test. Split, the passing part runs its body on
+// every trip, so a kernel loop in it is one every work-item enters, and
+// WorkItemJamPass can jam it (a guarded matrix-vector product ran 5x faster).
+// Only for work-item loops around a kernel loop, and not in loops of a
+// constant count (the vector-rows version's rows of 16), where a part's
+// runtime count cost the vectorizer its one full-width trip.
+//
 // The work-item loops are the ones WorkGroupLoops made (marked on their latch
 // branch, kWorkItemLoopMarker): `for (x = 0; x < local_size(0); ++x)`, run
 // at least once. The local size is at most the device's largest work-group,
@@ -97,17 +107,38 @@ bool hoistUniform(Value *value, Loop *loop) {
 // sees it) and terms that are uniform in the loop (hoisted before it), the
 // form of a grid-stride loop's exit test `gid + round * step < n`. The
 // offset is null if there is none.
-bool matchIdPlusOffset(Value *value, PHINode *id, Loop *loop, Value *&offset, IRBuilder<> &before) {
+bool matchIdPlusOffset(Value *value, PHINode *id, Loop *loop, Value *&offset, IRBuilder<> &before,
+                       bool throughTrunc = false) {
   if (isWorkItemId(value, id)) {
     offset = nullptr;
     return true;
   }
+  // `(int)get_global_id(0)`: a sum truncated to W >= 16 bits is the sum of
+  // its terms truncated, modulo 2^W, and the id is its own truncation.
+  if (auto *trunc = dyn_cast<TruncInst>(value); throughTrunc && trunc && trunc->getType()->getIntegerBitWidth() >= 16) {
+    Value *inner = nullptr;
+    if (!matchIdPlusOffset(trunc->getOperand(0), id, loop, inner, before) || !inner) return false;
+    offset = before.CreateTrunc(inner, trunc->getType());
+    return true;
+  }
   auto *sum = dyn_cast<BinaryOperator>(value);
+  // `id - uniform` (`get_global_id(0) - get_global_offset(0)`): the id plus
+  // the uniform's negation.
+  if (sum && sum->getOpcode() == Instruction::Sub) {
+    Value *inner = nullptr;
+    if (!hoistUniform(sum->getOperand(1), loop) ||
+        !matchIdPlusOffset(sum->getOperand(0), id, loop, inner, before, throughTrunc))
+      return false;
+    offset = inner ? before.CreateSub(inner, sum->getOperand(1)) : before.CreateNeg(sum->getOperand(1));
+    return true;
+  }
   if (!sum || sum->getOpcode() != Instruction::Add) return false;
   for (unsigned side = 0; side < 2; ++side) {
     Value *term = sum->getOperand(1 - side);
     Value *inner = nullptr;
-    if (!hoistUniform(term, loop) || !matchIdPlusOffset(sum->getOperand(side), id, loop, inner, before)) continue;
+    if (!hoistUniform(term, loop) ||
+        !matchIdPlusOffset(sum->getOperand(side), id, loop, inner, before, throughTrunc))
+      continue;
     offset = inner ? before.CreateAdd(inner, term) : term;
     return true;
   }
@@ -196,6 +227,32 @@ SmallVector<Part, 3> offsetPartsOf(IRBuilder<> &builder, CmpInst::Predicate pred
   return {{builder.getInt64(0), end, answer}, {end, count, false, /*keepTest=*/true}};
 }
 
+// The parts for `id + offset <s bound` (or <=s, or the inverse tests) in the
+// test's type W (at most 32 bits): `if (row < M)` around a kernel's body,
+// `row` an `int` global id. The test holds on [0, T), T = bound - offset
+// (+1 for <=) clamped to [0, count], computed in 64 bits: there the sum
+// climbs from offset to at most the bound, so it cannot wrap and is the
+// exact sum the test compares. The rest keeps the test (a sum past 2^(W-1)
+// - 1 wraps to a negative one, which may pass again).
+SmallVector<Part, 3> signedOffsetPartsOf(IRBuilder<> &builder, CmpInst::Predicate predicate, Value *offset,
+                                         Value *bound, Value *count) {
+  auto *type = cast<IntegerType>(bound->getType());
+  if (type->getBitWidth() > 32) return {};
+  bool answer = true;
+  if (predicate == ICmpInst::ICMP_SGT || predicate == ICmpInst::ICMP_SGE) {
+    predicate = ICmpInst::getInversePredicate(predicate);
+    answer = false;
+  }
+  if (predicate != ICmpInst::ICMP_SLT && predicate != ICmpInst::ICMP_SLE) return {};
+  Type *i64 = builder.getInt64Ty();
+  Value *room = builder.CreateSub(builder.CreateSExt(bound, i64), builder.CreateSExt(offset, i64));
+  if (predicate == ICmpInst::ICMP_SLE) room = builder.CreateAdd(room, builder.getInt64(1));
+  Value *end = builder.CreateBinaryIntrinsic(
+      Intrinsic::umin, builder.CreateBinaryIntrinsic(Intrinsic::smax, room, builder.getInt64(0)), count,
+      nullptr, "wi.passing");
+  return {{builder.getInt64(0), end, answer}, {end, count, false, /*keepTest=*/true}};
+}
+
 // Whether a branch of `loop` (its latch's aside) tests its id, or the id
 // plus something, as split() looks for one; before split() gives a part a
 // preheader.
@@ -207,6 +264,7 @@ bool hasIdTest(Loop *loop, PHINode *id) {
     if (!compare || compare->getMetadata(kKeptTestMarker)) continue;
     for (Value *operand : compare->operands()) {
       if (isWorkItemId(operand, id)) return true;
+      if (auto *trunc = dyn_cast<TruncInst>(operand); trunc && compare->isSigned()) operand = trunc->getOperand(0);
       if (auto *sum = dyn_cast<BinaryOperator>(operand); sum && sum->getOpcode() == Instruction::Add)
         if (isWorkItemId(sum->getOperand(0), id) || isWorkItemId(sum->getOperand(1), id)) return true;
     }
@@ -357,6 +415,18 @@ class Splitter {
         } else if (ICmpInst::isUnsigned(asked) || ICmpInst::isEquality(asked)) {
           if (!hoistUniform(other, loop) || !matchIdPlusOffset(mine, id, loop, sumOffset, before) || !sumOffset)
             continue;
+        } else if (ICmpInst::isSigned(asked) && ICmpInst::isRelational(asked)) {
+          // Only around a kernel loop, which the passing part then runs on
+          // every trip (for WorkItemJamPass); elsewhere the masked test
+          // costs little, and the copies did (a histogram's grid-stride
+          // rounds split so took its program's build from 0.8 to 1.2 s).
+          // Not in a loop of a constant count (the rows of the vector-rows
+          // version, 16 x 16 tiles): a part's count is the run's, and the
+          // vectorizer's one full-width trip became a loop with a
+          // remainder (a halo stencil's border test `x < W - 1`, 0.8x).
+          if (loop->isInnermost() || isa<ConstantInt>(count) || !hoistUniform(other, loop) ||
+              !matchIdPlusOffset(mine, id, loop, sumOffset, before, /*throughTrunc=*/true) || !sumOffset)
+            continue;
         } else {
           continue;
         }
@@ -382,6 +452,8 @@ class Splitter {
     SmallVector<Part, 3> parts;
     if (!offset)
       parts = partsOf(builder, predicate, bound, count);
+    else if (ICmpInst::isSigned(predicate))
+      parts = signedOffsetPartsOf(builder, predicate, offset, bound, count);
     else if (ICmpInst::isEquality(predicate))
       // `id + offset == bound` in W bits is `id == bound - offset`: the id
       // is below 2^16 <= 2^W, so it equals its value modulo 2^W

@@ -1,6 +1,7 @@
-; A work-item loop whose body tests the local id against a uniform value is
-; split where the answer changes; each part knows it. A second round splits
-; the parts at their next test.
+; A work-item loop whose body tests the local id (or the id plus a uniform
+; offset: a global id) against a uniform value is split where the answer
+; changes; each part knows it. A second round splits the parts at their next
+; test.
 ; RUN: %opt -passes=lockstep-work-item-loop-split -S %s | FileCheck %s
 ; RUN: %opt -passes=lockstep-work-item-loop-split -lockstep-work-item-split-rounds=1 -S %s \
 ; RUN:   | FileCheck %s --check-prefix=ONE
@@ -220,6 +221,111 @@ done:
 ; CHECK: br i1 false, label %then.part0
 ; CHECK: wi.loop.part1:
 ; CHECK: br i1 true, label %then.part1
+
+; `int row = get_global_id(0); if (row < m) { for (k ...) ... }`: the sum's
+; truncation to i32 against a signed bound, around a kernel loop. The ids
+; below m - offset pass (the sum climbs to m at most there: no wrap); the
+; rest keep the test.
+define void @signed_global_id(ptr %out, ptr %args, i64 %size) {
+entry:
+  %base = load i64, ptr %args, align 8, !invariant.load !0
+  %mp = getelementptr i8, ptr %args, i64 8
+  %m = load i32, ptr %mp, align 4, !invariant.load !0
+  br label %wi.loop
+wi.loop:
+  %x = phi i64 [ 0, %entry ], [ %next, %wi.next ]
+  %gid = add i64 %base, %x
+  %row = trunc i64 %gid to i32
+  %c = icmp slt i32 %row, %m
+  br i1 %c, label %then, label %wi.next
+then:
+  br label %k.loop
+k.loop:
+  %k = phi i64 [ 0, %then ], [ %k.next, %k.loop ]
+  %p = getelementptr i32, ptr %out, i64 %k
+  store i32 1, ptr %p
+  %k.next = add nuw nsw i64 %k, 1
+  %k.more = icmp ult i64 %k.next, 8
+  br i1 %k.more, label %k.loop, label %wi.next
+wi.next:
+  %next = add nuw nsw i64 %x, 1
+  %more = icmp ult i64 %next, %size
+  br i1 %more, label %wi.loop, label %done, !lockstep.work_item_loop !0
+done:
+  ret void
+}
+; CHECK-LABEL: define void @signed_global_id(
+; CHECK: %[[OFF:[0-9]+]] = trunc i64 %base to i32
+; CHECK-NEXT: %[[FIRST:[0-9]+]] = sext i32 %[[OFF]] to i64
+; CHECK-NEXT: %[[M:[0-9]+]] = sext i32 %m to i64
+; CHECK-NEXT: %[[ROOM:[0-9]+]] = sub i64 %[[M]], %[[FIRST]]
+; CHECK-NEXT: %[[POS:[0-9]+]] = call i64 @llvm.smax.i64(i64 %[[ROOM]], i64 0)
+; CHECK-NEXT: %wi.passing = call i64 @llvm.umin.i64(i64 %[[POS]], i64 %size)
+; CHECK: wi.loop:
+; CHECK: %c = icmp slt i32 %row, %m
+; CHECK: wi.loop.part0:
+; CHECK-NOT: icmp slt i32 %row.part0
+; CHECK: br i1 true, label %then.part0
+
+; Left alone: the same test in a loop of a constant count (rows of 16), so
+; that the vectorizer keeps its one full-width trip, and around no kernel
+; loop (a masked store costs less than the copies).
+define void @signed_constant_count(ptr %out, ptr %args) {
+entry:
+  %base = load i64, ptr %args, align 8, !invariant.load !0
+  %mp = getelementptr i8, ptr %args, i64 8
+  %m = load i32, ptr %mp, align 4, !invariant.load !0
+  br label %wi.loop
+wi.loop:
+  %x = phi i64 [ 0, %entry ], [ %next, %wi.next ]
+  %gid = add i64 %base, %x
+  %row = trunc i64 %gid to i32
+  %c = icmp slt i32 %row, %m
+  br i1 %c, label %then, label %wi.next
+then:
+  br label %k.loop
+k.loop:
+  %k = phi i64 [ 0, %then ], [ %k.next, %k.loop ]
+  %p = getelementptr i32, ptr %out, i64 %k
+  store i32 1, ptr %p
+  %k.next = add nuw nsw i64 %k, 1
+  %k.more = icmp ult i64 %k.next, 8
+  br i1 %k.more, label %k.loop, label %wi.next
+wi.next:
+  %next = add nuw nsw i64 %x, 1
+  %more = icmp ult i64 %next, 16
+  br i1 %more, label %wi.loop, label %done, !lockstep.work_item_loop !0
+done:
+  ret void
+}
+define void @signed_no_kernel_loop(ptr %out, ptr %args, i64 %size) {
+entry:
+  %base = load i64, ptr %args, align 8, !invariant.load !0
+  %mp = getelementptr i8, ptr %args, i64 8
+  %m = load i32, ptr %mp, align 4, !invariant.load !0
+  br label %wi.loop
+wi.loop:
+  %x = phi i64 [ 0, %entry ], [ %next, %wi.next ]
+  %gid = add i64 %base, %x
+  %row = trunc i64 %gid to i32
+  %c = icmp slt i32 %row, %m
+  br i1 %c, label %then, label %wi.next
+then:
+  %p = getelementptr i32, ptr %out, i64 %gid
+  store i32 1, ptr %p
+  br label %wi.next
+wi.next:
+  %next = add nuw nsw i64 %x, 1
+  %more = icmp ult i64 %next, %size
+  br i1 %more, label %wi.loop, label %done, !lockstep.work_item_loop !0
+done:
+  ret void
+}
+; CHECK-LABEL: define void @signed_constant_count(
+; CHECK-NOT: wi.part
+; CHECK-LABEL: define void @signed_no_kernel_loop(
+; CHECK-NOT: wi.part
+; CHECK: ret void
 
 ; Two tests, `if (lid == 0)` and `if (lid == 15)` (a tile's halo along x):
 ; the first round splits at the first, the second splits each part at the
