@@ -101,12 +101,14 @@ kernel void rw_histogram_global(global const uchar *data, global uint *bins) {
 }
 
 // Matrix-vector product, one work-item per row (a dot product along the
-// row), int indices, local size NULL.
+// row) behind the usual guard, int indices, local size NULL.
 kernel void rw_gemv(global const float *A, global const float *x, global float *y, int N) {
   int row = get_global_id(0);
-  float sum = 0.0f;
-  for (int k = 0; k < N; k++) sum += A[row * N + k] * x[k];
-  y[row] = sum;
+  if (row < N) {
+    float sum = 0.0f;
+    for (int k = 0; k < N; k++) sum += A[row * N + k] * x[k];
+    y[row] = sum;
+  }
 }
 
 // SAXPY on float4: out = a * x + y.
