@@ -17,9 +17,8 @@
 // most there, so it does not wrap), and the rest keep the test. Split, the passing part runs its body on
 // every trip, so a kernel loop in it is one every work-item enters, and
 // WorkItemJamPass can jam it (a guarded matrix-vector product ran 5x faster).
-// Only for work-item loops around a kernel loop, and not in loops of a
-// constant count (the vector-rows version's rows of 16), where a part's
-// runtime count cost the vectorizer its one full-width trip.
+// Only for work-item loops around a kernel loop: elsewhere the masked test
+// costs less than the copies.
 //
 // The work-item loops are the ones WorkGroupLoops made (marked on their latch
 // branch, kWorkItemLoopMarker): `for (x = 0; x < local_size(0); ++x)`, run
@@ -417,14 +416,13 @@ class Splitter {
             continue;
         } else if (ICmpInst::isSigned(asked) && ICmpInst::isRelational(asked)) {
           // Only around a kernel loop, which the passing part then runs on
-          // every trip (for WorkItemJamPass); elsewhere the masked test
-          // costs little, and the copies did (a histogram's grid-stride
-          // rounds split so took its program's build from 0.8 to 1.2 s).
-          // Not in a loop of a constant count (the rows of the vector-rows
-          // version, 16 x 16 tiles): a part's count is the run's, and the
-          // vectorizer's one full-width trip became a loop with a
-          // remainder (a halo stencil's border test `x < W - 1`, 0.8x).
-          if (loop->isInnermost() || isa<ConstantInt>(count) || !hoistUniform(other, loop) ||
+          // every trip (for WorkItemJamPass). Elsewhere the masked test
+          // costs little and the copies cost more: a histogram's
+          // grid-stride rounds split so took its program's build from 0.8
+          // to 1.2 s, and the 16-wide rows of a halo stencil's vector-rows
+          // version (a constant count, one full-width vector trip) became
+          // loops with a remainder at its border test `x < W - 1` (0.8x).
+          if (loop->isInnermost() || !hoistUniform(other, loop) ||
               !matchIdPlusOffset(mine, id, loop, sumOffset, before, /*throughTrunc=*/true) || !sumOffset)
             continue;
         } else {
