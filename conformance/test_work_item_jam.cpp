@@ -7,9 +7,10 @@
 // of values of every magnitude (their order shows in the low bits), two sums
 // a row, hash chains, at local sizes that leave every remainder of the jam
 // factor, rows of no and of one element, rows guarded by `if (row < m)` (at
-// global offsets, and where the `int` id wraps), a 2D range, a region after a
-// barrier, and kernels the pass must leave alone (a trip count that differs
-// per row, a private array the work-items share).
+// global offsets, and where the `int` id wraps), C = A B^T in a range larger
+// than the matrix, a 2D range, a region after a barrier, and kernels the
+// pass must leave alone (a trip count that differs per row, a private array
+// the work-items share).
 #include <cmath>
 #include <cstring>
 
@@ -69,6 +70,15 @@ kernel void wrapping_guard(global const float *a, int n, int limit, global float
     float sum = 0.0f;
     for (int k = 0; k < n; k++) sum += a[row * n + k];
     out[row] = sum;
+  }
+}
+// C = A B^T, a work-item per element: both loads run along k.
+kernel void product_bt(global const float *a, global const float *bt, global float *c, int m, int n, int k) {
+  int col = get_global_id(0), row = get_global_id(1);
+  if (row < m && col < n) {
+    float sum = 0.0f;
+    for (int i = 0; i < k; i++) sum += a[row * k + i] * bt[col * k + i];
+    c[row * n + col] = sum;
   }
 }
 // Rows along x, planes along y: a 2D range.
@@ -248,6 +258,31 @@ TEST_F(WorkItemJam, GuardWhereTheIntIdWraps) {
     ASSERT_TRUE(setArgs(sums, ma, cl_int(n), limit, out));
     ASSERT_TRUE(run(sums, {rows}, {local}, {offset}));
     expectBitsEqual(read<float>(out, rows), want, "limit " + std::to_string(limit));
+  }
+}
+
+// A 2D range larger than the matrix (m, n not multiples of the group): the
+// elements outside keep their -1.
+TEST_F(WorkItemJam, ProductWithTransposedB) {
+  cl_kernel product = kernel(kRows, "product_bt");
+  ASSERT_NE(product, nullptr);
+  const size_t m = 37, n = 45, k = 29;
+  std::vector<float> a = smallIntegers(m * k), bt = smallIntegers(n * k);
+  std::vector<float> want(m * n);
+  for (size_t row = 0; row < m; ++row)
+    for (size_t col = 0; col < n; ++col) {
+      double sum = 0;
+      for (size_t i = 0; i < k; ++i) sum += double(a[row * k + i]) * bt[col * k + i];
+      want[row * n + col] = float(sum);
+    }
+  for (std::vector<size_t> local : {std::vector<size_t>{16, 16}, {8, 4}, {1, 1}, {48, 1}}) {
+    if (local[0] * local[1] > kernelMaxGroupSize(product)) continue;
+    std::vector<size_t> global = {(n + local[0] - 1) / local[0] * local[0], (m + local[1] - 1) / local[1] * local[1]};
+    cl_mem ma = bufferFrom(a), mb = bufferFrom(bt), mc = bufferFrom(std::vector<float>(m * n, -1.0f));
+    ASSERT_TRUE(setArgs(product, ma, mb, mc, cl_int(m), cl_int(n), cl_int(k)));
+    ASSERT_TRUE(run(product, global, local));
+    expectBitsEqual(read<float>(mc, m * n), want,
+                    "local " + std::to_string(local[0]) + " x " + std::to_string(local[1]));
   }
 }
 
