@@ -13,6 +13,7 @@
 // the work-items share).
 #include <cmath>
 #include <cstring>
+#include <functional>
 
 #include "ClTest.h"
 
@@ -127,7 +128,8 @@ class WorkItemJam : public ClTest {
   std::vector<float> spreadFloats(size_t n) {
     std::vector<float> mantissas = randomValues<float>(n, 1.0f, 2.0f);
     std::vector<int> exponents = randomValues<int>(n, -20, 20), signs = randomValues<int>(n, 0, 1);
-    for (size_t i = 0; i < n; ++i) mantissas[i] = std::ldexp(signs[i] ? -mantissas[i] : mantissas[i], exponents[i]);
+    for (size_t i = 0; i < n; ++i)
+      mantissas[i] = std::ldexp(signs[i] ? -mantissas[i] : mantissas[i], exponents[i]);
     return mantissas;
   }
   std::vector<float> smallIntegers(size_t n) {
@@ -136,7 +138,8 @@ class WorkItemJam : public ClTest {
   }
   // Each row's sum of `count(row)` terms, in program order, in float.
   template <typename Count>
-  static std::vector<float> rowSums(const std::vector<float> &a, size_t rows, size_t n, Count count) {
+  static std::vector<float> rowSums(const std::vector<float> &a, size_t rows, size_t n,
+                                    Count count) {
     std::vector<float> sums(rows);
     for (size_t row = 0; row < rows; ++row) {
       float sum = 0.0f;
@@ -145,7 +148,21 @@ class WorkItemJam : public ClTest {
     }
     return sums;
   }
-  static void expectBitsEqual(const std::vector<float> &got, const std::vector<float> &want, const std::string &what) {
+  // Runs `kernel`, its arguments set by `setArgsWith` given the output
+  // buffer (filled with -1 first), with run()'s ranges, and checks the
+  // output against `want` bit for bit.
+  void expectRun(cl_kernel kernel, const std::vector<float> &want,
+                 const std::function<::testing::AssertionResult(cl_mem)> &setArgsWith,
+                 std::initializer_list<std::vector<size_t>> ranges, const std::string &what) {
+    cl_mem out = bufferFrom(std::vector<float>(want.size(), -1.0f));
+    ASSERT_TRUE(setArgsWith(out));
+    std::vector<std::vector<size_t>> r(ranges);
+    r.resize(3);
+    ASSERT_TRUE(run(kernel, r[0], r[1], r[2]));
+    expectBitsEqual(read<float>(out, want.size()), want, what);
+  }
+  static void expectBitsEqual(const std::vector<float> &got, const std::vector<float> &want,
+                              const std::string &what) {
     ASSERT_EQ(got.size(), want.size());
     for (size_t i = 0; i < want.size(); ++i) {
       uint32_t g, w;
@@ -167,11 +184,11 @@ TEST_F(WorkItemJam, FloatRowSumsKeepEachRowsOrder) {
       if (local > kernelMaxGroupSize(sums)) continue;
       const size_t rows = local * 3;
       std::vector<float> a = spreadFloats(std::max<size_t>(rows * n, 1));
-      cl_mem ma = bufferFrom(a), out = bufferFrom(std::vector<float>(rows, -1.0f));
-      ASSERT_TRUE(setArgs(sums, ma, cl_int(n), out));
-      ASSERT_TRUE(run(sums, {rows}, {local}));
-      expectBitsEqual(read<float>(out, rows), rowSums(a, rows, n, [n](size_t) { return n; }),
-                      "n " + std::to_string(n) + ", local " + std::to_string(local));
+      cl_mem ma = bufferFrom(a);
+      expectRun(
+          sums, rowSums(a, rows, n, [n](size_t) { return n; }),
+          [&](cl_mem out) { return setArgs(sums, ma, cl_int(n), out); }, {{rows}, {local}},
+          "n " + std::to_string(n) + ", local " + std::to_string(local));
     }
 }
 
@@ -188,10 +205,10 @@ TEST_F(WorkItemJam, MatrixVectorProducts) {
       for (size_t k = 0; k < n; ++k) sum += double(a[row * n + k]) * x[k];
       want[row] = float(sum);
     }
-    cl_mem ma = bufferFrom(a), mx = bufferFrom(x), my = bufferFrom(std::vector<float>(rows, -1.0f));
-    ASSERT_TRUE(setArgs(gemv, ma, mx, cl_int(n), my));
-    ASSERT_TRUE(run(gemv, {rows}, {local}));
-    expectBitsEqual(read<float>(my, rows), want, "local " + std::to_string(local));
+    cl_mem ma = bufferFrom(a), mx = bufferFrom(x);
+    expectRun(
+        gemv, want, [&](cl_mem my) { return setArgs(gemv, ma, mx, cl_int(n), my); },
+        {{rows}, {local}}, "local " + std::to_string(local));
   }
 }
 
@@ -208,10 +225,10 @@ TEST_F(WorkItemJam, TwoSumsARow) {
         want[2 * row] += a[row * n + k];
         want[2 * row + 1] += a[row * n + k] * a[row * n + k];
       }
-    cl_mem ma = bufferFrom(a), out = bufferFrom(std::vector<float>(2 * rows, -1.0f));
-    ASSERT_TRUE(setArgs(sums, ma, cl_int(n), out));
-    ASSERT_TRUE(run(sums, {rows}, {local}));
-    expectBitsEqual(read<float>(out, 2 * rows), want, "local " + std::to_string(local));
+    cl_mem ma = bufferFrom(a);
+    expectRun(
+        sums, want, [&](cl_mem out) { return setArgs(sums, ma, cl_int(n), out); },
+        {{rows}, {local}}, "local " + std::to_string(local));
   }
 }
 
@@ -229,12 +246,12 @@ TEST_F(WorkItemJam, GuardedRows) {
         std::vector<float> a = spreadFloats(rows * n);
         std::vector<float> want = rowSums(a, rows, n, [n](size_t) { return n; });
         for (size_t row = m; row < rows; ++row) want[row] = -1.0f;
-        cl_mem ma = bufferFrom(a), out = bufferFrom(std::vector<float>(rows, -1.0f));
-        ASSERT_TRUE(setArgs(sums, ma, cl_int(n), cl_int(m), out));
-        ASSERT_TRUE(run(sums, {rows}, {local}, {offset}));
-        expectBitsEqual(read<float>(out, rows), want,
-                        "m " + std::to_string(m) + ", offset " + std::to_string(offset) + ", local " +
-                            std::to_string(local));
+        cl_mem ma = bufferFrom(a);
+        expectRun(
+            sums, want, [&](cl_mem out) { return setArgs(sums, ma, cl_int(n), cl_int(m), out); },
+            {{rows}, {local}, {offset}},
+            "m " + std::to_string(m) + ", offset " + std::to_string(offset) + ", local " +
+                std::to_string(local));
       }
   }
 }
@@ -254,10 +271,10 @@ TEST_F(WorkItemJam, GuardWhereTheIntIdWraps) {
       int32_t id = int32_t(uint32_t(offset + row));
       if (id < limit) want[row] = all[row];
     }
-    cl_mem ma = bufferFrom(a), out = bufferFrom(std::vector<float>(rows, -1.0f));
-    ASSERT_TRUE(setArgs(sums, ma, cl_int(n), limit, out));
-    ASSERT_TRUE(run(sums, {rows}, {local}, {offset}));
-    expectBitsEqual(read<float>(out, rows), want, "limit " + std::to_string(limit));
+    cl_mem ma = bufferFrom(a);
+    expectRun(
+        sums, want, [&](cl_mem out) { return setArgs(sums, ma, cl_int(n), limit, out); },
+        {{rows}, {local}, {offset}}, "limit " + std::to_string(limit));
   }
 }
 
@@ -277,12 +294,13 @@ TEST_F(WorkItemJam, ProductWithTransposedB) {
     }
   for (std::vector<size_t> local : {std::vector<size_t>{16, 16}, {8, 4}, {1, 1}, {48, 1}}) {
     if (local[0] * local[1] > kernelMaxGroupSize(product)) continue;
-    std::vector<size_t> global = {(n + local[0] - 1) / local[0] * local[0], (m + local[1] - 1) / local[1] * local[1]};
-    cl_mem ma = bufferFrom(a), mb = bufferFrom(bt), mc = bufferFrom(std::vector<float>(m * n, -1.0f));
-    ASSERT_TRUE(setArgs(product, ma, mb, mc, cl_int(m), cl_int(n), cl_int(k)));
-    ASSERT_TRUE(run(product, global, local));
-    expectBitsEqual(read<float>(mc, m * n), want,
-                    "local " + std::to_string(local[0]) + " x " + std::to_string(local[1]));
+    std::vector<size_t> global = {(n + local[0] - 1) / local[0] * local[0],
+                                  (m + local[1] - 1) / local[1] * local[1]};
+    cl_mem ma = bufferFrom(a), mb = bufferFrom(bt);
+    expectRun(
+        product, want,
+        [&](cl_mem mc) { return setArgs(product, ma, mb, mc, cl_int(m), cl_int(n), cl_int(k)); },
+        {global, local}, "local " + std::to_string(local[0]) + " x " + std::to_string(local[1]));
   }
 }
 
@@ -292,7 +310,7 @@ TEST_F(WorkItemJam, IntegerHashChains) {
   const size_t n = 77;
   for (size_t local : kJamLocalSizes) {
     if (local > kernelMaxGroupSize(hashes)) continue;
-    const size_t rows = local * 4 + 0;
+    const size_t rows = local * 4;
     std::vector<cl_uint> data = randomValues<cl_uint>(rows * n, 0, UINT32_MAX), want(rows);
     for (size_t row = 0; row < rows; ++row) {
       cl_uint h = 2166136261u;
@@ -314,11 +332,11 @@ TEST_F(WorkItemJam, RowsOfATwoDimensionalRange) {
   std::vector<float> want = rowSums(a, rows * planes, n, [n](size_t) { return n; });
   for (std::vector<size_t> local : {std::vector<size_t>{12, 2}, {9, 3}, {4, 6}, {36, 1}}) {
     if (local[0] * local[1] > kernelMaxGroupSize(sums)) continue;
-    cl_mem ma = bufferFrom(a), out = bufferFrom(std::vector<float>(rows * planes, -1.0f));
-    ASSERT_TRUE(setArgs(sums, ma, cl_int(n), out));
-    ASSERT_TRUE(run(sums, {rows, planes}, local));
-    expectBitsEqual(read<float>(out, rows * planes), want,
-                    "local " + std::to_string(local[0]) + " x " + std::to_string(local[1]));
+    cl_mem ma = bufferFrom(a);
+    expectRun(
+        sums, want, [&](cl_mem out) { return setArgs(sums, ma, cl_int(n), out); },
+        {{rows, planes}, local},
+        "local " + std::to_string(local[0]) + " x " + std::to_string(local[1]));
   }
 }
 
@@ -335,10 +353,13 @@ TEST_F(WorkItemJam, RowsAfterABarrier) {
       for (size_t k = 0; k < n; ++k) sum += a[row * n + k] * scale;
       want[row] = float(sum);
     }
-    cl_mem ma = bufferFrom(a), out = bufferFrom(std::vector<float>(rows, -1.0f));
-    ASSERT_TRUE(setArgs(sums, ma, cl_int(n), out, LocalBytes{local * sizeof(float)}));
-    ASSERT_TRUE(run(sums, {rows}, {local}));
-    expectBitsEqual(read<float>(out, rows), want, "local " + std::to_string(local));
+    cl_mem ma = bufferFrom(a);
+    expectRun(
+        sums, want,
+        [&](cl_mem out) {
+          return setArgs(sums, ma, cl_int(n), out, LocalBytes{local * sizeof(float)});
+        },
+        {{rows}, {local}}, "local " + std::to_string(local));
   }
 }
 
@@ -352,11 +373,10 @@ TEST_F(WorkItemJam, LoopsItLeavesAlone) {
     std::vector<float> a = spreadFloats(rows * n);
     cl_mem ma = bufferFrom(a);
     if (local <= kernelMaxGroupSize(ragged)) {
-      cl_mem out = bufferFrom(std::vector<float>(rows, -1.0f));
-      ASSERT_TRUE(setArgs(ragged, ma, cl_int(n), out));
-      ASSERT_TRUE(run(ragged, {rows}, {local}));
-      expectBitsEqual(read<float>(out, rows), rowSums(a, rows, n, [n](size_t row) { return row % (n + 1); }),
-                      "ragged, local " + std::to_string(local));
+      expectRun(
+          ragged, rowSums(a, rows, n, [n](size_t row) { return row % (n + 1); }),
+          [&](cl_mem out) { return setArgs(ragged, ma, cl_int(n), out); }, {{rows}, {local}},
+          "ragged, local " + std::to_string(local));
     }
     if (local <= kernelMaxGroupSize(windowed)) {
       std::vector<float> want(rows);
@@ -368,10 +388,9 @@ TEST_F(WorkItemJam, LoopsItLeavesAlone) {
         }
         want[row] = sum;
       }
-      cl_mem out = bufferFrom(std::vector<float>(rows, -1.0f));
-      ASSERT_TRUE(setArgs(windowed, ma, cl_int(n), out));
-      ASSERT_TRUE(run(windowed, {rows}, {local}));
-      expectBitsEqual(read<float>(out, rows), want, "windowed, local " + std::to_string(local));
+      expectRun(
+          windowed, want, [&](cl_mem out) { return setArgs(windowed, ma, cl_int(n), out); },
+          {{rows}, {local}}, "windowed, local " + std::to_string(local));
     }
   }
 }

@@ -196,6 +196,17 @@ SmallVector<Part, 3> partsOf(IRBuilder<> &builder, CmpInst::Predicate predicate,
   }
 }
 
+// `sum > bound` is !(sum <= bound), `sum >= bound` is !(sum < bound): makes
+// `predicate` a less-than (or less-or-equal) test and returns what the
+// original test answers where the new one holds.
+bool asLessThan(CmpInst::Predicate &predicate) {
+  if (predicate != ICmpInst::ICMP_UGT && predicate != ICmpInst::ICMP_UGE && predicate != ICmpInst::ICMP_SGT &&
+      predicate != ICmpInst::ICMP_SGE)
+    return true;
+  predicate = ICmpInst::getInversePredicate(predicate);
+  return false;
+}
+
 // The parts for `id + offset <u bound` (or <=u, or the inverse tests), in
 // the test's type W: [0, T) where it holds, then the rest with the test
 // kept, since a sum that wraps around 2^W may hold again. T = bound - offset
@@ -205,12 +216,7 @@ SmallVector<Part, 3> offsetPartsOf(IRBuilder<> &builder, CmpInst::Predicate pred
                                    Value *count) {
   auto *type = cast<IntegerType>(bound->getType());
   if (type->getBitWidth() > 64) return {};
-  // sum > bound is !(sum <= bound), sum >= bound is !(sum < bound).
-  bool answer = true;
-  if (predicate == ICmpInst::ICMP_UGT || predicate == ICmpInst::ICMP_UGE) {
-    predicate = ICmpInst::getInversePredicate(predicate);
-    answer = false;
-  }
+  bool answer = asLessThan(predicate);
   Type *i64 = builder.getInt64Ty();
   bool inclusive = predicate == ICmpInst::ICMP_ULE;
   // Whether any id passes, and how many do when one does.
@@ -237,11 +243,7 @@ SmallVector<Part, 3> signedOffsetPartsOf(IRBuilder<> &builder, CmpInst::Predicat
                                          Value *bound, Value *count) {
   auto *type = cast<IntegerType>(bound->getType());
   if (type->getBitWidth() > 32) return {};
-  bool answer = true;
-  if (predicate == ICmpInst::ICMP_SGT || predicate == ICmpInst::ICMP_SGE) {
-    predicate = ICmpInst::getInversePredicate(predicate);
-    answer = false;
-  }
+  bool answer = asLessThan(predicate);
   if (predicate != ICmpInst::ICMP_SLT && predicate != ICmpInst::ICMP_SLE) return {};
   Type *i64 = builder.getInt64Ty();
   Value *room = builder.CreateSub(builder.CreateSExt(bound, i64), builder.CreateSExt(offset, i64));
