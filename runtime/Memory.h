@@ -85,7 +85,7 @@ struct _cl_mem
   void *hostPtr_ = nullptr;
   _cl_mem *parent_ = nullptr;  // internal reference
   size_t offset_ = 0;
-  bool ownsData_ = false;
+  char *storage_ = nullptr;  // what allocateStorage allocated, freed with the object (data_ may start past it)
   bool usesSvmPointer_ = false;
   std::vector<cl_mem_properties> properties_;
   std::unique_ptr<lockstep::runtime::ImageLayout> image_;
