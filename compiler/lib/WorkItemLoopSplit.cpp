@@ -14,11 +14,11 @@
 // A kernel's own guard, `int row = get_global_id(0); if (row < M) { ... }`,
 // is such a test too: the id plus the group's first global id, truncated
 // to `int`, against M: the ids below M - first pass (the sum climbs to M at
-// most there, so it does not wrap), and the rest keep the test. Split, the passing part runs its body on
-// every trip, so a kernel loop in it is one every work-item enters, and
-// WorkItemJamPass can jam it (a guarded matrix-vector product ran 5x faster).
-// Only for work-item loops around a kernel loop: elsewhere the masked test
-// costs less than the copies.
+// most there, so it does not wrap), and the rest keep the test. Split, the
+// passing part runs its body on every trip, so a kernel loop in it is one
+// every work-item enters, and WorkItemJamPass can jam it (a guarded
+// matrix-vector product ran 5x faster). Only for work-item loops around a
+// kernel loop: elsewhere the masked test costs less than the copies.
 //
 // The work-item loops are the ones WorkGroupLoops made (marked on their latch
 // branch, kWorkItemLoopMarker): `for (x = 0; x < local_size(0); ++x)`, run
