@@ -1,7 +1,6 @@
 #include "Memory.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cstdlib>
 #include <cstring>
 
@@ -9,6 +8,7 @@
 
 #include "Context.h"
 #include "Device.h"
+#include "Stagger.h"
 #include "lockstep/compiler/PipeAbi.h"
 
 using lockstep::runtime::fail;
@@ -18,30 +18,17 @@ namespace {
 
 constexpr size_t kHugePageBytes = size_t{2} << 20;
 
-// Where large objects start past their 2 MiB boundary, in turn: 16 offsets
-// 4 KiB + 640 bytes apart, so two objects made one after the other start
-// 640 bytes apart within a 4 KiB page (and on another page). On Intel's
-// cores a load whose address matches an earlier store's in bits 11:0 waits
-// for it (4 KiB aliasing): a stencil reading `in[i + 1]` just after storing
-// `out[i]`, both arrays 2 MiB-aligned, did so every iteration and ran at
-// half the speed of the same loop with its arrays apart (9.4-9.7 against
-// 20-22 GB/s on 2 Xeon cores); AMD's cores compare more bits. Multiples of
-// CL_DEVICE_MEM_BASE_ADDR_ALIGN (128 bytes), as every object's start is.
-constexpr size_t kStaggerStep = 4096 + 640;
-constexpr size_t kStaggerSlots = 16;
-std::atomic<size_t> gNextStagger{0};
-
 // Storage of a buffer or image: aligned as CL_DEVICE_MEM_BASE_ADDR_ALIGN
 // promises; the size rounded up as aligned_alloc requires. Large objects are
 // aligned to, and asked to be backed by, 2 MiB pages (the kernel's default
 // only gives them on request): kernels stream through them, and with 4 KiB
 // pages every 64 cache lines cost a TLB miss; they start at the next
-// stagger past the boundary. Returns where the object starts; `storage` is
-// what to free.
+// stagger past the boundary (Stagger.h). Returns where the object starts;
+// `storage` is what to free.
 char *allocateStorage(size_t size, char *&storage) {
   bool large = size >= kHugePageBytes;
   size_t align = large ? kHugePageBytes : _cl_device_id::kMemBaseAddrAlignBytes;
-  size_t stagger = large ? gNextStagger.fetch_add(1, std::memory_order_relaxed) % kStaggerSlots * kStaggerStep : 0;
+  size_t stagger = large ? lockstep::runtime::nextStagger() : 0;
   size_t rounded = (std::max<size_t>(size, 1) + stagger + align - 1) / align * align;
   storage = static_cast<char *>(std::aligned_alloc(align, rounded));
   if (!storage) fail(CL_MEM_OBJECT_ALLOCATION_FAILURE);

@@ -6,6 +6,8 @@
 
 #include <sys/mman.h>
 
+#include "Stagger.h"
+
 namespace lockstep::runtime {
 
 namespace {
@@ -17,36 +19,43 @@ constexpr size_t kHugePageBytes = size_t{2} << 20;
 }  // namespace
 
 SvmRegistry::~SvmRegistry() {
-  for (auto &[base, allocation] : allocations_) std::free(allocation.base);
+  for (auto &[base, allocation] : allocations_) std::free(allocation.storage);
 }
 
 void *SvmRegistry::allocate(cl_svm_mem_flags flags, size_t size, size_t alignment, UsmInfo usm) {
   size_t align = std::max(alignment, kDefaultAlignment);
+  // A large allocation asked for no more than the default alignment starts
+  // at the next stagger past its 2 MiB boundary (Stagger.h).
+  size_t stagger = size >= kHugePageBytes && align == kDefaultAlignment ? nextStagger() : 0;
   if (size >= kHugePageBytes) align = std::max(align, kHugePageBytes);
   // aligned_alloc wants a multiple of the alignment.
-  if (size > SIZE_MAX - (align - 1)) return nullptr;
-  size_t rounded = (size + align - 1) / align * align;
-  auto *base = static_cast<char *>(std::aligned_alloc(align, rounded));
-  if (!base) return nullptr;
-  if (align >= kHugePageBytes) madvise(base, rounded, MADV_HUGEPAGE);
+  if (size > SIZE_MAX - (align - 1) - stagger) return nullptr;
+  size_t rounded = (size + stagger + align - 1) / align * align;
+  auto *storage = static_cast<char *>(std::aligned_alloc(align, rounded));
+  if (!storage) return nullptr;
+  if (align >= kHugePageBytes) madvise(storage, rounded, MADV_HUGEPAGE);
+  char *base = storage + stagger;
   try {
     std::unique_lock lock(mutex_);
-    allocations_.emplace(reinterpret_cast<uintptr_t>(base), SvmAllocation{base, size, flags, alignment, usm});
+    allocations_.emplace(reinterpret_cast<uintptr_t>(base),
+                         SvmAllocation{base, storage, size, flags, alignment, usm});
   } catch (...) {
-    std::free(base);
+    std::free(storage);
     return nullptr;
   }
   return base;
 }
 
 bool SvmRegistry::free(void *base) {
+  char *storage = nullptr;
   {
     std::unique_lock lock(mutex_);
     auto it = allocations_.find(reinterpret_cast<uintptr_t>(base));
     if (it == allocations_.end()) return false;
+    storage = it->second.storage;
     allocations_.erase(it);
   }
-  std::free(base);
+  std::free(storage);
   return true;
 }
 

@@ -39,7 +39,8 @@ struct UsmInfo {
 
 // One clSVMAlloc (or USM) allocation.
 struct SvmAllocation {
-  char *base = nullptr;
+  char *base = nullptr;     // what the application sees
+  char *storage = nullptr;  // what was allocated (base may start past it: Stagger.h)
   size_t size = 0;
   cl_svm_mem_flags flags = 0;
   size_t alignment = 0;  // as asked (0: the default)
