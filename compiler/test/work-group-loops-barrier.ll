@@ -36,14 +36,17 @@ body:
 ; CHECK-DAG: %[[SAVE:.*]] = getelementptr float, ptr %ctx.slot, i64 %wi
 ; CHECK-DAG: store float %{{.*}}, ptr %[[SAVE]], align 4, !llvm.access.group [[GROUP:![0-9]+]]
 ; CHECK-DAG: br i1 %{{.*}}, label %wi.loop0, label %wi.next1, !llvm.loop [[LOOP:![0-9]+]]
-; A local-memory barrier only pins the compiler.
-; CHECK-DAG: fence syncscope("singlethread") seq_cst
+; The loop over the rows is marked parallel with the same accesses.
+; CHECK-DAG: br i1 %{{.*}}, label %wi.loop1, label %wi.next2, !llvm.loop [[ROWS:![0-9]+]]
+; A local-memory barrier leaves no fence: one thread runs the group.
+; CHECK-NOT: fence
 ; Second region: reloads %y for its work-item and stores it at its local id.
 ; CHECK-DAG: %[[LOAD:.*]] = getelementptr float, ptr %ctx.slot, i64 %wi12
 ; CHECK-DAG: load float, ptr %[[LOAD]]
 ; CHECK-DAG: getelementptr float, ptr addrspace(1) %out, i64 %lid011
 ; CHECK-NOT: call void @_Z7barrierj
 ; CHECK: attributes {{.*}}"lockstep-barriers"="1"{{.*}}"lockstep-context-bytes"="16"
-; CHECK: [[GROUP]] = distinct !{}
-; CHECK: [[LOOP]] = distinct !{[[LOOP]], [[PARALLEL:![0-9]+]]}
-; CHECK: [[PARALLEL]] = !{!"llvm.loop.parallel_accesses", [[GROUP]]}
+; CHECK-DAG: [[ROWS]] = distinct !{[[ROWS]], [[PARALLEL:![0-9]+]]}
+; CHECK-DAG: [[PARALLEL]] = !{!"llvm.loop.parallel_accesses", [[GROUP]]}
+; CHECK-DAG: [[GROUP]] = distinct !{}
+; CHECK-DAG: [[LOOP]] = distinct !{[[LOOP]], [[PARALLEL]]}

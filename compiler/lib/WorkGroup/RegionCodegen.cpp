@@ -58,15 +58,16 @@ BasicBlock *WorkGroupLoops::regionFor(BasicBlock *entry) {
 
 // One thread runs the whole group: other work-items' memory is ordered by
 // program order. A global fence still orders this group's global accesses
-// for other threads; a local one only pins the compiler.
+// for other threads; a local one needs nothing. (It had been a single-thread
+// fence, which pinned the compiler for nothing: GVN could not carry a
+// value stored before the barrier to its load after it, so a tile loop's
+// counter went through memory each trip and was no induction for scalar
+// evolution, and NextTripPrefetchPass could not see where the next tile is.)
 void WorkGroupLoops::emitBarrierFence(IRBuilder<> &builder, CallInst *call) {
   if (isLoopCut(*call)) return;
   auto *flags = dyn_cast<ConstantInt>(call->getArgOperand(0));
-  bool global = !flags || (flags->getZExtValue() & (kGlobalMemFence | kImageMemFence));
-  if (global)
+  if (!flags || (flags->getZExtValue() & (kGlobalMemFence | kImageMemFence)))
     builder.CreateFence(AtomicOrdering::AcquireRelease);
-  else
-    builder.CreateFence(AtomicOrdering::SequentiallyConsistent, SyncScope::SingleThread);
 }
 
 void WorkGroupLoops::emitControl(IRBuilder<> &builder, const std::optional<Exit> &exit) {
@@ -262,7 +263,7 @@ void WorkGroupLoops::buildRegion(BasicBlock *entry, BasicBlock *pre) {
   SmallVector<BasicBlock *, 34> body(clones.begin(), clones.end());
   body.push_back(nest.body);
   body.append(extraBody.begin(), extraBody.end());
-  markParallel(body, nest.innerLatch);
+  markParallel(body, nest.innerLatch, nest.rowLatch);
   // Every work-item reads and writes a group-wide variable in turn: not a
   // parallel access. -O3 keeps it in a register across the work-item loop;
   // left parallel, a vectorized loop that did not would keep one lane's value.

@@ -158,7 +158,7 @@ class WorkGroupLoops {
   Value *loadCopy(IRBuilder<> &builder, unsigned slot, Value *workItem);
   void storeCopy(IRBuilder<> &builder, Value *value, unsigned slot, Value *workItem);
   BitVector liveAfter(const Exit &exit) const;
-  void markParallel(ArrayRef<BasicBlock *> body, BranchInst *latch);
+  void markParallel(ArrayRef<BasicBlock *> body, BranchInst *latch, BasicBlock *rowLatch);
   unsigned rowJamFactor(const LoopNest &nest, ArrayRef<BasicBlock *> body) const;
   void jamRows(LoopNest &nest, unsigned factor);
 

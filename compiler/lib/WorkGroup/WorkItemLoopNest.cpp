@@ -83,7 +83,7 @@ WorkGroupLoops::LoopNest WorkGroupLoops::makeLoopNest(BasicBlock *pre, BasicBloc
 // Work-items of one region never depend on each other (that would need a
 // barrier), so the innermost loop's iterations are independent, except for
 // accesses to private memory that all work-items share.
-void WorkGroupLoops::markParallel(ArrayRef<BasicBlock *> body, BranchInst *latch) {
+void WorkGroupLoops::markParallel(ArrayRef<BasicBlock *> body, BranchInst *latch, BasicBlock *rowLatch) {
   MDNode *group = MDNode::getDistinct(context, {});
   auto touchesShared = [&](const Value *pointer) {
     auto *alloca = dyn_cast<AllocaInst>(getUnderlyingObject(pointer));
@@ -121,6 +121,14 @@ void WorkGroupLoops::markParallel(ArrayRef<BasicBlock *> body, BranchInst *latch
   MDNode *loop = MDNode::getDistinct(context, properties);
   loop->replaceOperandWith(0, loop);
   latch->setMetadata(LLVMContext::MD_loop, loop);
+  // The rows are work-items too: the loop over them is as parallel (only
+  // the accesses of its x loop are marked, so a row loop with any other
+  // access is not). WorkItemJamPass jams rows on it.
+  if (rowLatch) {
+    MDNode *rows = MDNode::getDistinct(context, {nullptr, parallel});
+    rows->replaceOperandWith(0, rows);
+    rowLatch->getTerminator()->setMetadata(LLVMContext::MD_loop, rows);
+  }
 }
 
 }  // namespace lockstep::compiler
