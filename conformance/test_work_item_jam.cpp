@@ -10,7 +10,9 @@
 // global offsets, and where the `int` id wraps), C = A B^T in a range larger
 // than the matrix, a 2D range, a region after a barrier, and kernels the
 // pass must leave alone (a trip count that differs per row, a private array
-// the work-items share).
+// the work-items share). And rows of work-items jammed around their x loop:
+// a 16-wide tiled product whose inner product is a chain of 16
+// multiply-adds per work-item, in groups of 16, 6, 5, 4 and 1 rows.
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -99,6 +101,23 @@ kernel void staged_sums(global const float *a, int n, global float *out, local f
   float sum = 0.0f;
   for (int k = 0; k < n; k++) sum += a[row * n + k] * scale[other];
   out[row] = sum;
+}
+// C = A B through 16 x 16 tiles of __local memory: rows of 16 work-items
+// (the group's height varies; the B tile takes several rows each then).
+#define TS 16
+kernel void tiled_product(global const float *a, global const float *b, global float *c, int n, int k) {
+  __local float as[TS][TS], bs[TS][TS];
+  int tx = get_local_id(0), ty = get_local_id(1), rows = get_local_size(1);
+  int col = get_group_id(0) * TS + tx, row = get_group_id(1) * rows + ty;
+  float acc = 0.0f;
+  for (int t = 0; t < k / TS; t++) {
+    as[ty][tx] = a[row * k + t * TS + tx];
+    for (int r = ty; r < TS; r += rows) bs[r][tx] = b[(t * TS + r) * n + col];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int i = 0; i < TS; i++) acc += as[ty][i] * bs[i][tx];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  c[row * n + col] = acc;
 }
 // A trip count of the row's own: not jammed, still right.
 kernel void ragged_sums(global const float *a, int n, global float *out) {
@@ -360,6 +379,33 @@ TEST_F(WorkItemJam, RowsAfterABarrier) {
           return setArgs(sums, ma, cl_int(n), out, LocalBytes{local * sizeof(float)});
         },
         {{rows}, {local}}, "local " + std::to_string(local));
+  }
+}
+
+TEST_F(WorkItemJam, TiledProductRowsJammed) {
+  cl_kernel product = kernel(kRows, "tiled_product");
+  ASSERT_NE(product, nullptr);
+  const size_t n = 32, k = 48;
+  for (size_t rows : {16u, 6u, 5u, 4u, 1u}) {
+    if (16 * rows > kernelMaxGroupSize(product)) continue;
+    const size_t m = rows * 3;
+    // Spread values times powers of two: every product exact (fused or
+    // not), every sum's low bits its order's.
+    std::vector<float> a = spreadFloats(m * k), b(k * n);
+    std::vector<int> shifts = randomValues<int>(k * n, -2, 2);
+    for (size_t i = 0; i < b.size(); ++i) b[i] = std::ldexp(i % 3 ? 1.0f : -1.0f, shifts[i]);
+    std::vector<float> want(m * n);
+    for (size_t row = 0; row < m; ++row)
+      for (size_t col = 0; col < n; ++col) {
+        float acc = 0.0f;
+        for (size_t i = 0; i < k; ++i) acc += a[row * k + i] * b[i * n + col];
+        want[row * n + col] = acc;
+      }
+    cl_mem ma = bufferFrom(a), mb = bufferFrom(b);
+    expectRun(
+        product, want,
+        [&](cl_mem out) { return setArgs(product, ma, mb, out, cl_int(n), cl_int(k)); },
+        {{n, m}, {16, rows}}, "rows " + std::to_string(rows));
   }
 }
 

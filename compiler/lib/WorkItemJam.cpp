@@ -39,6 +39,13 @@
 // within kMaxJammedSize instructions. F is the chains wanted in flight
 // (kJamChains, 8) over the work-item's own: 8 for one sum, 4 for two, 2 for
 // more (their accumulators stay in registers).
+//
+// Second case, rows (WorkItemRowJam.cpp): the work-item loop is a loop over
+// rows of work-items and the loop it holds is their x loop, a few trips of
+// one block whose trip is a long chain of float operations (a 16 x 16
+// tile's unrolled inner product). Jammed by 4 rows (2 with 256-bit
+// vectors), each instruction of the trip goes next to its copies, so the
+// rows' chains advance together and what they share is loaded once.
 #include <llvm/ADT/bit.h>
 #include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/IVDescriptors.h>
@@ -61,6 +68,7 @@
 #include "Internal.h"
 #include "Passes.h"
 #include "Statistics.h"
+#include "WorkItemRowJam.h"
 
 #define DEBUG_TYPE "lockstep-work-item-jam"
 
@@ -178,24 +186,32 @@ PreservedAnalyses WorkItemJamPass::run(Function &F, FunctionAnalysisManager &ana
   TargetTransformInfo &target = analyses.getResult<TargetIRAnalysis>(F);
   OptimizationRemarkEmitter &remarks = analyses.getResult<OptimizationRemarkEmitterAnalysis>(F);
   bool changed = false;
+  LLVMContext &context = F.getContext();
+  unsigned positionKind = context.getMDKindID("lockstep.jam.position");
+  unsigned vectorBits = target.getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector).getFixedValue();
   for (Loop *outer : candidates) {
     Loop *inner = outer->getSubLoops()[0];
     changed |= simplifyLoop(outer, &dominators, &loops, &evolution, &assumptions, nullptr, false);
     changed |= formLCSSARecursively(*outer, dominators, &loops, &evolution);
-    if (!outer->isAnnotatedParallel()) continue;
-    unsigned chains = serialChains(*inner, evolution, dominators);
-    if (chains == 0) continue;
-    unsigned factor = std::max(2u, unsigned(llvm::bit_floor(kJamChains / chains)));
+    bool parallel = outer->isAnnotatedParallel();
+    unsigned chains = parallel ? serialChains(*inner, evolution, dominators) : 0;
+    bool rows = chains == 0 && isRowOfChains(*inner, evolution) && rowsAreIndependent(*outer);
+    if (chains == 0 && !rows) continue;
+    unsigned factor = rows ? (vectorBits >= 512 ? 4 : 2) : std::max(2u, unsigned(llvm::bit_floor(kJamChains / chains)));
     if (loopSize(*outer) * factor > kMaxJammedSize) continue;
     if (!hasJamShape(*outer, *inner, evolution, dominators)) continue;
     unsigned trips = evolution.getSmallConstantTripCount(outer);
     unsigned multiple = evolution.getSmallConstantTripMultiple(outer);
     if (trips != 0 && trips < factor) continue;
     LLVM_DEBUG(dbgs() << "work-item jam: " << outer->getHeader()->getName() << " around "
-                      << inner->getHeader()->getName() << " by " << factor << "\n");
+                      << inner->getHeader()->getName() << " by " << factor << (rows ? " (rows)" : "") << "\n");
+    if (rows) tagPositions(*inner->getHeader(), positionKind);
     LoopUnrollResult result = UnrollAndJamLoop(outer, factor, trips, multiple, /*UnrollRemainder=*/false, &loops,
                                                &evolution, &dominators, &assumptions, &target, &remarks);
-    if (result == LoopUnrollResult::Unmodified) continue;
+    if (result == LoopUnrollResult::Unmodified) {
+      if (rows) untagPositions(F, positionKind);
+      continue;
+    }
     changed = true;
     ++NumLoopsJammed;
     // Each copy of the kernel loop brought its own counter, all equal: one
@@ -204,10 +220,14 @@ PreservedAnalyses WorkItemJamPass::run(Function &F, FunctionAnalysisManager &ana
     SCEVExpander expander(evolution, F.getDataLayout(), "work-item-jam");
     expander.replaceCongruentIVs(inner, &dominators, dead, &target);
     RecursivelyDeleteTriviallyDeadInstructionsPermissive(dead);
+    if (rows) {
+      if (inner->getHeader() == inner->getLoopLatch()) interleaveCopies(*inner->getHeader(), positionKind);
+      untagPositions(F, positionKind);
+      continue;
+    }
     // Its rounds carry the chains of F work-items: the unroller's own count
     // (4-8 more copies) took the build of six such kernels from 0.15 to
     // 0.25 s; two copies keep the loop's overhead as low and cost 0.07 s.
-    LLVMContext &context = F.getContext();
     MDNode *count = MDNode::get(context, {MDString::get(context, "llvm.loop.unroll.count"),
                                           ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(context), 2))});
     inner->setLoopID(makePostTransformationMetadata(context, inner->getLoopID(), {"llvm.loop.unroll."}, {count}));
