@@ -130,6 +130,7 @@ ModulePassManager buildOptimizePipeline(PassBuilder &builder, TargetMachine &mac
   passes.addPass(MaskedMemoryGuardsPass());
   passes.addPass(SpacedAccessesPass());
   passes.addPass(StridedRunPrefetchPass());
+  passes.addPass(NextTripPrefetchPass());
   passes.addPass(StreamingStoresPass());
   passes.addPass(VectorMathCallersPass());
   passes.addPass(LocalAtomicLoweringPass());

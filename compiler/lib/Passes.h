@@ -143,6 +143,13 @@ struct StridedRunPrefetchPass : llvm::PassInfoMixin<StridedRunPrefetchPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 
+// After -O3: a load that jumps far each trip of its loop (a tile's rows)
+// prefetches what it reads on the next trip of an outer loop that holds other
+// loops too (a tile loop's regions).
+struct NextTripPrefetchPass : llvm::PassInfoMixin<NextTripPrefetchPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+
 // Before the loop vectorizer: a work-item loop that stores through a uint
 // index whose step only the run knows gets a scalar copy with 64-bit
 // indices, run when the step is more than 2 elements and no index wraps.
