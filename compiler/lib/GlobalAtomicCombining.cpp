@@ -39,6 +39,7 @@
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SetVector.h>
 #include <llvm/Analysis/ValueTracking.h>
+#include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
@@ -215,14 +216,31 @@ class KernelScan {
            rmw.getPointerAddressSpace() != kLocalAddressSpace;
   }
 
+  // What a vector of pointers is made of: a vector GEP's base, or the one
+  // pointer a splat repeats (getUnderlyingObject stops at any vector).
+  static const Value *objectOfLanes(const Value *lanes) {
+    while (auto *gep = dyn_cast<GEPOperator>(lanes)) lanes = gep->getPointerOperand();
+    if (lanes->getType()->isVectorTy()) {
+      const Value *splat = getSplatValue(lanes);
+      if (!splat) return lanes;
+      lanes = splat;
+    }
+    return getUnderlyingObject(lanes, 0);
+  }
+
   void touch(const Value *pointer) {
     SmallVector<const Value *, 4> objects;
     if (pointer->getType()->isVectorTy()) {
-      // A gather's or scatter's pointers: what their vector is made of.
-      objects.push_back(getUnderlyingObject(pointer, 0));
+      // A gather's or scatter's pointers.
+      objects.push_back(objectOfLanes(pointer));
     } else {
       getUnderlyingObjects(pointer, objects, nullptr, 0);
     }
+    // A lane of a vector of pointers (SpacedAccessesPass stores a scatter's
+    // evenly spaced lanes through its first).
+    for (const Value *&object : objects)
+      if (auto *lane = dyn_cast<ExtractElementInst>(object); lane && lane->getType()->isPointerTy())
+        object = objectOfLanes(lane->getVectorOperand());
     for (const Value *object : objects) {
       Object found = classify(object);
       if (found.kind == Object::Unnamed) unnamed = true;
