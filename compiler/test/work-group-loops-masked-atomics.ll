@@ -9,8 +9,8 @@
 ; histogram's grid-stride loop over its data); otherwise it stays whole
 ; inside the work-item loop, as a loop without a cut does. A loop without
 ; atomics is masked as before. -lockstep-mask-atomic-loops masks them all.
-; RUN: %opt -passes=lockstep-work-group -S %s | FileCheck %s
-; RUN: %opt -passes=lockstep-work-group -lockstep-mask-atomic-loops -S %s \
+; RUN: %opt -passes=lockstep-work-group -lockstep-last-round-max-size=0 -S %s | FileCheck %s
+; RUN: %opt -passes=lockstep-work-group -lockstep-mask-atomic-loops -lockstep-last-round-max-size=0 -S %s \
 ; RUN:   | FileCheck %s --check-prefix=ALL
 
 declare i64 @__lockstep.local_id(i32) memory(none)

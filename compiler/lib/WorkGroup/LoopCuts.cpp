@@ -77,6 +77,10 @@ unsigned LoopCutter::run(FunctionAnalysisManager &analyses) {
         if (op && (op->subGroup || op->nonUniform)) return 0;
       }
 
+  // Loops whose group runs a count of rounds it shares and one more at most
+  // (LastRound.cpp) first: what they become is cut like any uniform loop.
+  splitLastRounds(analyses);
+
   // The dominator tree and loop info stay up to date through the cuts and
   // the unrolling; scalar evolution is asked again after the cuts.
   DominatorTree &dominators = analyses.getResult<DominatorTreeAnalysis>(F);
@@ -108,6 +112,8 @@ unsigned LoopCutter::run(FunctionAnalysisManager &analyses) {
   ScalarEvolution &cutEvolution = analyses.getResult<ScalarEvolutionAnalysis>(F);
   for (Loop *loop : loops.getLoopsInPreorder()) {
     if (!loop->isInnermost() || !reachedAlike(loop)) continue;
+    if (BasicBlock *latch = loop->getLoopLatch(); latch && latch->getTerminator()->getMetadata(kWholeLoopMarker))
+      continue;
     if (favoursWorkItemOrder(loop, cutEvolution, divergence.differingValues())) continue;
     // A kernel with vectors as wide as a register keeps all its vectors
     // whole (ScalarizeWorkGroupCodePass leaves it alone), and the vectorizer

@@ -21,6 +21,11 @@ class ScalarEvolution;
 
 namespace lockstep::compiler {
 
+// Whether every work-item computes `value` alike: a constant, an argument,
+// a value of the prologue (the kernel's arguments, the group's geometry)
+// other than a private variable's address, or arithmetic on such.
+bool computedAlike(const llvm::Value *value, const llvm::BasicBlock *prologue, unsigned depth = 6);
+
 class LoopCutter {
  public:
   LoopCutter(llvm::Function &F, unsigned vectorBits)
@@ -39,6 +44,8 @@ class LoopCutter {
                      llvm::function_ref<bool(const llvm::Value *)> differs, llvm::Loop *&remainder);
   bool unrollFewRounds(llvm::Loop *loop, llvm::DominatorTree &dominators, llvm::LoopInfo &loops,
                        llvm::ScalarEvolution &evolution, llvm::AssumptionCache &assumptions);
+  void splitLastRounds(llvm::FunctionAnalysisManager &analyses);
+  bool splitLastRound(llvm::Loop *loop, llvm::DominatorTree &dominators, llvm::LoopInfo &loops);
   void maskLoop(llvm::Loop *loop);
   llvm::Value *sureRounds(llvm::Loop *loop, const llvm::DenseMap<const llvm::Value *, llvm::Value *> &stepOf);
   llvm::BasicBlock *copySureRound(llvm::Loop *loop, llvm::BasicBlock *latch, llvm::BasicBlock *next);

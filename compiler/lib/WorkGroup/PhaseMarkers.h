@@ -35,6 +35,10 @@ namespace lockstep::compiler {
 inline constexpr const char *kLoopCutMarker = "lockstep.loop_cut";
 inline bool isLoopCut(const llvm::CallInst &call) { return call.hasMetadata(kLoopCutMarker); }
 
+// Marks the latch of a loop that LastRound.cpp keeps as it was, for the
+// launches its checks reject: LoopCuts neither cuts nor masks it.
+inline constexpr const char *kWholeLoopMarker = "lockstep.whole_loop";
+
 // Private variables that MaskedLoops.cpp marks for the work-group loops:
 // kept in the context and accessed there in every region even though they
 // could be promoted (kResidentMarker: a masked loop's `active` flag, which

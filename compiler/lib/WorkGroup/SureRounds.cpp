@@ -64,10 +64,9 @@ cl::opt<unsigned> kSureRoundsMaxSize("lockstep-sure-rounds-max-size", cl::Hidden
 cl::opt<uint64_t> kSureRoundsMinBound("lockstep-sure-rounds-min-bound", cl::Hidden, cl::init(4096),
                                       cl::desc("Loops bounded by a constant below this get no sure rounds"));
 
-// Whether every work-item computes `value` alike: a constant, an argument,
-// a value of the prologue (the kernel's arguments, the group's geometry)
-// other than a private variable's address, or arithmetic on such.
-bool computedAlike(const Value *value, const BasicBlock *prologue, unsigned depth = 6) {
+}  // namespace
+
+bool computedAlike(const Value *value, const BasicBlock *prologue, unsigned depth) {
   if (isa<Constant>(value) || isa<Argument>(value)) return true;
   auto *I = dyn_cast<Instruction>(value);
   if (!I || isa<AllocaInst>(I) || isLocalIdPlaceholder(*I)) return false;
@@ -76,8 +75,6 @@ bool computedAlike(const Value *value, const BasicBlock *prologue, unsigned dept
     return false;
   return all_of(I->operands(), [&](const Use &use) { return computedAlike(use.get(), prologue, depth - 1); });
 }
-
-}  // namespace
 
 // For maskLoop, where `stepOf` maps each rewritten induction (`start + round
 // * step`) to its step: emits before the loop the count of its first rounds

@@ -1,0 +1,370 @@
+// Last round: a loop whose work-items start a local id apart and step at
+// least the group's width each round runs its rounds in two parts, the
+// rounds every work-item of the group runs (a loop of a count the group
+// shares, which LoopCuts cuts like any uniform loop) and at most one more,
+// an `if` that only some work-items take: no masked loop, no activity flags.
+//
+// `for (i = lid + u; i < n; i += t)` with a bound n and a step t the group
+// shares (`b < 256; b += get_local_size(0)` over a __local array,
+// `i < n; i += get_global_size(0)` in a grid-stride loop): the starts of the
+// group's work-items are the lsz consecutive values from s0 = u to s1 = lsz
+// - 1 + u, and t >= lsz, so a work-item's count of rounds, which does not
+// grow with its start, is that of s1, R, or R + 1: s + (R + 1) t >= s1 -
+// (lsz - 1) + R t + t > s1 + R t >= n. So, for each work-item alone:
+//
+//   R = s1 < n ? (n - s1 - 1) / t + 1 : 0      (i <= n: s1 <= n ? (n - s1) / t + 1 : 0)
+//   for (r = 0; r < R; r++) { body(i); i += t; }    uniform: cut, no flags
+//   if (i < n) { body(i); i += t; }                  the last round
+//
+// Masked, each round of such a loop had every work-item test, clear its
+// flag and mark the group dirty, and the group went round once more to
+// find everyone done: rw_histogram's two loops over its 256 bins cost as
+// much as its 16 rounds over the data.
+//
+// What the rewrite relies on is checked where it is not known: the starts
+// are consecutive (s1 - s0 = lsz - 1 in the counter's width, s0 <= s1: an
+// `int` index made from a 64-bit id may wrap), t >= lsz (t is
+// get_local_size, or get_global_size in the counter's width, or a constant
+// of at least the largest group), and no counter passes the type's end
+// before the bound (a signed `nsw` or unsigned `nuw` step cannot; else n - 1
+// + t must fit: `b += get_local_size(0)` on an `int` converts from size_t,
+// which wraps). Where a check fails at run time the loop runs as it was,
+// whole in each work-item (marked kWholeLoopMarker: not cut, not masked).
+#include <functional>
+
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/Analysis/AssumptionCache.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/IR/CFG.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/CommandLine.h>
+#include <llvm/Support/Debug.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/LCSSA.h>
+#include <llvm/Transforms/Utils/Local.h>
+#include <llvm/Transforms/Utils/LoopUtils.h>
+#include <llvm/Transforms/Utils/ValueMapper.h>
+
+#include "Analysis/LoopCutCost.h"
+#include "Analysis/OpenCLNames.h"
+#include "Internal.h"
+#include "Statistics.h"
+#include "WorkGroup/LoopCuts.h"
+#include "WorkGroup/PhaseMarkers.h"
+#include "lockstep/compiler/GroupAbi.h"
+
+using namespace llvm;
+
+#define DEBUG_TYPE "lockstep-loop-cuts"
+LOCKSTEP_STATISTIC(NumLastRoundLoops, "Loops split into the rounds the group shares and a last round");
+LOCKSTEP_STATISTIC(NumLastRoundFallbacks, "Of those, loops kept whole for launches the checks reject");
+
+namespace lockstep::compiler {
+namespace {
+
+cl::opt<unsigned> kLastRoundMaxSize("lockstep-last-round-max-size", cl::Hidden, cl::init(300),
+                                    cl::desc("Most instructions of a loop split into shared rounds and a last "
+                                             "round (0: none)"));
+
+// The GroupInfo field and dimension that `value` loads, if it loads one of
+// the group's sizes.
+std::optional<std::pair<unsigned, unsigned>> groupSize(const Value *value, const Function &F) {
+  auto *load = dyn_cast<LoadInst>(value);
+  if (!load || !load->getType()->isIntegerTy(64)) return std::nullopt;
+  const DataLayout &layout = F.getDataLayout();
+  APInt offset(layout.getIndexTypeSizeInBits(load->getPointerOperandType()), 0);
+  const Value *base = load->getPointerOperand()->stripAndAccumulateConstantOffsets(layout, offset, true);
+  if (base != F.getArg(kGroupInfoParam)) return std::nullopt;
+  const StructLayout *fields = layout.getStructLayout(groupInfoType(F.getContext()));
+  for (unsigned field : {kLocalSize, kEnqueuedLocalSize, kGlobalSize}) {
+    uint64_t at = fields->getElementOffset(field), bytes = offset.getZExtValue();
+    if (bytes >= at && bytes < at + 24 && (bytes - at) % 8 == 0) return std::pair{field, unsigned((bytes - at) / 8)};
+  }
+  return std::nullopt;
+}
+
+// The start `lid(d) + u` (through casts and adds of values the group
+// shares): the local id placeholder and the instructions from it to the
+// start, first to last.
+struct Start {
+  Instruction *localId = nullptr;
+  unsigned dimension = 0;
+  SmallVector<Instruction *, 4> chain;
+};
+
+std::optional<Start> startOf(Value *value, const std::function<bool(const Value *)> &shared) {
+  Start start;
+  while (true) {
+    auto *I = dyn_cast<Instruction>(value);
+    if (!I) return std::nullopt;
+    if (isLocalIdPlaceholder(*I)) {
+      auto *dim = dyn_cast<ConstantInt>(cast<CallInst>(I)->getArgOperand(0));
+      if (!dim || dim->getZExtValue() > 2) return std::nullopt;
+      start.localId = I;
+      start.dimension = unsigned(dim->getZExtValue());
+      std::reverse(start.chain.begin(), start.chain.end());
+      return start;
+    }
+    start.chain.push_back(I);
+    if (isa<TruncInst>(I) || isa<ZExtInst>(I) || isa<SExtInst>(I)) {
+      value = I->getOperand(0);
+    } else if (I->getOpcode() == Instruction::Add && shared(I->getOperand(1))) {
+      value = I->getOperand(0);
+    } else if (I->getOpcode() == Instruction::Add && shared(I->getOperand(0))) {
+      value = I->getOperand(1);
+    } else {
+      return std::nullopt;
+    }
+  }
+}
+
+// The start of the work-item whose local id is `id`, built at `builder`.
+Value *startAt(const Start &start, Value *id, IRBuilder<> &builder) {
+  Value *value = builder.CreateZExtOrTrunc(id, start.localId->getType());
+  Value *previous = start.localId;
+  for (Instruction *I : start.chain) {
+    Instruction *copy = I->clone();
+    copy->replaceUsesOfWith(previous, value);
+    builder.Insert(copy);
+    previous = I;
+    value = copy;
+  }
+  return value;
+}
+
+}  // namespace
+
+bool LoopCutter::splitLastRound(Loop *loop, DominatorTree &dominators, LoopInfo &loops) {
+  if (kLastRoundMaxSize == 0 || !loop->isInnermost()) return false;
+  BasicBlock *header = loop->getHeader(), *preheader = loop->getLoopPreheader(), *latch = loop->getLoopLatch();
+  BasicBlock *exit = loop->getExitBlock();
+  if (!preheader || !latch || !exit || !loop->hasDedicatedExits()) return false;
+  SmallVector<BasicBlock *, 4> exiting;
+  loop->getExitingBlocks(exiting);
+  if (exiting.size() != 1 || exiting.front() != header || header == latch) return false;
+  unsigned size = 0;
+  for (BasicBlock *block : loop->blocks()) size += block->size();
+  if (size > kLastRoundMaxSize) return false;
+  for (BasicBlock *block : loop->blocks())
+    for (Instruction &I : *block)
+      if (isBarrierCall(I) || (isa<CallBase>(I) && cast<CallBase>(I).isConvergent())) return false;
+
+  // The counter: a header phi stepping by t, tested against the bound.
+  std::optional<HeaderExit> test = headerExit(loop);
+  auto shared = [&](const Value *value) { return computedAlike(value, prologue); };
+  if (!test || !shared(test->bound)) return false;
+  auto *counter = dyn_cast<PHINode>(test->counter);
+  auto *type = counter ? dyn_cast<IntegerType>(counter->getType()) : nullptr;
+  if (!counter || counter->getParent() != header || !type || (type->getBitWidth() != 32 && type->getBitWidth() != 64))
+    return false;
+  auto *next = dyn_cast<BinaryOperator>(counter->getIncomingValueForBlock(latch));
+  if (!next || next->getOpcode() != Instruction::Add) return false;
+  Value *step = next->getOperand(0) == counter ? next->getOperand(1) : next->getOperand(0);
+  if (step == counter || (next->getOperand(0) != counter && next->getOperand(1) != counter) || !shared(step))
+    return false;
+  CmpInst::Predicate stay = test->stay;
+  bool isSigned = stay == CmpInst::ICMP_SLT || stay == CmpInst::ICMP_SLE;
+  bool strict = stay == CmpInst::ICMP_SLT || stay == CmpInst::ICMP_ULT;
+  if (!isSigned && stay != CmpInst::ICMP_ULT && stay != CmpInst::ICMP_ULE) return false;
+  // A constant step to a constant bound: a few rounds that FewRounds.cpp
+  // peels into straight-line code, no cut (a stencil's halo).
+  if (isa<ConstantInt>(step) && isa<ConstantInt>(test->bound)) return false;
+  std::optional<Start> start = startOf(counter->getIncomingValueForBlock(preheader), shared);
+  if (!start) return false;
+  unsigned d = start->dimension;
+
+  // The step is computed in the loop (`i += get_global_size(0)` truncated):
+  // before it now, as it depends on nothing of the loop.
+  std::function<void(Value *)> hoist = [&](Value *value) {
+    auto *I = dyn_cast<Instruction>(value);
+    if (!I || !loop->contains(I)) return;
+    for (Value *operand : I->operands()) hoist(operand);
+    I->moveBefore(preheader->getTerminator());
+  };
+  hoist(step);
+  formLCSSA(*loop, dominators, &loops, nullptr);
+
+  // What is known of t >= lsz and of the counter not wrapping.
+  bool stepCovers = false;
+  Value *wideStep = step;
+  if (auto *trunc = dyn_cast<TruncInst>(step)) wideStep = trunc->getOperand(0);
+  if (auto *zext = dyn_cast<ZExtInst>(step)) wideStep = zext->getOperand(0);
+  if (auto size = groupSize(wideStep, F); size && size->second == d)
+    stepCovers = size->first != kGlobalSize || wideStep == step;  // a truncated global size may be small
+  if (auto *constant = dyn_cast<ConstantInt>(step))
+    stepCovers = constant->getValue().uge(kMaxWorkGroupSize) && !constant->getValue().isNegative();
+  bool noWrap = isSigned ? next->hasNoSignedWrap() : next->hasNoUnsignedWrap();
+
+  // Before the loop: the two extreme starts, the count of shared rounds and
+  // the checks.
+  IRBuilder<> at(preheader->getTerminator());
+  Value *localSize = loadGroupInfo(at, F.getArg(kGroupInfoParam), kLocalSize, d);
+  Value *first = startAt(*start, at.getInt64(0), at);
+  Value *last = startAt(*start, at.CreateSub(localSize, at.getInt64(1)), at);
+  Value *width = at.CreateTrunc(localSize, type);
+  Value *bound = test->bound, *one = ConstantInt::get(type, 1), *zero = ConstantInt::get(type, 0);
+  Value *ok = at.CreateAnd(at.CreateICmpEQ(at.CreateSub(last, first), at.CreateSub(width, one)),
+                           isSigned ? at.CreateICmpSLE(first, last) : at.CreateICmpULE(first, last));
+  if (!stepCovers) {
+    ok = at.CreateAnd(ok, at.CreateICmpUGE(step, width));
+    if (isSigned) ok = at.CreateAnd(ok, at.CreateICmpSGT(step, zero));
+  }
+  if (!noWrap) {
+    // The counter's last value below the bound (n - 1, or n for `<=`) plus
+    // t does not pass the type's end (n - 1 wrapping: a loop that never
+    // runs, kept whole).
+    Value *top = strict ? at.CreateSub(bound, one) : bound;
+    Intrinsic::ID add = isSigned ? Intrinsic::sadd_with_overflow : Intrinsic::uadd_with_overflow;
+    Value *sum = at.CreateBinaryIntrinsic(add, top, step);
+    Value *fits = at.CreateNot(at.CreateExtractValue(sum, 1));
+    if (strict) fits = at.CreateAnd(fits, isSigned ? at.CreateICmpSGT(bound, top) : at.CreateICmpUGT(bound, top));
+    ok = at.CreateAnd(ok, fits);
+  }
+  Value *stays = strict ? (isSigned ? at.CreateICmpSLT(last, bound) : at.CreateICmpULT(last, bound))
+                        : (isSigned ? at.CreateICmpSLE(last, bound) : at.CreateICmpULE(last, bound));
+  Value *distance = at.CreateSub(bound, last);
+  if (strict) distance = at.CreateSub(distance, one);
+  Value *divisor = at.CreateSelect(at.CreateICmpEQ(step, zero), one, step);
+  Value *rounds = at.CreateSelect(stays, at.CreateAdd(at.CreateUDiv(distance, divisor), one), zero, "shared.rounds");
+  bool checked = !isa<Constant>(ok) || !cast<Constant>(ok)->isOneValue();
+
+  // Copies of the loop as it is: the shared rounds, and, where a check may
+  // fail, the loop kept whole.
+  auto copyLoop = [&](ValueToValueMapTy &map, const char *suffix) {
+    SmallVector<BasicBlock *, 16> copies;
+    for (BasicBlock *block : loop->blocks()) {
+      BasicBlock *copy = CloneBasicBlock(block, map, suffix, &F);
+      map[block] = copy;
+      copies.push_back(copy);
+    }
+    for (BasicBlock *copy : copies)
+      for (Instruction &I : *copy) RemapInstruction(&I, map, RF_IgnoreMissingLocals | RF_NoModuleLevelChanges);
+  };
+  auto mapped = [](ValueToValueMapTy &map, Value *value) -> Value * {
+    auto found = map.find(value);
+    return found == map.end() ? value : static_cast<Value *>(found->second);
+  };
+  BasicBlock *inside = loop->contains(cast<BranchInst>(header->getTerminator())->getSuccessor(0))
+                           ? cast<BranchInst>(header->getTerminator())->getSuccessor(0)
+                           : cast<BranchInst>(header->getTerminator())->getSuccessor(1);
+  ValueToValueMapTy sharedMap, wholeMap;
+  copyLoop(sharedMap, ".shared");
+  BasicBlock *wholeEntry = nullptr;
+  if (checked) {
+    copyLoop(wholeMap, ".whole");
+    auto *wholeHeader = cast<BasicBlock>(wholeMap[header]);
+    wholeEntry = BasicBlock::Create(context, "whole.loop", &F, wholeHeader);
+    BranchInst::Create(wholeHeader, wholeEntry);
+    for (PHINode &phi : wholeHeader->phis()) phi.replaceIncomingBlockWith(preheader, wholeEntry);
+    for (PHINode &phi : exit->phis())
+      phi.addIncoming(mapped(wholeMap, phi.getIncomingValueForBlock(header)), wholeHeader);
+    cast<BasicBlock>(wholeMap[latch])->getTerminator()->setMetadata(kWholeLoopMarker, MDNode::get(context, {}));
+  }
+
+  // The shared rounds leave when their count reaches R, into the original
+  // header: the last round.
+  auto *sharedHeader = cast<BasicBlock>(sharedMap[header]);
+  auto *sharedLatch = cast<BasicBlock>(sharedMap[latch]);
+  BasicBlock *sharedEntry = BasicBlock::Create(context, "shared.entry", &F, sharedHeader);
+  BasicBlock *sharedExit = BasicBlock::Create(context, "last.round", &F, header);
+  BranchInst::Create(sharedHeader, sharedEntry);
+  BranchInst::Create(header, sharedExit);
+  for (PHINode &phi : sharedHeader->phis()) phi.replaceIncomingBlockWith(preheader, sharedEntry);
+  IRBuilder<> top(&*sharedHeader->getFirstInsertionPt());
+  PHINode *count = top.CreatePHI(type, 2, "shared.round");
+  count->addIncoming(zero, sharedEntry);
+  IRBuilder<> bottom(sharedLatch->getTerminator());
+  count->addIncoming(bottom.CreateAdd(count, one, "shared.round.next", true, true), sharedLatch);
+  Instruction *sharedTest = sharedHeader->getTerminator();
+  BranchInst::Create(cast<BasicBlock>(sharedMap[inside]), sharedExit, top.CreateICmpULT(count, rounds),
+                     sharedHeader);
+  sharedTest->eraseFromParent();
+  // Their counter is `start + round * t`, which each region computes from
+  // the local id: carried round to round, it went through the context (a
+  // load and two stores a work-item a round).
+  // (computed again after the cut at the top of the body, for the body).
+  auto *sharedCounter = cast<PHINode>(sharedMap[counter]);
+  Value *first0 = counter->getIncomingValueForBlock(preheader);
+  Value *current = top.CreateAdd(first0, top.CreateMul(count, step), counter->getName() + ".shared");
+  auto *sharedBody = cast<BasicBlock>(sharedMap[inside]);
+  IRBuilder<> body(&*sharedBody->getFirstInsertionPt());
+  Value *inBody = body.CreateAdd(first0, body.CreateMul(count, step), counter->getName() + ".shared");
+  sharedCounter->replaceUsesWithIf(inBody, [&](Use &use) {
+    auto *user = cast<Instruction>(use.getUser());
+    return user->getParent() != sharedHeader && user != inBody;
+  });
+  sharedCounter->replaceAllUsesWith(current);
+  // The counter after the shared rounds, computed once they are done (not
+  // each round, which would keep it in the context).
+  IRBuilder<> after(sharedExit->getTerminator());
+  Value *atExit = after.CreateAdd(first0, after.CreateMul(rounds, step), counter->getName() + ".last");
+  for (PHINode &phi : header->phis()) {
+    int from = phi.getBasicBlockIndex(preheader);
+    phi.setIncomingBlock(from, sharedExit);
+    phi.setIncomingValue(from, &phi == counter ? atExit : static_cast<Value *>(sharedMap[&phi]));
+  }
+  auto *sharedNext = cast<Instruction>(sharedMap[next]);
+  sharedCounter->eraseFromParent();
+  if (sharedNext->use_empty()) sharedNext->eraseFromParent();
+  RecursivelyDeleteTriviallyDeadInstructions(current);
+
+  // The last round: the original loop, whose latch goes on to a copy of the
+  // header's instructions (on the values the next round would have had)
+  // that computes what leaves the loop, and leaves.
+  ValueToValueMapTy doneMap;
+  for (PHINode &phi : header->phis()) doneMap[&phi] = phi.getIncomingValueForBlock(latch);
+  BasicBlock *done = BasicBlock::Create(context, header->getName() + ".done", &F, exit);
+  for (Instruction &I : make_range(header->getFirstNonPHIIt(), std::prev(header->end()))) {
+    Instruction *copy = I.clone();
+    copy->setName(I.getName() + ".done");
+    copy->insertInto(done, done->end());
+    doneMap[&I] = copy;
+  }
+  for (Instruction &I : *done) RemapInstruction(&I, doneMap, RF_IgnoreMissingLocals | RF_NoModuleLevelChanges);
+  BranchInst::Create(exit, done);
+  for (PHINode &phi : exit->phis()) phi.addIncoming(mapped(doneMap, phi.getIncomingValueForBlock(header)), done);
+  latch->getTerminator()->replaceSuccessorWith(header, done);
+  latch->getTerminator()->setMetadata(LLVMContext::MD_loop, nullptr);
+  for (PHINode &phi : header->phis()) phi.removeIncomingValue(latch, false);
+
+  preheader->getTerminator()->eraseFromParent();
+  if (wholeEntry)
+    BranchInst::Create(sharedEntry, wholeEntry, ok, preheader);
+  else
+    BranchInst::Create(sharedEntry, preheader);
+  ++NumLastRoundLoops;
+  NumLastRoundFallbacks += checked;
+  LLVM_DEBUG(dbgs() << "last round: " << header->getName() << " in " << F.getName()
+                    << (checked ? " (checked)\n" : "\n"));
+  return true;
+}
+
+// Splits each loop it can, one at a time, on fresh analyses (each split
+// adds blocks and loops: the shared rounds, and the whole loop, which
+// carries its mark and is not split again).
+void LoopCutter::splitLastRounds(FunctionAnalysisManager &analyses) {
+  if (kLastRoundMaxSize == 0) return;
+  bool changed = false;
+  for (bool split = true; split;) {
+    split = false;
+    DominatorTree &dominators = analyses.getResult<DominatorTreeAnalysis>(F);
+    LoopInfo &loops = analyses.getResult<LoopAnalysis>(F);
+    for (Loop *loop : loops.getLoopsInPreorder()) {
+      BasicBlock *latch = loop->getLoopLatch();
+      if (!loop->isInnermost() || !latch || latch->getTerminator()->getMetadata(kWholeLoopMarker)) continue;
+      if (splitLastRound(loop, dominators, loops)) {
+        analyses.invalidate(F, PreservedAnalyses::none());
+        split = changed = true;
+        break;
+      }
+    }
+  }
+  if (changed) analyses.invalidate(F, PreservedAnalyses::none());
+}
+
+}  // namespace lockstep::compiler

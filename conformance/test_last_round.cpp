@@ -1,0 +1,96 @@
+// Loops whose work-items start a local id apart and step at least the
+// group's width (a grid-stride loop, a loop over a __local array by the
+// group's width): the compiler runs the rounds every work-item of the group
+// runs as a loop of its own and the one round more that some take as an
+// `if` (LastRound.cpp), and keeps the loop whole for launches whose starts
+// or steps break what that relies on. Each result is checked against the
+// host's: a histogram with __local atomics over an `int` grid-stride loop
+// at group sizes that leave every remainder, a loop over a __local array of
+// 300 by groups of 1 to 256, loops of no round, and an unsigned counter
+// whose starts wrap inside a group (the whole loop).
+#include <algorithm>
+#include <cstdint>
+
+#include "ClTest.h"
+
+namespace lockstep::test {
+namespace {
+
+const char *kLoops = R"CLC(
+kernel void histogram(global const uchar *data, int n, global uint *bins) {
+  local uint hist[256];
+  int lid = get_local_id(0);
+  for (int b = lid; b < 256; b += get_local_size(0)) hist[b] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int i = get_global_id(0); i < n; i += get_global_size(0)) atomic_add(&hist[data[i]], 1);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int b = lid; b < 256; b += get_local_size(0)) atomic_add(&bins[b], hist[b]);
+}
+// Each group reverses its slice of 300 through __local memory.
+kernel void reverse300(global const float *in, global float *out) {
+  local float slice[300];
+  size_t base = get_group_id(0) * 300;
+  for (uint i = get_local_id(0); i < 300u; i += get_local_size(0)) slice[i] = in[base + i];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint i = get_local_id(0); i < 300u; i += get_local_size(0)) out[base + i] = slice[299 - i];
+}
+// Unsigned starts from `first`, which may wrap past 2^32 inside a group.
+kernel void wrapping_starts(global uint *out, uint first, uint n) {
+  for (uint i = get_global_id(0) + first; i < n; i += get_global_size(0)) out[i] += 1u + (uint)get_global_id(0);
+}
+)CLC";
+
+class LastRound : public ClTest {};
+
+TEST_F(LastRound, GridStrideHistogram) {
+  cl_kernel histogram = kernel(kLoops, "histogram");
+  ASSERT_NE(histogram, nullptr);
+  for (size_t local : {1u, 3u, 64u, 100u, 256u}) {
+    if (local > kernelMaxGroupSize(histogram)) continue;
+    for (size_t n : {0u, 1u, 777u, 100000u}) {
+      const size_t global = local * 7;
+      std::vector<int> values = randomValues<int>(std::max<size_t>(n, 1), 0, 255);
+      std::vector<uint8_t> data(values.begin(), values.end());
+      std::vector<uint32_t> want(256, 0);
+      for (size_t i = 0; i < n; ++i) ++want[data[i]];
+      cl_mem md = bufferFrom(data), mb = bufferFrom(std::vector<uint32_t>(256, 0));
+      ASSERT_TRUE(setArgs(histogram, md, cl_int(n), mb));
+      ASSERT_TRUE(run(histogram, {global}, {local}));
+      EXPECT_EQ(read<uint32_t>(mb, 256), want) << "local " << local << ", n " << n;
+    }
+  }
+}
+
+TEST_F(LastRound, LoopOverALocalArray) {
+  cl_kernel reverse = kernel(kLoops, "reverse300");
+  ASSERT_NE(reverse, nullptr);
+  for (size_t local : {1u, 7u, 64u, 150u, 256u, 299u, 300u}) {
+    if (local > kernelMaxGroupSize(reverse)) continue;
+    const size_t groups = 3;
+    std::vector<float> in = randomValues<float>(300 * groups, -1.0f, 1.0f), want(in.size());
+    for (size_t g = 0; g < groups; ++g)
+      for (size_t i = 0; i < 300; ++i) want[g * 300 + i] = in[g * 300 + 299 - i];
+    cl_mem mi = bufferFrom(in), mo = bufferFrom(std::vector<float>(in.size(), 0.0f));
+    ASSERT_TRUE(setArgs(reverse, mi, mo));
+    ASSERT_TRUE(run(reverse, {local * groups}, {local}));
+    EXPECT_EQ(read<float>(mo, in.size()), want) << "local " << local;
+  }
+}
+
+TEST_F(LastRound, UnsignedStartsThatWrapInAGroup) {
+  cl_kernel wrapping = kernel(kLoops, "wrapping_starts");
+  ASSERT_NE(wrapping, nullptr);
+  const size_t local = 64, global = 64 * 4, n = 1000;
+  for (uint32_t first : {0u, 5u, 0xFFFFFFF0u, 0xFFFFFF00u}) {
+    std::vector<uint32_t> want(n, 0);
+    for (size_t id = 0; id < global; ++id)
+      for (uint32_t i = uint32_t(id) + first; i < n; i += uint32_t(global)) want[i] += 1u + uint32_t(id);
+    cl_mem mo = bufferFrom(std::vector<uint32_t>(n, 0));
+    ASSERT_TRUE(setArgs(wrapping, mo, cl_uint(first), cl_uint(n)));
+    ASSERT_TRUE(run(wrapping, {global}, {local}));
+    EXPECT_EQ(read<uint32_t>(mo, n), want) << "first " << first;
+  }
+}
+
+}  // namespace
+}  // namespace lockstep::test
