@@ -166,6 +166,9 @@ llvm::FixedVectorType *valueVector(const llvm::Instruction &I);
 // float16 with AVX-512, float8 with AVX2): such vectors are not split for
 // widening across work-items (ScalarizeWorkGroupCodePass, WorkGroupLoops).
 bool fillsRegister(const llvm::FixedVectorType &vector, uint64_t registerBits);
+// A float multiply, add or subtract, or a multiply-add (llvm.fmuladd,
+// llvm.fma): what a row jam counts and a chain is made of.
+bool isFloatArithmetic(const llvm::Instruction &I);
 
 // Work-group and sub-group collective functions, by mangled name.
 // The ones of the cl_khr_subgroup_* extensions (nonUniform) may be called by

@@ -21,6 +21,7 @@
 #include <llvm/Analysis/TargetTransformInfo.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/Support/Debug.h>
 #include <llvm/Transforms/Scalar/Scalarizer.h>
 
@@ -36,6 +37,14 @@ LOCKSTEP_STATISTIC(NumFunctionsScalarized, "Work-group functions whose vector va
 LOCKSTEP_STATISTIC(NumFunctionsFullWidth, "Work-group functions kept whole for vectors that fill a register");
 
 namespace lockstep::compiler {
+
+bool isFloatArithmetic(const Instruction &I) {
+  if (!I.getType()->isFPOrFPVectorTy()) return false;
+  if (auto *intrinsic = dyn_cast<IntrinsicInst>(&I))
+    return intrinsic->getIntrinsicID() == Intrinsic::fmuladd || intrinsic->getIntrinsicID() == Intrinsic::fma;
+  return I.getOpcode() == Instruction::FMul || I.getOpcode() == Instruction::FAdd ||
+         I.getOpcode() == Instruction::FSub;
+}
 
 FixedVectorType *valueVector(const Instruction &I) {
   Type *type = isa<StoreInst>(I) ? cast<StoreInst>(I).getValueOperand()->getType() : I.getType();

@@ -33,6 +33,8 @@
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Transforms/Utils/LoopUtils.h>
 
+#include "Internal.h"
+
 using namespace llvm;
 
 namespace lockstep::compiler {
@@ -44,13 +46,6 @@ cl::opt<unsigned> kRowMinChain("lockstep-work-item-jam-row-chain", cl::Hidden, c
                                         "rows of work-items are jammed (0: off)"));
 cl::opt<unsigned> kRowMaxTrips("lockstep-work-item-jam-row-trips", cl::Hidden, cl::init(32),
                                cl::desc("Most trips of an x loop around which rows of work-items are jammed"));
-
-bool isFloatArithmetic(const Instruction &I) {
-  if (!I.getType()->isFPOrFPVectorTy()) return false;
-  if (auto *intrinsic = dyn_cast<IntrinsicInst>(&I))
-    return intrinsic->getIntrinsicID() == Intrinsic::fmuladd || intrinsic->getIntrinsicID() == Intrinsic::fma;
-  return isa<BinaryOperator>(I) || isa<UnaryOperator>(I);
-}
 
 // The most floating-point operations one after another on a path through
 // `block` (each waits for the one before).

@@ -52,12 +52,6 @@ cl::opt<unsigned> kRowJam("lockstep-row-jam", cl::Hidden, cl::init(0),
 cl::opt<unsigned> kRowJamMaxSize("lockstep-row-jam-max-size", cl::Hidden, cl::init(800),
                                  cl::desc("Largest region body, times the jam factor, that is jammed"));
 
-bool isFloatArithmetic(const Instruction &I) {
-  if (!I.getType()->isFPOrFPVectorTy()) return false;
-  if (auto *intrinsic = dyn_cast<IntrinsicInst>(&I))
-    return intrinsic->getIntrinsicID() == Intrinsic::fmuladd || intrinsic->getIntrinsicID() == Intrinsic::fma;
-  return I.getOpcode() == Instruction::FMul || I.getOpcode() == Instruction::FAdd;
-}
 
 }  // namespace
 
