@@ -51,6 +51,7 @@
 
 #include <set>
 
+#include "CombinerTestVersioning.h"
 #include "Internal.h"
 #include "Passes.h"
 #include "Statistics.h"
@@ -256,7 +257,7 @@ class KernelScan {
 };
 
 // The add at `rmw`, through the combiner when there is one.
-void combine(AtomicRMWInst *rmw, Value *combiner, FunctionCallee miss) {
+BranchInst *combine(AtomicRMWInst *rmw, Value *combiner, FunctionCallee miss) {
   LLVMContext &context = rmw->getContext();
   Type *i64 = Type::getInt64Ty(context);
   BasicBlock *head = rmw->getParent();
@@ -270,8 +271,8 @@ void combine(AtomicRMWInst *rmw, Value *combiner, FunctionCallee miss) {
 
   head->getTerminator()->eraseFromParent();
   IRBuilder<> builder(head);
-  builder.CreateCondBr(builder.CreateIsNull(combiner, "combine.none"), direct, lookup,
-                       weights.createUnlikelyBranchWeights());
+  BranchInst *test = builder.CreateCondBr(builder.CreateIsNull(combiner, "combine.none"), direct, lookup,
+                                          weights.createUnlikelyBranchWeights());
   rmw->moveBefore(BranchInst::Create(tail, direct));
 
   builder.SetInsertPoint(lookup);
@@ -294,6 +295,7 @@ void combine(AtomicRMWInst *rmw, Value *combiner, FunctionCallee miss) {
   builder.CreateCall(miss, {combiner, key, delta});
   builder.CreateBr(tail);
   ++NumAddsCombined;
+  return test;
 }
 
 bool combineKernel(Function &W) {
@@ -310,6 +312,7 @@ bool combineKernel(Function &W) {
       kAtomicCombinerMissSymbol,
       FunctionType::get(Type::getVoidTy(context), {ptr, Type::getInt64Ty(context), Type::getInt64Ty(context)}, false));
   DenseMap<Function *, Value *> combiners;
+  DenseMap<Function *, SmallVector<BranchInst *, 8>> tests;
   std::set<uint64_t> offsets;
   for (const KernelScan::Add &add : adds) {
     Function &G = *add.rmw->getFunction();
@@ -320,10 +323,11 @@ bool combineKernel(Function &W) {
       IRBuilder<> entry(&*G.getEntryBlock().getFirstInsertionPt());
       combiner = loadGroupInfo(entry, group, kAtomicCombiner);
     }
-    combine(add.rmw, combiner, miss);
+    tests[&G].push_back(combine(add.rmw, combiner, miss));
     offsets.insert(add.offsets.begin(), add.offsets.end());
   }
   if (offsets.empty()) return false;
+  for (auto &[G, functionTests] : tests) versionLoopsOnCombiner(*G, combiners[G], functionTests);
   std::string list;
   for (uint64_t offset : offsets) list += (list.empty() ? "" : ",") + std::to_string(offset);
   LLVM_DEBUG(dbgs() << W.getName() << ": atomic adds to the arguments at " << list << " combined\n");

@@ -4,7 +4,8 @@
 ; (address >> 2) % 512 holds the sum when its key is the address, otherwise
 ; the runtime's miss function takes the add. The work-group function names
 ; the arguments (by their offsets in the argument block) in
-; "lockstep-combined-atomics".
+; "lockstep-combined-atomics". Outside loops each add tests for the
+; combiner; a loop of adds tests once, before two copies of itself.
 ; RUN: %opt -passes=lockstep-global-atomic-combining -S %s | FileCheck %s
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
@@ -14,10 +15,15 @@ target triple = "x86_64-unknown-linux-gnu"
 ; CHECK-LABEL: define void @hist(
 ; CHECK: %[[GI:.*]] = getelementptr inbounds %lockstep.GroupInfo, ptr %group, i32 0, i32 15
 ; CHECK: %[[COMBINER:.*]] = load ptr, ptr %[[GI]]
-; CHECK: %combine.none = icmp eq ptr %[[COMBINER]], null
-; CHECK: br i1 %combine.none, label %combine.direct, label %combine.lookup
-; CHECK: combine.direct:
-; CHECK-NEXT: atomicrmw volatile add ptr addrspace(1) %bin, i32 1 monotonic
+; The loop runs in two copies, and one test before them picks: with no
+; combiner, the atomics as they were; with one, the lookups, untested.
+; CHECK: %combiner.none = icmp eq ptr %[[COMBINER]], null
+; CHECK: br i1 %combiner.none, label %entry.split.none, label %entry.split
+; CHECK: loop.none:
+; CHECK-NOT: combine.lookup
+; CHECK: atomicrmw volatile add ptr addrspace(1) %bin.none, i32 1 monotonic
+; CHECK: loop:
+; CHECK-NOT: icmp eq ptr %[[COMBINER]], null
 ; CHECK: combine.lookup:
 ; CHECK: %[[ADDR:.*]] = ptrtoint ptr addrspace(1) %bin to i64
 ; CHECK: %[[SHIFT:.*]] = lshr i64 %[[ADDR]], 2
