@@ -63,11 +63,16 @@ BasicBlock *WorkGroupLoops::regionFor(BasicBlock *entry) {
 // value stored before the barrier to its load after it, so a tile loop's
 // counter went through memory each trip and was no induction for scalar
 // evolution, and NextTripPrefetchPass could not see where the next tile is.)
+static cl::opt<bool> kLocalBarrierFence("lockstep-local-barrier-fence", cl::Hidden, cl::init(false),
+                                        cl::desc("For comparison: a single-thread fence at local-memory barriers"));
+
 void WorkGroupLoops::emitBarrierFence(IRBuilder<> &builder, CallInst *call) {
   if (isLoopCut(*call)) return;
   auto *flags = dyn_cast<ConstantInt>(call->getArgOperand(0));
   if (!flags || (flags->getZExtValue() & (kGlobalMemFence | kImageMemFence)))
     builder.CreateFence(AtomicOrdering::AcquireRelease);
+  else if (kLocalBarrierFence)
+    builder.CreateFence(AtomicOrdering::SequentiallyConsistent, SyncScope::SingleThread);
 }
 
 void WorkGroupLoops::emitControl(IRBuilder<> &builder, const std::optional<Exit> &exit) {
