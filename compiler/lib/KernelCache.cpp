@@ -251,6 +251,10 @@ std::string cacheKey(std::string_view kind, std::string_view input, std::string_
   key.text(vectorMathIdentity());
   key.text(environmentFlag("LOCKSTEP_CHECK_BARRIERS") ? "check" : "");
   key.text(environmentFlag("LOCKSTEP_CHECK_BOUNDS") ? "bounds" : "");
+  // LLVM's options (the passes' knobs) change the code: a kernel built with
+  // other ones is another kernel.
+  const char *llvmOptions = std::getenv("LOCKSTEP_LLVM_OPTIONS");
+  key.text(llvmOptions ? llvmOptions : "");
   // The extensions offered (LOCKSTEP_OPT_IN_EXTENSIONS adds some): the
   // frontend declares what they bring.
   for (const std::string &name : Compiler::instance().languageSupport().extensions) key.text(name);
