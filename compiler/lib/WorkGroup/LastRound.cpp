@@ -35,6 +35,7 @@
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/Dominators.h>
@@ -179,7 +180,14 @@ bool LoopCutter::splitLastRound(Loop *loop, DominatorTree &dominators, LoopInfo 
   unsigned d = start->dimension;
 
   // The step is computed in the loop (`i += get_global_size(0)` truncated):
-  // before it now, as it depends on nothing of the loop.
+  // before it now, as it depends on nothing of the loop (what may trap, a
+  // division, stays: the loop is left as it is).
+  std::function<bool(Value *)> hoistable = [&](Value *value) {
+    auto *I = dyn_cast<Instruction>(value);
+    if (!I || !loop->contains(I)) return true;
+    return isSafeToSpeculativelyExecute(I) && all_of(I->operands(), hoistable);
+  };
+  if (!hoistable(step)) return false;
   std::function<void(Value *)> hoist = [&](Value *value) {
     auto *I = dyn_cast<Instruction>(value);
     if (!I || !loop->contains(I)) return;
@@ -210,10 +218,8 @@ bool LoopCutter::splitLastRound(Loop *loop, DominatorTree &dominators, LoopInfo 
   Value *bound = test->bound, *one = ConstantInt::get(type, 1), *zero = ConstantInt::get(type, 0);
   Value *ok = at.CreateAnd(at.CreateICmpEQ(at.CreateSub(last, first), at.CreateSub(width, one)),
                            isSigned ? at.CreateICmpSLE(first, last) : at.CreateICmpULE(first, last));
-  if (!stepCovers) {
-    ok = at.CreateAnd(ok, at.CreateICmpUGE(step, width));
-    if (isSigned) ok = at.CreateAnd(ok, at.CreateICmpSGT(step, zero));
-  }
+  if (!stepCovers) ok = at.CreateAnd(ok, at.CreateICmpUGE(step, width));
+  if (isSigned && !isa<ConstantInt>(step)) ok = at.CreateAnd(ok, at.CreateICmpSGT(step, zero));
   if (!noWrap) {
     // The counter's last value below the bound (n - 1, or n for `<=`) plus
     // t does not pass the type's end (n - 1 wrapping: a loop that never
