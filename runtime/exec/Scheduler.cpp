@@ -215,9 +215,19 @@ void Scheduler::complete(_cl_event *event, cl_int status) {
     more.swap(node.moreDependents_);
     callbacks.swap(event->callbacks_);
   }
-  event->callSkipped(callbacks, status);
   cl_command_queue queue = event->queue_;
-  if (queue) {
+  // A device queue's command lets go of its queue and context before its
+  // callbacks, which are the runtime's own: the last child's completes the
+  // host launch, whose waiter may then release the context and leave, while
+  // this thread still held them (LeakSanitizer saw the context and the
+  // default device queue at exit).
+  bool onDevice = queue && queue->onDevice();
+  if (onDevice) {
+    queue->commandDone(event);
+    event->releaseOwners();
+  }
+  event->callSkipped(callbacks, status);
+  if (queue && !onDevice) {
     queue->commandDone(event);
     // Before anything can observe that this command is done (a later command
     // completing, a waiter returning): from then on the application's
