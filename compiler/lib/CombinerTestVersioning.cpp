@@ -63,10 +63,11 @@ bool versionLoopsOnCombiner(Function &F, Value *combiner, ArrayRef<BranchInst *>
   while (!pending.empty()) {
     DominatorTree dominators(F);
     LoopInfo loops(dominators);
-    // An innermost loop that holds a test not yet settled.
+    // An innermost loop that holds a test not yet settled (in the tests'
+    // order, so that the function comes out the same every build).
     Loop *loop = nullptr;
-    for (BranchInst *test : pending) {
-      Loop *around = loops.getLoopFor(test->getParent());
+    for (BranchInst *test : tests) {
+      Loop *around = pending.contains(test) ? loops.getLoopFor(test->getParent()) : nullptr;
       if (around && around->isInnermost()) {
         loop = around;
         break;
@@ -74,8 +75,8 @@ bool versionLoopsOnCombiner(Function &F, Value *combiner, ArrayRef<BranchInst *>
     }
     if (!loop) break;
     SmallVector<BranchInst *, 8> inside;
-    for (BranchInst *test : pending)
-      if (loop->contains(test)) inside.push_back(test);
+    for (BranchInst *test : tests)
+      if (pending.contains(test) && loop->contains(test)) inside.push_back(test);
     for (BranchInst *test : inside) pending.erase(test);
     unsigned size = 0;
     for (BasicBlock *block : loop->blocks()) size += block->size();

@@ -37,6 +37,7 @@
 // Versions of the kernel that -O3 left as functions of their own reach the
 // group's GroupInfo through the parameter their caller passes it in.
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/MapVector.h>
 #include <llvm/ADT/SetVector.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/Analysis/VectorUtils.h>
@@ -312,7 +313,7 @@ bool combineKernel(Function &W) {
       kAtomicCombinerMissSymbol,
       FunctionType::get(Type::getVoidTy(context), {ptr, Type::getInt64Ty(context), Type::getInt64Ty(context)}, false));
   DenseMap<Function *, Value *> combiners;
-  DenseMap<Function *, SmallVector<BranchInst *, 8>> tests;
+  MapVector<Function *, SmallVector<BranchInst *, 8>> tests;
   std::set<uint64_t> offsets;
   for (const KernelScan::Add &add : adds) {
     Function &G = *add.rmw->getFunction();

@@ -30,12 +30,10 @@
 // + t must fit: `b += get_local_size(0)` on an `int` converts from size_t,
 // which wraps). Where a check fails at run time the loop runs as it was,
 // whole in each work-item (marked kWholeLoopMarker: not cut, not masked).
-#include <functional>
-
+#include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/ScalarEvolution.h>
-#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/Dominators.h>
@@ -98,7 +96,7 @@ struct Start {
   SmallVector<Instruction *, 4> chain;
 };
 
-std::optional<Start> startOf(Value *value, const std::function<bool(const Value *)> &shared) {
+std::optional<Start> startOf(Value *value, function_ref<bool(const Value *)> shared) {
   Start start;
   while (true) {
     auto *I = dyn_cast<Instruction>(value);
@@ -181,20 +179,9 @@ bool LoopCutter::splitLastRound(Loop *loop, DominatorTree &dominators, LoopInfo 
 
   // The step is computed in the loop (`i += get_global_size(0)` truncated):
   // before it now, as it depends on nothing of the loop (what may trap, a
-  // division, stays: the loop is left as it is).
-  std::function<bool(Value *)> hoistable = [&](Value *value) {
-    auto *I = dyn_cast<Instruction>(value);
-    if (!I || !loop->contains(I)) return true;
-    return isSafeToSpeculativelyExecute(I) && all_of(I->operands(), hoistable);
-  };
-  if (!hoistable(step)) return false;
-  std::function<void(Value *)> hoist = [&](Value *value) {
-    auto *I = dyn_cast<Instruction>(value);
-    if (!I || !loop->contains(I)) return;
-    for (Value *operand : I->operands()) hoist(operand);
-    I->moveBefore(preheader->getTerminator());
-  };
-  hoist(step);
+  // division, stays, and so does the loop).
+  bool hoisted = false;
+  if (!loop->makeLoopInvariant(step, hoisted)) return false;
   formLCSSA(*loop, dominators, &loops, nullptr);
 
   // What is known of t >= lsz and of the counter not wrapping.
@@ -291,9 +278,10 @@ bool LoopCutter::splitLastRound(Loop *loop, DominatorTree &dominators, LoopInfo 
                      sharedHeader);
   sharedTest->eraseFromParent();
   // Their counter is `start + round * t`, which each region computes from
-  // the local id: carried round to round, it went through the context (a
-  // load and two stores a work-item a round).
-  // (computed again after the cut at the top of the body, for the body).
+  // the local id (carried round to round, it went through the context: a
+  // load and two stores a work-item a round): once at the top of the body,
+  // after the cut, for the body, and in the header for what the header
+  // computes from it (usually nothing: the old exit test, now dead).
   auto *sharedCounter = cast<PHINode>(sharedMap[counter]);
   Value *first0 = counter->getIncomingValueForBlock(preheader);
   Value *current = top.CreateAdd(first0, top.CreateMul(count, step), counter->getName() + ".shared");
@@ -355,7 +343,6 @@ bool LoopCutter::splitLastRound(Loop *loop, DominatorTree &dominators, LoopInfo 
 // carries its mark and is not split again).
 void LoopCutter::splitLastRounds(FunctionAnalysisManager &analyses) {
   if (kLastRoundMaxSize == 0) return;
-  bool changed = false;
   for (bool split = true; split;) {
     split = false;
     DominatorTree &dominators = analyses.getResult<DominatorTreeAnalysis>(F);
@@ -365,12 +352,11 @@ void LoopCutter::splitLastRounds(FunctionAnalysisManager &analyses) {
       if (!loop->isInnermost() || !latch || latch->getTerminator()->getMetadata(kWholeLoopMarker)) continue;
       if (splitLastRound(loop, dominators, loops)) {
         analyses.invalidate(F, PreservedAnalyses::none());
-        split = changed = true;
+        split = true;
         break;
       }
     }
   }
-  if (changed) analyses.invalidate(F, PreservedAnalyses::none());
 }
 
 }  // namespace lockstep::compiler
