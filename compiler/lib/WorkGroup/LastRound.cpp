@@ -136,54 +136,73 @@ Value *startAt(const Start &start, Value *id, IRBuilder<> &builder) {
   return value;
 }
 
-}  // namespace
+// A loop `for (i = lid(d) + u; i < n; i += t)` as strideOf finds it.
+struct Stride {
+  BasicBlock *header, *preheader, *latch, *exit;
+  PHINode *counter;
+  BinaryOperator *next;  // counter + step, from the latch
+  Value *step, *bound;
+  IntegerType *type;
+  bool isSigned, strict;  // `<` or `<=`, signed or not
+  Start start;
+};
 
-bool LoopCutter::splitLastRound(Loop *loop, DominatorTree &dominators, LoopInfo &loops) {
-  if (kLastRoundMaxSize == 0 || !loop->isInnermost()) return false;
+// The loop's shape, or nothing: a header that is the only exit and tests
+// a counter (a header phi stepping by t) against a bound the group shares,
+// a start `lid(d) + u`, nothing convergent inside.
+std::optional<Stride> strideOf(Loop *loop, const BasicBlock *prologue) {
+  if (!loop->isInnermost()) return std::nullopt;
   BasicBlock *header = loop->getHeader(), *preheader = loop->getLoopPreheader(), *latch = loop->getLoopLatch();
   BasicBlock *exit = loop->getExitBlock();
-  if (!preheader || !latch || !exit || !loop->hasDedicatedExits()) return false;
+  if (!preheader || !latch || !exit || !loop->hasDedicatedExits()) return std::nullopt;
   SmallVector<BasicBlock *, 4> exiting;
   loop->getExitingBlocks(exiting);
-  if (exiting.size() != 1 || exiting.front() != header || header == latch) return false;
+  if (exiting.size() != 1 || exiting.front() != header || header == latch) return std::nullopt;
   unsigned size = 0;
   for (BasicBlock *block : loop->blocks()) size += block->size();
-  if (size > kLastRoundMaxSize) return false;
+  if (size > kLastRoundMaxSize) return std::nullopt;
   for (BasicBlock *block : loop->blocks())
     for (Instruction &I : *block)
-      if (isBarrierCall(I) || (isa<CallBase>(I) && cast<CallBase>(I).isConvergent())) return false;
+      if (isBarrierCall(I) || (isa<CallBase>(I) && cast<CallBase>(I).isConvergent())) return std::nullopt;
 
   // The counter: a header phi stepping by t, tested against the bound.
   std::optional<HeaderExit> test = headerExit(loop);
   auto shared = [&](const Value *value) { return computedAlike(value, prologue); };
-  if (!test || !shared(test->bound)) return false;
+  if (!test || !shared(test->bound)) return std::nullopt;
   auto *counter = dyn_cast<PHINode>(test->counter);
   auto *type = counter ? dyn_cast<IntegerType>(counter->getType()) : nullptr;
   if (!counter || counter->getParent() != header || !type || (type->getBitWidth() != 32 && type->getBitWidth() != 64))
-    return false;
+    return std::nullopt;
   auto *next = dyn_cast<BinaryOperator>(counter->getIncomingValueForBlock(latch));
-  if (!next || next->getOpcode() != Instruction::Add) return false;
+  if (!next || next->getOpcode() != Instruction::Add) return std::nullopt;
   Value *step = next->getOperand(0) == counter ? next->getOperand(1) : next->getOperand(0);
   if (step == counter || (next->getOperand(0) != counter && next->getOperand(1) != counter) || !shared(step))
-    return false;
+    return std::nullopt;
   CmpInst::Predicate stay = test->stay;
   bool isSigned = stay == CmpInst::ICMP_SLT || stay == CmpInst::ICMP_SLE;
   bool strict = stay == CmpInst::ICMP_SLT || stay == CmpInst::ICMP_ULT;
-  if (!isSigned && stay != CmpInst::ICMP_ULT && stay != CmpInst::ICMP_ULE) return false;
+  if (!isSigned && stay != CmpInst::ICMP_ULT && stay != CmpInst::ICMP_ULE) return std::nullopt;
   // A constant step to a constant bound: a few rounds that FewRounds.cpp
   // peels into straight-line code, no cut (a stencil's halo).
-  if (isa<ConstantInt>(step) && isa<ConstantInt>(test->bound)) return false;
+  if (isa<ConstantInt>(step) && isa<ConstantInt>(test->bound)) return std::nullopt;
   std::optional<Start> start = startOf(counter->getIncomingValueForBlock(preheader), shared);
-  if (!start) return false;
-  unsigned d = start->dimension;
+  if (!start) return std::nullopt;
+  return Stride{header, preheader, latch, exit, counter, next, step, test->bound, type, isSigned, strict, *start};
+}
 
-  // The step is computed in the loop (`i += get_global_size(0)` truncated):
-  // before it now, as it depends on nothing of the loop (what may trap, a
-  // division, stays, and so does the loop).
-  bool hoisted = false;
-  if (!loop->makeLoopInvariant(step, hoisted)) return false;
-  formLCSSA(*loop, dominators, &loops, nullptr);
 
+// Before the loop (at `at`): whether the launch keeps what the rewrite relies
+// on (true where it is known), and R, the count of the greatest start.
+struct SharedCount {
+  Value *ok, *rounds;
+};
+
+SharedCount countSharedRounds(const Stride &loop, Function &F, IRBuilder<> &at) {
+  const Start &start = loop.start;
+  Value *step = loop.step, *bound = loop.bound;
+  IntegerType *type = loop.type;
+  bool isSigned = loop.isSigned, strict = loop.strict;
+  unsigned d = start.dimension;
   // What is known of t >= lsz and of the counter not wrapping.
   bool stepCovers = false;
   Value *wideStep = step;
@@ -193,16 +212,14 @@ bool LoopCutter::splitLastRound(Loop *loop, DominatorTree &dominators, LoopInfo 
     stepCovers = size->first != kGlobalSize || wideStep == step;  // a truncated global size may be small
   if (auto *constant = dyn_cast<ConstantInt>(step))
     stepCovers = constant->getValue().uge(kMaxWorkGroupSize) && !constant->getValue().isNegative();
-  bool noWrap = isSigned ? next->hasNoSignedWrap() : next->hasNoUnsignedWrap();
+  bool noWrap = isSigned ? loop.next->hasNoSignedWrap() : loop.next->hasNoUnsignedWrap();
 
-  // Before the loop: the two extreme starts, the count of shared rounds and
-  // the checks.
-  IRBuilder<> at(preheader->getTerminator());
+  // The two extreme starts, then the checks and the count.
   Value *localSize = loadGroupInfo(at, F.getArg(kGroupInfoParam), kLocalSize, d);
-  Value *first = startAt(*start, at.getInt64(0), at);
-  Value *last = startAt(*start, at.CreateSub(localSize, at.getInt64(1)), at);
+  Value *first = startAt(start, at.getInt64(0), at);
+  Value *last = startAt(start, at.CreateSub(localSize, at.getInt64(1)), at);
   Value *width = at.CreateTrunc(localSize, type);
-  Value *bound = test->bound, *one = ConstantInt::get(type, 1), *zero = ConstantInt::get(type, 0);
+  Value *one = ConstantInt::get(type, 1), *zero = ConstantInt::get(type, 0);
   Value *ok = at.CreateAnd(at.CreateICmpEQ(at.CreateSub(last, first), at.CreateSub(width, one)),
                            isSigned ? at.CreateICmpSLE(first, last) : at.CreateICmpULE(first, last));
   if (!stepCovers) ok = at.CreateAnd(ok, at.CreateICmpUGE(step, width));
@@ -224,6 +241,31 @@ bool LoopCutter::splitLastRound(Loop *loop, DominatorTree &dominators, LoopInfo 
   if (strict) distance = at.CreateSub(distance, one);
   Value *divisor = at.CreateSelect(at.CreateICmpEQ(step, zero), one, step);
   Value *rounds = at.CreateSelect(stays, at.CreateAdd(at.CreateUDiv(distance, divisor), one), zero, "shared.rounds");
+  return {ok, rounds};
+}
+
+}  // namespace
+
+bool LoopCutter::splitLastRound(Loop *loop, DominatorTree &dominators, LoopInfo &loops) {
+  if (kLastRoundMaxSize == 0) return false;
+  std::optional<Stride> stride = strideOf(loop, prologue);
+  if (!stride) return false;
+  BasicBlock *header = stride->header, *preheader = stride->preheader, *latch = stride->latch;
+  BasicBlock *exit = stride->exit;
+  PHINode *counter = stride->counter;
+  Value *step = stride->step;
+  IntegerType *type = stride->type;
+  Value *one = ConstantInt::get(type, 1), *zero = ConstantInt::get(type, 0);
+
+  // The step is computed in the loop (`i += get_global_size(0)` truncated):
+  // before it now, as it depends on nothing of the loop (what may trap, a
+  // division, stays, and so does the loop).
+  bool hoisted = false;
+  if (!loop->makeLoopInvariant(step, hoisted)) return false;
+  formLCSSA(*loop, dominators, &loops, nullptr);
+
+  IRBuilder<> at(preheader->getTerminator());
+  auto [ok, rounds] = countSharedRounds(*stride, F, at);
   bool checked = !isa<Constant>(ok) || !cast<Constant>(ok)->isOneValue();
 
   // Copies of the loop as it is: the shared rounds, and, where a check may
@@ -302,7 +344,7 @@ bool LoopCutter::splitLastRound(Loop *loop, DominatorTree &dominators, LoopInfo 
     phi.setIncomingBlock(from, sharedExit);
     phi.setIncomingValue(from, &phi == counter ? atExit : static_cast<Value *>(sharedMap[&phi]));
   }
-  auto *sharedNext = cast<Instruction>(sharedMap[next]);
+  auto *sharedNext = cast<Instruction>(sharedMap[stride->next]);
   sharedCounter->eraseFromParent();
   if (sharedNext->use_empty()) sharedNext->eraseFromParent();
   RecursivelyDeleteTriviallyDeadInstructions(current);
