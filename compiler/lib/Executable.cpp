@@ -202,6 +202,11 @@ Result makeExecutable(std::unique_ptr<Module> module, std::unique_ptr<LLVMContex
     kernel.maskedLoops = functionAttrNumber(*F, kMaskedLoopsAttr);
     kernel.jammedRows = functionAttrNumber(*F, kJammedRowsAttr);
     kernel.subGroupSize = functionAttrNumber(*F, kSubGroupSizeAttr);
+    StringRef shape = F->getFnAttribute(kGroupShapeAttr).getValueAsString();
+    kernel.groupShape = shape == "rows"      ? KernelDescription::GroupShape::Rows
+                        : shape == "columns" ? KernelDescription::GroupShape::Columns
+                                             : KernelDescription::GroupShape::None;
+    kernel.groupFree = F->hasFnAttribute(kGroupFreeAttr);
     kernel.checksBarriers = F->hasFnAttribute(kCheckBarriersAttr);
     kernel.checksBounds = F->hasFnAttribute(kCheckBoundsAttr);
     kernel.pollsStop = F->hasFnAttribute(kStopPollsAttr);

@@ -44,6 +44,12 @@ inline constexpr const char *kMaskedLoopsAttr = "lockstep-masked-loops";
 // Rows of work-items a region of the kernel runs jammed (RowJam.cpp): NULL
 // local sizes give such kernels at least that many rows.
 inline constexpr const char *kJammedRowsAttr = "lockstep-jammed-rows";
+// The shape of group a kernel's accesses suit, "rows" or "columns", and
+// whether its results are the same under any shape of group (GroupShape.cpp):
+// the runtime's choice of a NULL local size follows the one; with the other,
+// it may run a launch in groups of its choice.
+inline constexpr const char *kGroupShapeAttr = "lockstep-group-shape";
+inline constexpr const char *kGroupFreeAttr = "lockstep-group-free";
 // On a work-group function that may store with non-temporal stores
 // (StreamingStoresPass, or a function it calls): the launcher fences them.
 inline constexpr const char *kStreamingStoresAttr = "lockstep-streaming-stores";

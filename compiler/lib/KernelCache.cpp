@@ -119,6 +119,8 @@ void writeKernel(Writer &out, const KernelDescription &kernel) {
   out.u32(kernel.maskedLoops);
   out.u32(kernel.jammedRows);
   out.u32(kernel.subGroupSize);
+  out.u8(uint8_t(kernel.groupShape));
+  out.u8(kernel.groupFree);
   out.u8(kernel.checksBarriers);
   out.u8(kernel.checksBounds);
   out.u8(kernel.pollsStop);
@@ -163,6 +165,8 @@ KernelDescription readKernel(Reader &in) {
   kernel.maskedLoops = in.u32();
   kernel.jammedRows = in.u32();
   kernel.subGroupSize = in.u32();
+  kernel.groupShape = KernelDescription::GroupShape(std::min<uint8_t>(in.u8(), 2));
+  kernel.groupFree = in.u8();
   kernel.checksBarriers = in.u8();
   kernel.checksBounds = in.u8();
   kernel.pollsStop = in.u8();

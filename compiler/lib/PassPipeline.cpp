@@ -58,6 +58,9 @@ ModulePassManager buildPreparePipeline(const PipelineOptions &options) {
   // before the work-group loops would keep them in memory per work-item.
   simplify.addPass(PrivateArrayLoopsPass());
   passes.addPass(createModuleToFunctionPassAdaptor(std::move(simplify)));
+  // On the kernels' own accesses and work-item calls: before the bounds
+  // checks add theirs, and the work-item functions become GroupInfo reads.
+  passes.addPass(GroupShapePass());
   // Before the work-item functions become GroupInfo reads: its reports ask
   // for the global id.
   if (options.checkBounds) passes.addPass(BoundsCheckPass());

@@ -44,6 +44,13 @@ struct BoundsCheckVersioningPass : llvm::PassInfoMixin<BoundsCheckVersioningPass
   llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
 };
 
+// Records the shape of work-group that suits each kernel's accesses (rows
+// or columns) and whether the kernel can observe the shape of its groups
+// (GroupShape.cpp).
+struct GroupShapePass : llvm::PassInfoMixin<GroupShapePass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+
 // Replaces work-item functions in work-group functions with reads of the
 // GroupInfo and the local-id placeholder.
 struct WorkItemBuiltinsPass : llvm::PassInfoMixin<WorkItemBuiltinsPass> {

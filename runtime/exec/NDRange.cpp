@@ -76,6 +76,7 @@ Dims chooseLocalSize(uint32_t workDim, const Dims &globalSize, const LocalSizeLi
     // narrower than a vector.
     if (d == 0 && workDim > 1 && limits.preferredRows > 1 && globalSize[1] >= limits.preferredRows)
       limit = std::min(limit, std::max(kVectorMultiple, budget / limits.preferredRows));
+    if (d == 0 && workDim > 1) limit = std::min(limit, std::max<uint64_t>(limits.maxWidth, 1));
     local[d] = chooseDimension(globalSize[d], limit, d == 0, limits.uniformRequired);
     budget = std::max<uint64_t>(budget / local[d], 1);
   }

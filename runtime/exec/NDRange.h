@@ -38,6 +38,9 @@ struct LocalSizeLimits {
   // A kernel whose regions run this many rows of work-items together (the
   // compiler's row jam) gets at least this many rows in a 2D or 3D range.
   uint64_t preferredRows = 1;
+  // The widest a group of a 2D or 3D range may be along x: a kernel whose
+  // accesses walk down columns gets narrow, tall groups.
+  uint64_t maxWidth = UINT64_MAX;
 };
 
 // The local size used when clEnqueueNDRangeKernel gets local_work_size NULL:

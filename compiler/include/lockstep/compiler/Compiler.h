@@ -67,6 +67,14 @@ struct KernelDescription {
   // of a 2D range at least this many rows.
   uint32_t jammedRows = 0;
   uint32_t subGroupSize = 1;  // fixed per kernel, from the SIMD width
+  // The shape of group the kernel's global accesses suit (GroupShape.cpp):
+  // rows (every access runs along x), columns (some access walks down a
+  // column as x grows), or none known. A NULL local size follows it.
+  enum class GroupShape : uint8_t { None, Rows, Columns } groupShape = GroupShape::None;
+  // The kernel cannot observe the shape of its groups (no local or group id,
+  // barrier, __local memory, ...): a launch may run in groups of the
+  // driver's choice whatever local size it was given.
+  bool groupFree = false;
   // Every work-group must be full (global size a multiple of the local size):
   // compiled as OpenCL C 1.x or with -cl-uniform-work-group-size. Per kernel,
   // so a program linked from objects of both kinds keeps each one's rule;
