@@ -134,6 +134,7 @@ ModulePassManager buildOptimizePipeline(PassBuilder &builder, TargetMachine &mac
   passes.addPass(SpacedAccessesPass());
   passes.addPass(StridedRunPrefetchPass());
   passes.addPass(NextTripPrefetchPass());
+  passes.addPass(NextGroupPrefetchPass());
   passes.addPass(StreamingStoresPass());
   passes.addPass(VectorMathCallersPass());
   passes.addPass(LocalAtomicLoweringPass());

@@ -157,6 +157,12 @@ struct NextTripPrefetchPass : llvm::PassInfoMixin<NextTripPrefetchPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 
+// Global loads and stores of small tiled groups prefetch what they touch a
+// few groups later along x (MemoryAccess/NextGroupPrefetch.cpp).
+struct NextGroupPrefetchPass : llvm::PassInfoMixin<NextGroupPrefetchPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+
 // Before the loop vectorizer: a work-item loop that stores through a uint
 // index whose step only the run knows gets a scalar copy with 64-bit
 // indices, run when the step is more than 2 elements and no index wraps.
