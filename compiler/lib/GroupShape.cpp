@@ -250,10 +250,16 @@ class SlopeReader {
   // clamp), its parameters bound to the slopes of the call's arguments.
   Slope returned(const CallBase &call, const Function &callee, unsigned depth) {
     DenseMap<const Argument *, Slope> bound;
+    bool moves = false;
     for (unsigned i = 0; i < call.arg_size() && i < callee.arg_size(); ++i) {
       Slope slope = of(call.getArgOperand(i), depth);
-      bound[callee.getArg(i)] = slope.kind == Slope::Pending ? Slope::zero() : slope;
+      if (slope.kind == Slope::Pending) slope = Slope::zero();
+      moves |= slope.kind != Slope::Zero;
+      bound[callee.getArg(i)] = slope;
     }
+    // Of arguments every work-item shares, the same for all (a function
+    // that asks for the work-item is inlined by now).
+    if (!moves) return Slope::zero();
     SlopeReader inner(layout, std::move(bound), callDepth + 1);
     Slope slope{Slope::Pending, 0};
     for (const BasicBlock &block : callee)
@@ -340,7 +346,6 @@ class ShapeScan {
   }
 
   void access(Slope slope, const Instruction &I) {
-    if (getenv("GS_DEBUG")) errs() << "group-shape: " << I << ": slope kind " << int(slope.kind) << "\n";
     LLVM_DEBUG(dbgs() << "group-shape: " << I << ": slope kind " << int(slope.kind) << ", " << slope.bytes
                       << " bytes\n");
     if (slope.kind == Slope::Unknown) unknown = true;
