@@ -130,3 +130,25 @@ exit:
 }
 
 ; OFF-NOT: @llvm.prefetch
+
+; An access in the prologue itself (straight-line code of a group of one
+; work-item): the distance is computed before it.
+; CHECK-LABEL: define void @in_prologue(
+; CHECK: %gx = load i64, ptr %group
+; CHECK: %[[BYTES:.*]] = shl i64 %lsz, 3
+; CHECK-NEXT: %prefetch.group = getelementptr i8, ptr addrspace(1) %p, i64 %[[BYTES]]
+; CHECK-NEXT: call void @llvm.prefetch.p1(ptr addrspace(1) %prefetch.group, i32 1, i32 3, i32 1)
+; CHECK-NEXT: store float 1.000000e+00, ptr addrspace(1) %p
+define void @in_prologue(ptr %args, ptr %group, ptr %local, ptr %context) "lockstep-work-group-code" {
+prologue:
+  %gx = load i64, ptr %group
+  %lszp = getelementptr inbounds i8, ptr %group, i64 120
+  %lsz = load i64, ptr %lszp
+  %out = load ptr addrspace(1), ptr %args
+  %x = mul i64 %gx, %lsz
+  %p = getelementptr inbounds float, ptr addrspace(1) %out, i64 %x
+  store float 1.0, ptr addrspace(1) %p
+  %q = getelementptr inbounds float, ptr addrspace(1) %out, i64 1
+  store float 2.0, ptr addrspace(1) %q
+  ret void
+}

@@ -102,7 +102,7 @@ LoadInst *groupIdLoad(Function &F) {
   return nullptr;
 }
 
-bool prefetchNextGroups(Function &F, LoopInfo &loops, DominatorTree &, ScalarEvolution &SE) {
+bool prefetchNextGroups(Function &F, LoopInfo &loops, DominatorTree &dominators, ScalarEvolution &SE) {
   static_assert(kGroupId == 0, "groupId[0] is read at offset 0");
   if (GroupsAhead == 0 || !F.hasFnAttribute(kWorkGroupCodeAttr) || F.hasFnAttribute(kGroupFreeAttr)) return false;
   LoadInst *group = groupIdLoad(F);
@@ -138,23 +138,24 @@ bool prefetchNextGroups(Function &F, LoopInfo &loops, DominatorTree &, ScalarEvo
     }
   }
   // The distances are computed once, at the end of the prologue (the entry
-  // block, where the GroupInfo reads are): what they use must be there.
+  // block, where the GroupInfo reads are), or before the access when it is
+  // in the prologue itself: what they use must be there.
   BasicBlock &entry = F.getEntryBlock();
-  Instruction *at = entry.getTerminator();
-  auto computedBefore = [&](const SCEV *S) {
-    return !SCEVExprContains(S, [&](const SCEV *part) {
-      auto *unknown = dyn_cast<SCEVUnknown>(part);
-      auto *I = unknown ? dyn_cast<Instruction>(unknown->getValue()) : nullptr;
-      return I && I->getParent() != &entry;
-    });
-  };
   bool changed = false;
   for (const Found &access : found) {
+    Instruction *at = access.access->getParent() == &entry ? access.access : entry.getTerminator();
     Type *intType = layout.getIndexType(access.pointer->getType());
     const SCEV *ahead = SE.getMulExpr(SE.getTruncateOrSignExtend(access.slope, intType),
                                       SE.getConstant(intType, GroupsAhead.getValue()));
+    bool available = !SCEVExprContains(ahead, [&](const SCEV *part) {
+      auto *unknown = dyn_cast<SCEVUnknown>(part);
+      auto *I = unknown ? dyn_cast<Instruction>(unknown->getValue()) : nullptr;
+      return I && (I->getParent() != &entry || !dominators.dominates(I, at));
+    });
     SCEVExpander expander(SE, layout, "prefetch");
-    if (!computedBefore(ahead) || !expander.isSafeToExpandAt(ahead, at)) continue;
+    // (isSafeToExpandAt refuses a point inside the block its operands are
+    // in; that they dominate the point is checked above.)
+    if (!available || !expander.isSafeToExpand(ahead)) continue;
     Value *bytes = expander.expandCodeFor(ahead, intType, at);
     IRBuilder<> builder(access.access);
     Value *address = builder.CreateGEP(builder.getInt8Ty(), access.pointer, bytes, "prefetch.group");
