@@ -48,6 +48,9 @@ LOCKSTEP_STATISTIC(NumNextGroupPrefetches, "Loads that prefetch what they read a
 static cl::opt<unsigned> GroupsAhead("lockstep-prefetch-groups-ahead", cl::init(2), cl::Hidden,
                                      cl::desc("Groups ahead along x that NextGroupPrefetchPass prefetches (0: off)"));
 
+static cl::opt<bool> PrefetchStores("lockstep-prefetch-group-stores", cl::init(true), cl::Hidden,
+                                    cl::desc("NextGroupPrefetchPass prefetches for stores too (for writing)"));
+
 namespace lockstep::compiler {
 namespace {
 
@@ -123,11 +126,12 @@ bool prefetchNextGroups(Function &F, LoopInfo &loops, DominatorTree &dominators,
       bool write = false;
       if (auto *load = dyn_cast<LoadInst>(&I); load && load->isSimple()) {
         pointer = load->getPointerOperand();
-      } else if (auto *store = dyn_cast<StoreInst>(&I); store && store->isSimple()) {
+      } else if (auto *store = dyn_cast<StoreInst>(&I); store && store->isSimple() && PrefetchStores) {
         pointer = store->getPointerOperand(), write = true;
       } else if (auto *call = dyn_cast<IntrinsicInst>(&I)) {
         if (call->getIntrinsicID() == Intrinsic::masked_load) pointer = call->getArgOperand(0);
-        if (call->getIntrinsicID() == Intrinsic::masked_store) pointer = call->getArgOperand(1), write = true;
+        if (call->getIntrinsicID() == Intrinsic::masked_store && PrefetchStores)
+          pointer = call->getArgOperand(1), write = true;
       }
       if (!pointer) continue;
       unsigned space = pointer->getType()->getPointerAddressSpace();
