@@ -4,7 +4,12 @@
 // docs/runtime.md). Every count must still come out exact, for 32- and
 // 64-bit adds and subs, for a few hot addresses and for more addresses than
 // the table holds; and where another argument shows the same memory, the
-// adds must be in memory when the kernel's own barrier says so.
+// adds must be in memory when the kernel's own barrier says so. Adds to a
+// bin a byte indexes go to the table's window, by index: with 32- and
+// 64-bit bins, beside adds to the same buffer that the window does not
+// take, with a second byte-indexed buffer (the window is one buffer's), and
+// in a kernel whose other adds make the table stop holding adds back while
+// the window still holds some.
 #include "ClTest.h"
 
 namespace lockstep::test {
@@ -23,6 +28,23 @@ kernel void mixed(global const uint *data, int n, global int *up, global int *do
     atomic_add(&up[v % 7], (int)(v * 2654435761u));
     atomic_sub(&down[v % 5], (int)v);
     atomic_dec(&down[5]);
+  }
+}
+// A byte's bin (the window), another bin of the same buffer past the
+// window, and a second buffer of byte-indexed bins.
+kernel void bytes(global const uchar *data, int n, global uint *bins, global uint *other) {
+  for (int i = get_global_id(0); i < n; i += get_global_size(0)) {
+    uchar b = data[i];
+    atomic_inc(&bins[b]);
+    atomic_add(&bins[256 + (b & 7)], 3);
+    atomic_sub(&other[b ^ 0x5a], 2);
+  }
+}
+// 64-bit byte bins, and adds to more addresses than the table holds.
+kernel void bytes_spread(global const uchar *data, int n, global long *bins, global uint *spread) {
+  for (int i = get_global_id(0); i < n; i += get_global_size(0)) {
+    atom_add(&bins[data[i]], (long)i << 20);
+    atomic_inc(&spread[(i * 7919) % 100003]);
   }
 }
 // 64-bit adds past 2^32.
@@ -104,6 +126,49 @@ TEST_P(CombinedAtomics, SixtyFourBitSums) {
   ASSERT_TRUE(setArgs(wide, md, cl_int(n), sums));
   ASSERT_TRUE(run(wide, {local * groups}, {local}));
   EXPECT_EQ(read<cl_ulong>(sums, 4), want);
+}
+
+TEST_P(CombinedAtomics, ByteIndexedBins) {
+  const size_t local = GetParam(), groups = 29, n = 300007;
+  cl_kernel bytes = kernel(kCounters, "bytes");
+  ASSERT_NE(bytes, nullptr);
+  if (local > kernelMaxGroupSize(bytes)) GTEST_SKIP();
+  std::vector<int> values = randomValues<int>(n, 0, 255);
+  std::vector<cl_uchar> data(values.begin(), values.end());
+  std::vector<cl_uint> bins(264, 0), other(256, 7);
+  for (cl_uchar b : data) {
+    ++bins[b];
+    bins[256 + (b & 7)] += 3;
+    other[b ^ 0x5a] -= 2;
+  }
+  cl_mem md = bufferFrom(data), mb = bufferFrom(std::vector<cl_uint>(264, 0)),
+         mo = bufferFrom(std::vector<cl_uint>(256, 7));
+  ASSERT_TRUE(setArgs(bytes, md, cl_int(n), mb, mo));
+  ASSERT_TRUE(run(bytes, {local * groups}, {local}));
+  EXPECT_EQ(read<cl_uint>(mb, 264), bins);
+  EXPECT_EQ(read<cl_uint>(mo, 256), other);
+}
+
+TEST_P(CombinedAtomics, ByteBinsBesideAddsTheTableStopsHolding) {
+  if (!hasInt64Atomics()) GTEST_SKIP() << "no cl_khr_int64_base_atomics";
+  const size_t local = GetParam(), groups = 31, n = 250000;
+  cl_kernel spread = kernel(kCounters, "bytes_spread");
+  ASSERT_NE(spread, nullptr);
+  if (local > kernelMaxGroupSize(spread)) GTEST_SKIP();
+  std::vector<int> values = randomValues<int>(n, 0, 255);
+  std::vector<cl_uchar> data(values.begin(), values.end());
+  std::vector<cl_ulong> bins(256, 0);
+  std::vector<cl_uint> counts(100003, 0);
+  for (size_t i = 0; i < n; ++i) {
+    bins[data[i]] += cl_ulong(i) << 20;
+    ++counts[(i * 7919) % 100003];
+  }
+  cl_mem md = bufferFrom(data), mb = bufferFrom(std::vector<cl_ulong>(256, 0)),
+         ms = bufferFrom(std::vector<cl_uint>(100003, 0));
+  ASSERT_TRUE(setArgs(spread, md, cl_int(n), mb, ms));
+  ASSERT_TRUE(run(spread, {local * groups}, {local}));
+  EXPECT_EQ(read<cl_ulong>(mb, 256), bins);
+  EXPECT_EQ(read<cl_uint>(ms, 100003), counts);
 }
 
 // The work-items of one group add, then read the counters back through a

@@ -6,7 +6,8 @@
 // An entry's key is the address of the integer its adds go to, ORed with 1
 // for a 64-bit integer; its value is the sum of the adds held back, modulo
 // 2^64, of which a 32-bit integer takes the low half (adds modulo 2^32 are
-// the same either way). Flushing adds each value to memory with one relaxed
+// the same either way). The window holds the adds to one buffer's first 256
+// integers by index. Flushing adds each value to memory with one relaxed
 // atomic add: the kernel never reads those integers, so the sum reaching
 // memory later and in one step is an order of the same adds that the
 // kernel's other work-items could not tell from any other.
@@ -31,6 +32,16 @@ void addToMemory(uint64_t key, uint64_t value) {
   }
 }
 
+// The table's entries to memory, the window left as it is: a group that
+// holds the window's pointer still adds to it until its run ends.
+void flushEntries(AtomicCombiner &combiner) {
+  for (AtomicCombiner::Entry &entry : combiner.entries)
+    if (entry.key != 0) {
+      if (entry.value != 0) addToMemory(entry.key, entry.value);
+      entry = {};
+    }
+}
+
 }  // namespace
 
 void atomicCombinerMiss(AtomicCombiner *combiner, uint64_t key, uint64_t delta) {
@@ -43,7 +54,7 @@ void atomicCombinerMiss(AtomicCombiner *combiner, uint64_t key, uint64_t delta) 
     addToMemory(entry.key, entry.value);
     entry = {};
     if (++combiner->evictions > kEvictionLimit) {
-      flushAtomicCombiner(*combiner);
+      flushEntries(*combiner);
       combiner->bypass = true;
       addToMemory(key, delta);
       return;
@@ -53,12 +64,26 @@ void atomicCombinerMiss(AtomicCombiner *combiner, uint64_t key, uint64_t delta) 
   entry.value = delta;
 }
 
+uint64_t *atomicCombinerWindow(AtomicCombiner *combiner, uint64_t base, uint64_t wide) {
+  if (!combiner || combiner->bypass || base == 0) return nullptr;
+  if (combiner->windowBase == 0) {
+    combiner->windowBase = base;
+    combiner->windowWide = wide;
+  }
+  return combiner->windowBase == base && combiner->windowWide == wide ? combiner->window : nullptr;
+}
+
 void flushAtomicCombiner(AtomicCombiner &combiner) {
-  for (AtomicCombiner::Entry &entry : combiner.entries)
-    if (entry.key != 0) {
-      if (entry.value != 0) addToMemory(entry.key, entry.value);
-      entry = {};
+  flushEntries(combiner);
+  if (combiner.windowBase == 0) return;
+  uint64_t size = combiner.windowWide ? 8 : 4;
+  for (unsigned i = 0; i < AtomicCombiner::kWindowEntries; ++i)
+    if (combiner.window[i] != 0) {
+      uint64_t address = combiner.windowBase + i * size;
+      addToMemory(combiner.windowWide ? address | 1 : address, combiner.window[i]);
+      combiner.window[i] = 0;
     }
+  combiner.windowBase = 0;
 }
 
 }  // namespace lockstep::compiler

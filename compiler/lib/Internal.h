@@ -113,6 +113,8 @@ inline constexpr const char *kStopGroupSymbol = "__lockstep_stop_group";
 void stopGroup();
 // atomicCombinerMiss (GroupAbi.h), as generated code calls it.
 inline constexpr const char *kAtomicCombinerMissSymbol = "__lockstep_atomic_combiner_miss";
+// atomicCombinerWindow (GroupAbi.h), as generated code calls it.
+inline constexpr const char *kAtomicCombinerWindowSymbol = "__lockstep_atomic_combiner_window";
 // The counter of cl_khr_kernel_clock's builtins (KernelClock.cpp): the
 // host's monotonic clock in nanoseconds.
 inline constexpr const char *kKernelClockSymbol = "__lockstep_kernel_clock";

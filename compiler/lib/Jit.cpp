@@ -202,6 +202,8 @@ JITDylib *createProgramDylib(std::string &log) {
   own[jit.mangleAndIntern(kStopGroupSymbol)] = {ExecutorAddr::fromPtr(&stopGroup), JITSymbolFlags::Exported};
   own[jit.mangleAndIntern(kAtomicCombinerMissSymbol)] = {ExecutorAddr::fromPtr(&atomicCombinerMiss),
                                                          JITSymbolFlags::Exported};
+  own[jit.mangleAndIntern(kAtomicCombinerWindowSymbol)] = {ExecutorAddr::fromPtr(&atomicCombinerWindow),
+                                                           JITSymbolFlags::Exported};
   own[jit.mangleAndIntern(kKernelClockSymbol)] = {ExecutorAddr::fromPtr(&kernelClock), JITSymbolFlags::Exported};
   auto pipe = [&](const char *name, auto *function) {
     own[jit.mangleAndIntern(std::string(kPipeSymbolPrefix) + name)] = {ExecutorAddr::fromPtr(function),

@@ -5,8 +5,10 @@
 ; the runtime's miss function takes the add. The work-group function names
 ; the arguments (by their offsets in the argument block) in
 ; "lockstep-combined-atomics". Outside loops each add tests for the
-; combiner; a loop of adds tests once, before two copies of itself.
-; RUN: %opt -passes=lockstep-global-atomic-combining -S %s | FileCheck %s
+; combiner; a loop of adds tests once, before two copies of itself. (With
+; the window off: adds to a byte's bin, as @hist's, go to the combiner's
+; window otherwise, global-atomic-combining-window.ll.)
+; RUN: %opt -passes=lockstep-global-atomic-combining -lockstep-combiner-window=false -S %s | FileCheck %s
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"

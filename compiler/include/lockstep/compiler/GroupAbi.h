@@ -83,14 +83,26 @@ struct AtomicCombiner {
   // stops holding adds back (too many addresses for it to pay).
   uint64_t evictions;
   bool bypass;
+  // The window: the adds to one buffer's first kWindowEntries integers
+  // (a histogram's bins indexed by a byte), held back by index, with no key
+  // to compare: generated code adds to window[index] the pointer that
+  // atomicCombinerWindow returned. 0: no buffer's.
+  static constexpr unsigned kWindowEntries = 256;
+  uint64_t windowBase;
+  uint64_t windowWide;  // 64-bit integers (else 32-bit)
+  uint64_t window[kWindowEntries];
 };
 
 // A miss in `combiner` for `key` (GroupAbi above): adds the evicted entry's
 // value to memory and takes the entry, or adds `delta` to memory at once
 // when the table has been bypassed.
 void atomicCombinerMiss(AtomicCombiner *combiner, uint64_t key, uint64_t delta);
-// Adds every entry held back to memory, atomically, and empties the table
-// (the end of a run of groups).
+// The window for the integers at `base` (64-bit ones if `wide`): the
+// combiner's window when it is free or already theirs, else null (null for
+// a null or bypassed combiner too).
+uint64_t *atomicCombinerWindow(AtomicCombiner *combiner, uint64_t base, uint64_t wide);
+// Adds every entry and window integer held back to memory, atomically, and
+// empties the table and the window (the end of a run of groups).
 void flushAtomicCombiner(AtomicCombiner &combiner);
 
 // void wg(const void *args, const GroupInfo *group, void *localMemory,
