@@ -85,6 +85,9 @@ namespace {
 cl::opt<unsigned> kJamChains("lockstep-work-item-jam", cl::Hidden, cl::init(8),
                              cl::desc("Serial chains a trip of a work-item loop jammed around a kernel loop "
                                       "carries (1: off)"));
+cl::opt<unsigned> kJamRows("lockstep-work-item-jam-rows", cl::Hidden, cl::init(0),
+                           cl::desc("Rows jammed around a tile's inner product (0: 4 with 512-bit vectors, "
+                                    "2 with 256-bit ones)"));
 // The largest work-item loop, in instructions, times the factor.
 cl::opt<unsigned> kMaxJammedSize("lockstep-work-item-jam-max-size", cl::Hidden, cl::init(640),
                                  cl::desc("Largest work-item loop, in instructions, times the jam factor, that "
@@ -197,7 +200,8 @@ PreservedAnalyses WorkItemJamPass::run(Function &F, FunctionAnalysisManager &ana
     unsigned chains = parallel ? serialChains(*inner, evolution, dominators) : 0;
     bool rows = chains == 0 && isRowOfChains(*inner, evolution) && rowsAreIndependent(*outer);
     if (chains == 0 && !rows) continue;
-    unsigned factor = rows ? (vectorBits >= 512 ? 4 : 2) : std::max(2u, unsigned(llvm::bit_floor(kJamChains / chains)));
+    unsigned rowFactor = kJamRows != 0 ? kJamRows.getValue() : vectorBits >= 512 ? 4 : 2;
+    unsigned factor = rows ? rowFactor : std::max(2u, unsigned(llvm::bit_floor(kJamChains / chains)));
     if (loopSize(*outer) * factor > kMaxJammedSize) continue;
     if (!hasJamShape(*outer, *inner, evolution, dominators)) continue;
     unsigned trips = evolution.getSmallConstantTripCount(outer);
