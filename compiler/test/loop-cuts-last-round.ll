@@ -1,7 +1,8 @@
 ; lockstep-loop-cuts splits a loop whose work-items start a local id apart
 ; and step at least the group's width (LastRound.cpp): a loop of the rounds
 ; every work-item runs (`shared.round` counts to `shared.rounds`, the
-; counter is `start + round * step`), cut like any uniform loop, then the
+; counter is `start + round * step`, in the body the shared part plus the
+; local id), cut like any uniform loop, then the
 ; last round, at most one more, as straight-line code (the original loop's
 ; blocks, whose latch leaves through a copy of the header), and, for
 ; launches the checks reject (starts not consecutive in the counter's
@@ -33,6 +34,15 @@ declare i64 @__lockstep.local_id(i32) memory(none)
 ; CHECK: %[[COUNT:.*]] = icmp ult i32 %shared.round, %shared.rounds
 ; CHECK: br i1 %[[COUNT]], label %{{.*}}, label %last.round
 ; CHECK: call void @_Z7barrierj(i32 0), !lockstep.loop_cut
+; In the body the counter is s0 + round * step, shared, plus the local id,
+; summed in 64 bits (the rounds stay below n: no wrap), which the index's
+; sign extension is.
+; CHECK: %i.round = add i32
+; CHECK: %[[LID:.*]] = call i64 @__lockstep.local_id(i32 0)
+; CHECK: %[[ROUND:.*]] = sext i32 %i.round to i64
+; CHECK: %i.wide = add nsw i64 %[[ROUND]], %[[LID]]
+; CHECK: trunc nsw i64 %i.wide to i32
+; CHECK: %p.shared = getelementptr float, ptr %in, i64 %i.wide
 ; CHECK: whole.loop:
 ; CHECK: !lockstep.whole_loop
 ; CHECK-NOT: lockstep.masked_count
