@@ -1,6 +1,8 @@
 // The lanes of a vector of addresses as element positions (AccessPatterns.h).
 #include "MemoryAccess/AccessPatterns.h"
 
+#include <llvm/Analysis/ScalarEvolutionExpressions.h>
+
 #include <llvm/IR/DataLayout.h>
 
 using namespace llvm;
@@ -13,6 +15,39 @@ Value *LaneIndex::address(IRBuilder<> &builder, Value *scalar, std::optional<int
                                              : builder.CreateSExtOrTrunc(scalar, wideType);
   if (delta) wide = builder.CreateAdd(wide, ConstantInt::get(wideType, *delta, true));
   return builder.CreateGEP(gep->getSourceElementType(), gep->getPointerOperand(), wide);
+}
+
+const SCEV *movementOf(const SCEV *S, ScalarEvolution &SE, function_ref<bool(const SCEV *)> still,
+                       function_ref<const SCEV *(const SCEV *)> leaf) {
+  if (still(S)) return SE.getZero(S->getType());
+  if (auto *cast = dyn_cast<SCEVIntegralCastExpr>(S)) {
+    const SCEV *inner = movementOf(cast->getOperand(), SE, still, leaf);
+    return inner ? SE.getTruncateOrSignExtend(inner, S->getType()) : nullptr;
+  }
+  if (auto *add = dyn_cast<SCEVAddExpr>(S)) {
+    const SCEV *sum = SE.getZero(S->getType());
+    for (const SCEV *operand : add->operands()) {
+      const SCEV *moved = movementOf(operand, SE, still, leaf);
+      if (!moved) return nullptr;
+      sum = SE.getAddExpr(sum, SE.getTruncateOrSignExtend(moved, S->getType()));
+    }
+    return sum;
+  }
+  if (auto *mul = dyn_cast<SCEVMulExpr>(S)) {
+    const SCEV *factor = nullptr, *moved = nullptr;
+    for (const SCEV *operand : mul->operands()) {
+      if (still(operand)) {
+        factor = factor ? SE.getMulExpr(factor, operand) : operand;
+      } else if (moved) {
+        return nullptr;  // a product of two things that move
+      } else {
+        moved = movementOf(operand, SE, still, leaf);
+        if (!moved) return nullptr;
+      }
+    }
+    return factor ? SE.getMulExpr(factor, SE.getTruncateOrSignExtend(moved, factor->getType())) : moved;
+  }
+  return leaf(S);
 }
 
 std::optional<LaneIndex> laneIndex(Value *pointers, const DataLayout &layout) {

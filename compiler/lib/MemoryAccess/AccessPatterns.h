@@ -81,6 +81,16 @@ struct LaneIndex {
 // wider than the GEP's.
 std::optional<LaneIndex> laneIndex(llvm::Value *pointers, const llvm::DataLayout &layout);
 
+// How far `S` moves when something moves by one step (a loop's trip, a
+// group id), or null: sums, products with what does not move, and integer
+// casts (seen through: a signed `int` index's sum need not be known not to
+// wrap for a prefetch, which only needs to be near); `still(E)` says E does
+// not move, `leaf(E)` answers for any other expression that does (an
+// induction, the moving value itself; null: unknown).
+const llvm::SCEV *movementOf(const llvm::SCEV *S, llvm::ScalarEvolution &SE,
+                             llvm::function_ref<bool(const llvm::SCEV *)> still,
+                             llvm::function_ref<const llvm::SCEV *(const llvm::SCEV *)> leaf);
+
 // Runs `transform(F, loops, dominators, scalar evolution)` on every function
 // of the module, dropping a function's analyses when it changed it.
 template <typename Transform>

@@ -54,46 +54,18 @@ static cl::opt<bool> PrefetchStores("lockstep-prefetch-group-stores", cl::init(t
 namespace lockstep::compiler {
 namespace {
 
-// How far `S` moves when `group` grows by one, or null. Integer casts are
-// seen through (an `int` index need not be known not to wrap for a
-// prefetch, which only needs to be near).
+// How far `S` moves when `group` grows by one, or null: an induction
+// moves as its start does.
 const SCEV *slopeOver(const SCEV *S, const SCEV *group, ScalarEvolution &SE) {
-  if (S == group) return SE.getOne(S->getType());
-  if (!SCEVExprContains(S, [&](const SCEV *part) { return part == group; })) return SE.getZero(S->getType());
-  if (auto *cast = dyn_cast<SCEVIntegralCastExpr>(S)) {
-    const SCEV *inner = slopeOver(cast->getOperand(), group, SE);
-    return inner ? SE.getTruncateOrSignExtend(inner, S->getType()) : nullptr;
-  }
-  if (auto *add = dyn_cast<SCEVAddExpr>(S)) {
-    const SCEV *sum = SE.getZero(S->getType());
-    for (const SCEV *operand : add->operands()) {
-      const SCEV *slope = slopeOver(operand, group, SE);
-      if (!slope) return nullptr;
-      sum = SE.getAddExpr(sum, SE.getTruncateOrSignExtend(slope, S->getType()));
-    }
-    return sum;
-  }
-  if (auto *mul = dyn_cast<SCEVMulExpr>(S)) {
-    const SCEV *factor = nullptr, *slope = nullptr;
-    for (const SCEV *operand : mul->operands()) {
-      bool moves = SCEVExprContains(operand, [&](const SCEV *part) { return part == group; });
-      if (!moves) {
-        factor = factor ? SE.getMulExpr(factor, operand) : operand;
-      } else if (slope) {
-        return nullptr;  // a product of two things that move
-      } else {
-        slope = slopeOver(operand, group, SE);
-        if (!slope) return nullptr;
-      }
-    }
-    return factor ? SE.getMulExpr(factor, SE.getTruncateOrSignExtend(slope, factor->getType())) : slope;
-  }
-  if (auto *recurrence = dyn_cast<SCEVAddRecExpr>(S); recurrence && recurrence->isAffine()) {
-    if (SCEVExprContains(recurrence->getStepRecurrence(SE), [&](const SCEV *part) { return part == group; }))
-      return nullptr;
-    return slopeOver(recurrence->getStart(), group, SE);
-  }
-  return nullptr;
+  auto moves = [&](const SCEV *E) { return SCEVExprContains(E, [&](const SCEV *part) { return part == group; }); };
+  return movementOf(
+      S, SE, [&](const SCEV *E) { return !moves(E); },
+      [&](const SCEV *E) -> const SCEV * {
+        if (E == group) return SE.getOne(E->getType());
+        auto *recurrence = dyn_cast<SCEVAddRecExpr>(E);
+        if (!recurrence || !recurrence->isAffine() || moves(recurrence->getStepRecurrence(SE))) return nullptr;
+        return slopeOver(recurrence->getStart(), group, SE);
+      });
 }
 
 // The load of GroupInfo::groupId[0] (at offset 0 of the work-group

@@ -70,45 +70,19 @@ struct FarLoad {
 };
 
 // How far `S` moves per trip of `L`, or null: what an induction of a loop
-// inside `L` starts from moves with `L`. Integer casts are seen through (a
-// signed `int` index's sum need not be known not to wrap for a prefetch,
-// which only needs to be near).
+// inside `L` starts from moves with `L`.
 const SCEV *stepOver(const SCEV *S, const Loop *L, ScalarEvolution &SE) {
-  if (SE.isLoopInvariant(S, L)) return SE.getZero(S->getType());
-  if (auto *cast = dyn_cast<SCEVIntegralCastExpr>(S)) {
-    const SCEV *inner = stepOver(cast->getOperand(), L, SE);
-    return inner ? SE.getTruncateOrSignExtend(inner, S->getType()) : nullptr;
-  }
-  if (auto *add = dyn_cast<SCEVAddExpr>(S)) {
-    const SCEV *sum = SE.getZero(S->getType());
-    for (const SCEV *operand : add->operands()) {
-      const SCEV *step = stepOver(operand, L, SE);
-      if (!step) return nullptr;
-      sum = SE.getAddExpr(sum, SE.getTruncateOrSignExtend(step, S->getType()));
-    }
-    return sum;
-  }
-  if (auto *mul = dyn_cast<SCEVMulExpr>(S)) {
-    const SCEV *factor = nullptr, *step = nullptr;
-    for (const SCEV *operand : mul->operands()) {
-      if (SE.isLoopInvariant(operand, L)) {
-        factor = factor ? SE.getMulExpr(factor, operand) : operand;
-      } else if (step) {
-        return nullptr;  // a product of two things that move
-      } else {
-        step = stepOver(operand, L, SE);
-        if (!step) return nullptr;
-      }
-    }
-    return factor ? SE.getMulExpr(factor, step) : step;
-  }
-  if (auto *recurrence = dyn_cast<SCEVAddRecExpr>(S); recurrence && recurrence->isAffine()) {
-    const SCEV *step = recurrence->getStepRecurrence(SE);
-    if (!SE.isLoopInvariant(step, L)) return nullptr;
-    if (recurrence->getLoop() == L) return step;
-    if (L->contains(recurrence->getLoop())) return stepOver(recurrence->getStart(), L, SE);
-  }
-  return nullptr;
+  return movementOf(
+      S, SE, [&](const SCEV *E) { return SE.isLoopInvariant(E, L); },
+      [&](const SCEV *E) -> const SCEV * {
+        auto *recurrence = dyn_cast<SCEVAddRecExpr>(E);
+        if (!recurrence || !recurrence->isAffine()) return nullptr;
+        const SCEV *step = recurrence->getStepRecurrence(SE);
+        if (!SE.isLoopInvariant(step, L)) return nullptr;
+        if (recurrence->getLoop() == L) return step;
+        if (L->contains(recurrence->getLoop())) return stepOver(recurrence->getStart(), L, SE);
+        return nullptr;
+      });
 }
 
 // A step that reaches past `bytes` (one that only the run knows, a row
