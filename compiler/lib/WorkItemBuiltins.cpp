@@ -3,7 +3,6 @@
 // with a constant dimension are computed once in the prologue; get_local_id
 // becomes a placeholder that WorkGroupLoopsPass turns into the induction
 // variables of the work-item loops.
-#include <llvm/ADT/StringSwitch.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
@@ -12,6 +11,7 @@
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 
+#include "Analysis/OpenCLNames.h"
 #include "Internal.h"
 #include "Passes.h"
 
@@ -56,35 +56,8 @@ Value *loadGroupInfo(IRBuilderBase &builder, Value *groupInfo, unsigned field, u
 
 namespace {
 
-enum class Query {
-  None, WorkDim, GlobalSize, GlobalId, LocalSize, EnqueuedLocalSize, LocalId, NumGroups, GroupId,
-  GlobalOffset, GlobalLinearId, LocalLinearId, IsLocalPointer, IsPrivatePointer,
-  SubGroupId, SubGroupLocalId, SubGroupSize, MaxSubGroupSize, NumSubGroups, EnqueuedNumSubGroups
-};
-
-Query classify(StringRef name) {
-  return StringSwitch<Query>(name)
-      .Case("_Z12get_work_dimv", Query::WorkDim)
-      .Case("_Z15get_global_sizej", Query::GlobalSize)
-      .Case("_Z13get_global_idj", Query::GlobalId)
-      .Case("_Z14get_local_sizej", Query::LocalSize)
-      .Case("_Z23get_enqueued_local_sizej", Query::EnqueuedLocalSize)
-      .Case("_Z12get_local_idj", Query::LocalId)
-      .Case("_Z14get_num_groupsj", Query::NumGroups)
-      .Case("_Z12get_group_idj", Query::GroupId)
-      .Case("_Z17get_global_offsetj", Query::GlobalOffset)
-      .Case("_Z20get_global_linear_idv", Query::GlobalLinearId)
-      .Case("_Z19get_local_linear_idv", Query::LocalLinearId)
-      .Case("__lockstep_is_local_pointer", Query::IsLocalPointer)
-      .Case("__lockstep_is_private_pointer", Query::IsPrivatePointer)
-      .Case("_Z16get_sub_group_idv", Query::SubGroupId)
-      .Case("_Z22get_sub_group_local_idv", Query::SubGroupLocalId)
-      .Case("_Z18get_sub_group_sizev", Query::SubGroupSize)
-      .Case("_Z22get_max_sub_group_sizev", Query::MaxSubGroupSize)
-      .Case("_Z18get_num_sub_groupsv", Query::NumSubGroups)
-      .Case("_Z27get_enqueued_num_sub_groupsv", Query::EnqueuedNumSubGroups)
-      .Default(Query::None);
-}
+using Query = WorkItemQuery;
+Query classify(StringRef name) { return workItemQuery(name); }
 
 class Lowering {
  public:

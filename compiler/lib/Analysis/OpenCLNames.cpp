@@ -10,6 +10,42 @@ using namespace llvm;
 
 namespace lockstep::compiler {
 
+WorkItemQuery workItemQuery(StringRef name) {
+  using Query = WorkItemQuery;
+  return StringSwitch<Query>(name)
+      .Case("_Z12get_work_dimv", Query::WorkDim)
+      .Case("_Z15get_global_sizej", Query::GlobalSize)
+      .Case("_Z13get_global_idj", Query::GlobalId)
+      .Case("_Z14get_local_sizej", Query::LocalSize)
+      .Case("_Z23get_enqueued_local_sizej", Query::EnqueuedLocalSize)
+      .Case("_Z12get_local_idj", Query::LocalId)
+      .Case("_Z14get_num_groupsj", Query::NumGroups)
+      .Case("_Z12get_group_idj", Query::GroupId)
+      .Case("_Z17get_global_offsetj", Query::GlobalOffset)
+      .Case("_Z20get_global_linear_idv", Query::GlobalLinearId)
+      .Case("_Z19get_local_linear_idv", Query::LocalLinearId)
+      .Case("__lockstep_is_local_pointer", Query::IsLocalPointer)
+      .Case("__lockstep_is_private_pointer", Query::IsPrivatePointer)
+      .Case("_Z16get_sub_group_idv", Query::SubGroupId)
+      .Case("_Z22get_sub_group_local_idv", Query::SubGroupLocalId)
+      .Case("_Z18get_sub_group_sizev", Query::SubGroupSize)
+      .Case("_Z22get_max_sub_group_sizev", Query::MaxSubGroupSize)
+      .Case("_Z18get_num_sub_groupsv", Query::NumSubGroups)
+      .Case("_Z27get_enqueued_num_sub_groupsv", Query::EnqueuedNumSubGroups)
+      .Default(Query::None);
+}
+
+bool isGroupShapeFreeQuery(WorkItemQuery query) {
+  switch (query) {
+    case WorkItemQuery::WorkDim:
+    case WorkItemQuery::GlobalSize:
+    case WorkItemQuery::GlobalId:
+    case WorkItemQuery::GlobalOffset:
+    case WorkItemQuery::GlobalLinearId: return true;
+    default: return false;
+  }
+}
+
 bool isSubGroupBarrier(StringRef name) {
   return name == "_Z17sub_group_barrierj" || name == "_Z17sub_group_barrierj12memory_scope";
 }

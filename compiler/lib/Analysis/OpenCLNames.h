@@ -18,6 +18,19 @@ namespace lockstep::compiler {
 // sub_group_barrier, with or without a memory scope.
 bool isSubGroupBarrier(llvm::StringRef name);
 
+// The work-item and group queries, by the function a call names
+// (WorkItemBuiltinsPass lowers them; GroupShapePass asks which a kernel
+// makes), and Lockstep's address-space tests; None for any other name.
+enum class WorkItemQuery {
+  None, WorkDim, GlobalSize, GlobalId, LocalSize, EnqueuedLocalSize, LocalId, NumGroups, GroupId,
+  GlobalOffset, GlobalLinearId, LocalLinearId, IsLocalPointer, IsPrivatePointer,
+  SubGroupId, SubGroupLocalId, SubGroupSize, MaxSubGroupSize, NumSubGroups, EnqueuedNumSubGroups
+};
+WorkItemQuery workItemQuery(llvm::StringRef name);
+// Whether a query's answer is the same whatever the shape of the work-items'
+// groups: the global id, size and offset, the linear global id, work_dim.
+bool isGroupShapeFreeQuery(WorkItemQuery query);
+
 // A call of barrier, work_group_barrier or sub_group_barrier.
 bool isBarrierCall(const llvm::Instruction &I);
 
