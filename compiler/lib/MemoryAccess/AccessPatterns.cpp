@@ -17,6 +17,18 @@ Value *LaneIndex::address(IRBuilder<> &builder, Value *scalar, std::optional<int
   return builder.CreateGEP(gep->getSourceElementType(), gep->getPointerOperand(), wide);
 }
 
+void emitPrefetch(IRBuilder<> &builder, Value *address, bool write, unsigned locality) {
+  Function *prefetch =
+      Intrinsic::getDeclaration(builder.GetInsertBlock()->getModule(), Intrinsic::prefetch, {address->getType()});
+  builder.CreateCall(prefetch, {address, builder.getInt32(write), builder.getInt32(locality), builder.getInt32(1)});
+}
+
+void prefetchAhead(Instruction *access, Value *pointer, Value *bytes, bool write, unsigned locality,
+                   const Twine &name) {
+  IRBuilder<> builder(access);
+  emitPrefetch(builder, builder.CreateGEP(builder.getInt8Ty(), pointer, bytes, name), write, locality);
+}
+
 const SCEV *movementOf(const SCEV *S, ScalarEvolution &SE, function_ref<bool(const SCEV *)> still,
                        function_ref<const SCEV *(const SCEV *)> leaf) {
   if (still(S)) return SE.getZero(S->getType());

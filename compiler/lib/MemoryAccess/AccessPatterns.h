@@ -91,6 +91,13 @@ const llvm::SCEV *movementOf(const llvm::SCEV *S, llvm::ScalarEvolution &SE,
                              llvm::function_ref<bool(const llvm::SCEV *)> still,
                              llvm::function_ref<const llvm::SCEV *(const llvm::SCEV *)> leaf);
 
+// A prefetch of `address` (for writing if `write`; locality 3: the
+// first-level cache, 2: the second), at `builder`.
+void emitPrefetch(llvm::IRBuilder<> &builder, llvm::Value *address, bool write, unsigned locality);
+// A prefetch of `pointer` + `bytes`, just before `access`.
+void prefetchAhead(llvm::Instruction *access, llvm::Value *pointer, llvm::Value *bytes, bool write,
+                   unsigned locality, const llvm::Twine &name);
+
 // Runs `transform(F, loops, dominators, scalar evolution)` on every function
 // of the module, dropping a function's analyses when it changed it.
 template <typename Transform>

@@ -133,10 +133,7 @@ bool prefetchNextGroups(Function &F, LoopInfo &loops, DominatorTree &dominators,
     // in; that they dominate the point is checked above.)
     if (!available || !expander.isSafeToExpand(ahead)) continue;
     Value *bytes = expander.expandCodeFor(ahead, intType, at);
-    IRBuilder<> builder(access.access);
-    Value *address = builder.CreateGEP(builder.getInt8Ty(), access.pointer, bytes, "prefetch.group");
-    Function *prefetch = Intrinsic::getDeclaration(F.getParent(), Intrinsic::prefetch, {address->getType()});
-    builder.CreateCall(prefetch, {address, builder.getInt32(access.write), builder.getInt32(3), builder.getInt32(1)});
+    prefetchAhead(access.access, access.pointer, bytes, access.write, /*locality=*/3, "prefetch.group");
     LLVM_DEBUG(dbgs() << "prefetching for " << *access.access << " " << GroupsAhead << " groups ahead\n");
     ++NumNextGroupPrefetches;
     changed = true;

@@ -139,10 +139,7 @@ bool prefetchNextTrips(Function &F, LoopInfo &loops, DominatorTree &, ScalarEvol
     SCEVExpander expander(SE, layout, "prefetch");
     if (!preheader || !expander.isSafeToExpandAt(ahead, preheader->getTerminator())) continue;
     Value *bytes = expander.expandCodeFor(ahead, intType, preheader->getTerminator());
-    IRBuilder<> builder(far.load);
-    Value *address = builder.CreateGEP(builder.getInt8Ty(), far.pointer, bytes, "prefetch.next");
-    Function *prefetch = Intrinsic::getDeclaration(F.getParent(), Intrinsic::prefetch, {address->getType()});
-    builder.CreateCall(prefetch, {address, builder.getInt32(0), builder.getInt32(Locality), builder.getInt32(1)});
+    prefetchAhead(far.load, far.pointer, bytes, /*write=*/false, Locality, "prefetch.next");
     LLVM_DEBUG(dbgs() << "prefetching " << *far.load << " a trip of " << far.outer->getHeader()->getName()
                       << " ahead\n");
     ++NumNextTripPrefetches;

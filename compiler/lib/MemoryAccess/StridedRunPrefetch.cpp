@@ -139,8 +139,7 @@ bool prefetchAhead(const Run &run, ScalarEvolution &SE, LoopInfo &loops, Dominat
   PHINode *offset = line.CreatePHI(intType, 2, "prefetch.offset");
   offset->addIncoming(ConstantInt::get(intType, 0), head);
   Value *address = line.CreateGEP(line.getInt8Ty(), first, offset);
-  Function *prefetch = Intrinsic::getDeclaration(preheader->getModule(), Intrinsic::prefetch, {pointerType});
-  line.CreateCall(prefetch, {address, line.getInt32(0), line.getInt32(3), line.getInt32(1)});
+  emitPrefetch(line, address, /*write=*/false, /*locality=*/3);
   Value *next = line.CreateAdd(offset, ConstantInt::get(intType, LineBytes.getValue()));
   offset->addIncoming(next, body);
   // Lines up to the one holding the run's last byte, wherever the run starts.
