@@ -116,7 +116,10 @@ NDRange checkRange(const _cl_kernel &kernel, cl_device_id device, cl_uint workDi
     empty |= global[d] == 0;
   }
   check(!overflows || empty, CL_INVALID_GLOBAL_WORK_SIZE);
-  Dims local = localWorkSize ? checkLocalSize(kernel, workDim, global, localWorkSize)
+  // A given local size is checked as given, then may give way to the
+  // driver's choice where the kernel cannot tell (launchLocalSize).
+  Dims local = localWorkSize ? launchLocalSize(kernel, device, workDim, global,
+                                               checkLocalSize(kernel, workDim, global, localWorkSize))
                              : checkedLocalSizeForNull(kernel, device, workDim, global);
   NDRange range = NDRange::make(workDim, offset, global, local);
   if (range.empty()) range.numGroups = {0, 0, 0};

@@ -175,6 +175,7 @@ bool launchRange(const compiler::DeviceNDRange &in, const _cl_kernel &kernel, cl
     if (required[0] != 0)
       for (int d = 0; d < 3; ++d)
         if (local[d] != required[d]) return false;
+    local = launchLocalSize(kernel, device, in.workDim, global, local);
   } else {
     local = localSizeForNull(kernel, device, in.workDim, global);
     for (uint32_t d = 0; d < in.workDim; ++d)

@@ -58,14 +58,13 @@ Dims localSizeForNull(const _cl_kernel &kernel, cl_device_id device, cl_uint wor
   return chooseLocalSize(workDim, global, limits);
 }
 
-NDRange launchRange(const _cl_kernel &kernel, cl_device_id device, const NDRange &range) {
+Dims launchLocalSize(const _cl_kernel &kernel, cl_device_id device, cl_uint workDim, const Dims &global,
+                     const Dims &given) {
   const compiler::KernelDescription &description = kernel.description();
   if (!description.groupFree || description.groupShape == compiler::KernelDescription::GroupShape::None ||
       description.requiredWorkGroupSize[0] != 0 || description.enqueuesKernels)
-    return range;
-  Dims local = localSizeForNull(kernel, device, range.workDim, range.globalSize);
-  if (local == range.localSize) return range;
-  return NDRange::make(range.workDim, range.globalOffset, range.globalSize, local);
+    return given;
+  return localSizeForNull(kernel, device, workDim, global);
 }
 
 // What a launch owns while it is pending: the kernel (and so its program and
@@ -163,7 +162,7 @@ PendingLaunch *PreparedLaunch::prepare(cl_device_id device, const NDRange &range
   WorkGroupLaunch &launch = pending->launch;
   launch.function = chooseFunction(*kernel_, pending->arguments.block, range);
   launch.arguments = pending->arguments.block.data();
-  launch.range = launchRange(*kernel_, device, range);
+  launch.range = range;
   launch.localMemorySize = pending->arguments.localMemorySize;
   launch.contextBytesPerWorkItem = description.contextBytesPerWorkItem;
   // Private memory: the arrays no barrier crosses live in the work-group

@@ -18,10 +18,12 @@ namespace lockstep::runtime {
 Dims localSizeForNull(const _cl_kernel &kernel, cl_device_id device, cl_uint workDim,
                       const Dims &global);
 
-// The range a launch runs: `range` itself, or, for a kernel that cannot
-// observe the shape of its groups and whose accesses suit a shape (rows or
-// columns), the same work-items in the groups localSizeForNull chooses.
-NDRange launchRange(const _cl_kernel &kernel, cl_device_id device, const NDRange &range);
+// The local size a launch given `given` (checked) runs with: `given`, or,
+// for a kernel that cannot observe the shape of its groups and whose
+// accesses suit a shape (rows or columns), localSizeForNull's choice: the
+// same work-items in the groups that suit them.
+Dims launchLocalSize(const _cl_kernel &kernel, cl_device_id device, cl_uint workDim, const Dims &global,
+                     const Dims &given);
 
 struct PendingLaunch;
 class DeviceEnqueueTree;
