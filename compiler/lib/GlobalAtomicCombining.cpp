@@ -32,7 +32,7 @@
 //     else                 window[index] += sext(v)
 //
 // (the window is one buffer's; null for another's, or without a combiner),
-// and each loop of such adds tests the window once. Which buffer
+// and each loop of such adds tests the window once (CombinerWindow.cpp). Which buffer
 // an access reaches is its underlying object: a load of a pointer argument
 // from the argument block (at the argument's offset), or a parameter of a
 // version that every call passes such a load (-O3's argument promotion),
@@ -51,7 +51,6 @@
 #include <llvm/ADT/MapVector.h>
 #include <llvm/ADT/SetVector.h>
 #include <llvm/Analysis/ValueTracking.h>
-#include <llvm/Support/KnownBits.h>
 #include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
@@ -65,6 +64,7 @@
 #include <set>
 
 #include "CombinerTestVersioning.h"
+#include "CombinerWindow.h"
 #include "Internal.h"
 #include "Passes.h"
 #include "Statistics.h"
@@ -74,16 +74,12 @@
 using namespace llvm;
 
 LOCKSTEP_STATISTIC(NumAddsCombined, "Global atomic adds held back in the thread's atomic combiner");
-LOCKSTEP_STATISTIC(NumAddsWindowed, "Global atomic adds held back in the combiner's window, by index");
 LOCKSTEP_STATISTIC(NumKernelsCombined, "Kernels with arguments whose atomic adds are combined");
 
 static cl::opt<bool> CombineGlobalAtomics("lockstep-combine-global-atomics", cl::init(true), cl::Hidden,
                                           cl::desc("Hold back global atomic adds whose results a kernel "
                                                    "ignores in a per-thread table"));
 
-static cl::opt<bool> UseWindow("lockstep-combiner-window", cl::init(true), cl::Hidden,
-                               cl::desc("Hold back adds to a byte-indexed bin (index below 256) in the "
-                                        "combiner's window, by index"));
 
 namespace lockstep::compiler {
 namespace {
@@ -316,52 +312,6 @@ BranchInst *combine(AtomicRMWInst *rmw, Value *combiner, FunctionCallee miss) {
   return test;
 }
 
-// An add to base + index * its size with index < kWindowEntries, base
-// available at the entry of the add's function: its base and index.
-struct WindowAdd {
-  Value *base;
-  Value *index;
-};
-std::optional<WindowAdd> windowAdd(AtomicRMWInst *rmw) {
-  auto *gep = dyn_cast<GetElementPtrInst>(rmw->getPointerOperand());
-  if (!gep || gep->getNumIndices() != 1) return std::nullopt;
-  const DataLayout &layout = rmw->getModule()->getDataLayout();
-  if (layout.getTypeAllocSize(gep->getSourceElementType()) != layout.getTypeStoreSize(rmw->getType()))
-    return std::nullopt;
-  Value *index = gep->getOperand(1);
-  if (computeKnownBits(index, layout).getMaxValue().uge(AtomicCombiner::kWindowEntries)) return std::nullopt;
-  Value *base = gep->getPointerOperand();
-  auto *defined = dyn_cast<Instruction>(base);
-  if (defined ? defined->getParent() != &rmw->getFunction()->getEntryBlock() : !isa<Argument, Constant>(base))
-    return std::nullopt;
-  return WindowAdd{base, index};
-}
-
-// The add at `rmw` to the window when there is one; the add as it was (to be
-// combined) otherwise. Returns the test on `window == null`.
-BranchInst *addToWindow(AtomicRMWInst *rmw, const WindowAdd &add, Value *window) {
-  LLVMContext &context = rmw->getContext();
-  BasicBlock *head = rmw->getParent();
-  BasicBlock *tail = head->splitBasicBlock(rmw->getIterator(), "window.done");
-  Function *F = head->getParent();
-  auto *none = BasicBlock::Create(context, "window.none", F, tail);
-  auto *windowed = BasicBlock::Create(context, "window.add", F, tail);
-  head->getTerminator()->eraseFromParent();
-  IRBuilder<> builder(head);
-  BranchInst *test = builder.CreateCondBr(builder.CreateIsNull(window, "window.none"), none, windowed,
-                                          MDBuilder(context).createUnlikelyBranchWeights());
-  rmw->moveBefore(BranchInst::Create(tail, none));
-  builder.SetInsertPoint(windowed);
-  Type *i64 = builder.getInt64Ty();
-  Value *delta = builder.CreateSExt(rmw->getValOperand(), i64);
-  if (rmw->getOperation() == AtomicRMWInst::Sub) delta = builder.CreateNeg(delta);
-  Value *slot = builder.CreateGEP(i64, window, builder.CreateZExtOrTrunc(add.index, i64), "window.slot");
-  builder.CreateStore(builder.CreateAdd(builder.CreateLoad(i64, slot), delta), slot);
-  builder.CreateBr(tail);
-  ++NumAddsWindowed;
-  return test;
-}
-
 bool combineKernel(Function &W) {
   KernelScan scan(W);
   if (!scan.collect()) return false;
@@ -375,14 +325,9 @@ bool combineKernel(Function &W) {
   FunctionCallee miss = M.getOrInsertFunction(
       kAtomicCombinerMissSymbol,
       FunctionType::get(Type::getVoidTy(context), {ptr, Type::getInt64Ty(context), Type::getInt64Ty(context)}, false));
-  FunctionCallee claimWindow = M.getOrInsertFunction(
-      kAtomicCombinerWindowSymbol,
-      FunctionType::get(ptr, {ptr, Type::getInt64Ty(context), Type::getInt64Ty(context)}, false));
   DenseMap<Function *, Value *> combiners;
   MapVector<Function *, SmallVector<BranchInst *, 8>> tests;
-  // Each function's windows, by base and width, and the tests of each.
-  MapVector<std::tuple<Function *, Value *, unsigned>, Value *> windows;
-  MapVector<Value *, SmallVector<BranchInst *, 8>> windowTests;
+  CombinerWindows windows(M);
   std::set<uint64_t> offsets;
   for (const KernelScan::Add &add : adds) {
     Function &G = *add.rmw->getFunction();
@@ -393,27 +338,14 @@ bool combineKernel(Function &W) {
       IRBuilder<> entry(&*G.getEntryBlock().getFirstInsertionPt());
       combiner = loadGroupInfo(entry, group, kAtomicCombiner);
     }
-    if (std::optional<WindowAdd> windowed = UseWindow ? windowAdd(add.rmw) : std::nullopt) {
-      bool wide = add.rmw->getType()->isIntegerTy(64);
-      Value *&window = windows[{&G, windowed->base, unsigned(wide)}];
-      if (!window) {
-        // After the base and the combiner, both in the entry block (the
-        // combiner first, at its top).
-        auto *after = dyn_cast<Instruction>(windowed->base);
-        IRBuilder<> at(after ? after->getNextNode() : cast<Instruction>(combiner)->getNextNode());
-        if (after && isa<PHINode>(after)) at.SetInsertPoint(after->getParent()->getFirstNonPHI());
-        Value *base = at.CreatePtrToInt(windowed->base, at.getInt64Ty());
-        window = at.CreateCall(claimWindow, {combiner, base, at.getInt64(wide)}, "window");
-      }
-      windowTests[window].push_back(addToWindow(add.rmw, *windowed, window));
-    }
+    windows.route(add.rmw, combiner);
     tests[&G].push_back(combine(add.rmw, combiner, miss));
     offsets.insert(add.offsets.begin(), add.offsets.end());
   }
   if (offsets.empty()) return false;
   for (auto &[G, functionTests] : tests) versionLoopsOnCombiner(*G, combiners[G], functionTests);
   // Then, in the copies with a combiner, on the window.
-  for (auto &[key, window] : windows) versionLoopsOnCombiner(*std::get<0>(key), window, windowTests[window]);
+  windows.versionLoops();
   std::string list;
   for (uint64_t offset : offsets) list += (list.empty() ? "" : ",") + std::to_string(offset);
   LLVM_DEBUG(dbgs() << W.getName() << ": atomic adds to the arguments at " << list << " combined\n");
