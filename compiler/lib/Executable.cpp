@@ -203,9 +203,9 @@ Result makeExecutable(std::unique_ptr<Module> module, std::unique_ptr<LLVMContex
     kernel.jammedRows = functionAttrNumber(*F, kJammedRowsAttr);
     kernel.subGroupSize = functionAttrNumber(*F, kSubGroupSizeAttr);
     StringRef shape = F->getFnAttribute(kGroupShapeAttr).getValueAsString();
-    kernel.groupShape = shape == "rows"      ? KernelDescription::GroupShape::Rows
-                        : shape == "columns" ? KernelDescription::GroupShape::Columns
-                                             : KernelDescription::GroupShape::None;
+    kernel.groupShape = shape == kGroupShapeRows      ? KernelDescription::GroupShape::Rows
+                        : shape == kGroupShapeColumns ? KernelDescription::GroupShape::Columns
+                                                   : KernelDescription::GroupShape::None;
     kernel.groupFree = F->hasFnAttribute(kGroupFreeAttr);
     kernel.checksBarriers = F->hasFnAttribute(kCheckBarriersAttr);
     kernel.checksBounds = F->hasFnAttribute(kCheckBoundsAttr);

@@ -125,8 +125,8 @@ PreservedAnalyses GroupShapePass::run(Module &M, ModuleAnalysisManager &) {
   for (Function &F : M) {
     if (F.isDeclaration() || !F.hasFnAttribute(kKernelNameAttr)) continue;
     switch (ShapeScan(M.getDataLayout()).run(F)) {
-      case Shape::Rows: F.addFnAttr(kGroupShapeAttr, "rows"), ++NumRows; break;
-      case Shape::Columns: F.addFnAttr(kGroupShapeAttr, "columns"), ++NumColumns; break;
+      case Shape::Rows: F.addFnAttr(kGroupShapeAttr, kGroupShapeRows), ++NumRows; break;
+      case Shape::Columns: F.addFnAttr(kGroupShapeAttr, kGroupShapeColumns), ++NumColumns; break;
       case Shape::None: break;
     }
     if (isGroupShapeFree(F)) F.addFnAttr(kGroupFreeAttr), ++NumFree;

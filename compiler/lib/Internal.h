@@ -49,6 +49,7 @@ inline constexpr const char *kJammedRowsAttr = "lockstep-jammed-rows";
 // the runtime's choice of a NULL local size follows the one; with the other,
 // it may run a launch in groups of its choice.
 inline constexpr const char *kGroupShapeAttr = "lockstep-group-shape";
+inline constexpr const char *kGroupShapeRows = "rows", *kGroupShapeColumns = "columns";
 inline constexpr const char *kGroupFreeAttr = "lockstep-group-free";
 // On a work-group function that may store with non-temporal stores
 // (StreamingStoresPass, or a function it calls): the launcher fences them.
