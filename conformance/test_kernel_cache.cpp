@@ -112,11 +112,19 @@ class KernelCache : public ClTest {
       if (path.extension() == ".bin") names.insert(path.filename().string());
     return names;
   }
-  // What the folder holds besides regular <key>.bin files (temporaries).
+  // The <key>.obj files: versions of kernels compiled at their first call.
+  std::set<std::string> objNames() const {
+    std::set<std::string> names;
+    for (const fs::path &path : entries())
+      if (path.extension() == ".obj") names.insert(path.filename().string());
+    return names;
+  }
+  // What the folder holds besides regular <key>.bin and <key>.obj files
+  // (temporaries).
   std::vector<std::string> strays() const {
     std::vector<std::string> found;
     for (const fs::path &path : entries())
-      if (path.extension() != ".bin" || !fs::is_regular_file(path))
+      if ((path.extension() != ".bin" && path.extension() != ".obj") || !fs::is_regular_file(path))
         found.push_back(path.filename().string());
     return found;
   }
@@ -769,6 +777,70 @@ TEST_F(KernelCache, TwoProcessesBuildTheSameProgramAtOnce) {
 }
 
 // LOCKSTEP_CACHE=0: nothing is stored, nothing is read, nothing is removed.
+// A kernel's versions (for rows of 16, narrow groups, groups too narrow to
+// cut its loop) are compiled at their first calls, not with the program: each
+// is stored once, as a <key>.obj file beside the program's; a build of the
+// same program read from the cache finds them there, and a damaged one is
+// compiled again and replaced.
+TEST_F(KernelCache, VersionsAreCompiledAtTheirFirstCallsAndStored) {
+  const std::string source = R"(
+kernel void sums(global const int *in, global int *out, local int *tile) {
+  int l = get_local_id(0), size = get_local_size(0), g = get_global_id(0);
+  tile[l] = in[g];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int s = 0;
+  for (int k = 0; k < size; ++k) s += tile[k] * (k + 1 + l);
+  out[g] = s;
+})";
+  constexpr size_t n = 512;
+  std::vector<int> in(n);
+  std::uniform_int_distribution<int> values(-1000, 1000);
+  for (int &v : in) v = values(rng_);
+  auto computes = [&](cl_program program, size_t local) -> ::testing::AssertionResult {
+    cl_kernel k = kernelOf(program, "sums");
+    if (!k) return ::testing::AssertionFailure() << "no kernel";
+    cl_mem input = bufferFrom(in, CL_MEM_READ_ONLY);
+    cl_mem output = buffer(CL_MEM_WRITE_ONLY, n * sizeof(int));
+    if (auto ok = setArgs(k, input, output, LocalBytes{local * sizeof(int)}); !ok) return ok;
+    if (auto ok = run(k, {n}, {local}); !ok) return ok;
+    std::vector<int> out = read<int>(output, n);
+    for (size_t g = 0; g < n; ++g) {
+      size_t first = g / local * local, l = g % local;
+      int want = 0;
+      for (size_t k = 0; k < local; ++k) want += in[first + k] * int(k + 1 + l);
+      if (out[g] != want)
+        return ::testing::AssertionFailure() << "local size " << local << ": out[" << g << "] = " << out[g]
+                                             << ", want " << want;
+    }
+    return ::testing::AssertionSuccess();
+  };
+  cl_program program = build(source, "");
+  ASSERT_TRUE(program);
+  EXPECT_EQ(binNames().size(), 1u) << "folder:\n" << listing();
+  EXPECT_TRUE(objNames().empty()) << "a version compiled before any launch:\n" << listing();
+  size_t seen = 0;
+  for (size_t local : {64, 16, 16, 8, 2}) {
+    EXPECT_TRUE(computes(program, local));
+    seen = objNames().size();
+  }
+  EXPECT_GE(seen, 3u) << "the 16-wide, narrow and whole-loop versions:\n" << listing();
+  std::set<std::string> stored = objNames();
+  EXPECT_TRUE(strays().empty()) << "folder:\n" << listing();
+
+  cl_program again = build(source, "");
+  ASSERT_TRUE(again);
+  for (size_t local : {16, 8, 2, 64}) EXPECT_TRUE(computes(again, local));
+  EXPECT_EQ(objNames(), stored) << "a version compiled again:\n" << listing();
+
+  const std::string garbage(4096, 'x');
+  for (const std::string &name : stored) writeFile(cache_ / name, garbage);
+  cl_program healed = build(source, "");
+  ASSERT_TRUE(healed);
+  for (size_t local : {16, 8, 2}) EXPECT_TRUE(computes(healed, local));
+  EXPECT_EQ(objNames(), stored) << "folder:\n" << listing();
+  for (const std::string &name : stored) EXPECT_NE(readFile(cache_ / name), garbage) << name << " kept";
+}
+
 TEST_F(KernelCache, ZeroTurnsTheCacheOff) {
   ::setenv("LOCKSTEP_CACHE", "0", 1);
   ASSERT_TRUE(fs::remove(cache_));
@@ -807,7 +879,7 @@ TEST_F(KernelCache, FolderFallsBackToXdgCacheHomeThenHome) {
   std::vector<fs::path> xdg;
   std::error_code error;
   for (const fs::directory_entry &entry : fs::directory_iterator(root_ / "xdg" / "lockstep", error))
-    xdg.push_back(entry.path());
+    if (entry.path().extension() == ".bin") xdg.push_back(entry.path());  // and versions' .obj
   ASSERT_EQ(xdg.size(), 1u) << error.message();
   EXPECT_EQ(xdg[0].extension(), ".bin");
 
@@ -817,7 +889,7 @@ TEST_F(KernelCache, FolderFallsBackToXdgCacheHomeThenHome) {
   std::vector<fs::path> home;
   for (const fs::directory_entry &entry :
        fs::directory_iterator(root_ / "home" / ".cache" / "lockstep", error))
-    home.push_back(entry.path());
+    if (entry.path().extension() == ".bin") home.push_back(entry.path());
   ASSERT_EQ(home.size(), 1u) << error.message();
   EXPECT_EQ(home[0].extension(), ".bin");
 
@@ -827,7 +899,7 @@ TEST_F(KernelCache, FolderFallsBackToXdgCacheHomeThenHome) {
   home.clear();
   for (const fs::directory_entry &entry :
        fs::directory_iterator(root_ / "home" / ".cache" / "lockstep", error))
-    home.push_back(entry.path());
+    if (entry.path().extension() == ".bin") home.push_back(entry.path());
   EXPECT_EQ(home.size(), 2u);
 }
 

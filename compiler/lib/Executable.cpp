@@ -12,6 +12,7 @@
 #include <mutex>
 
 #include "CompilerSteps.h"
+#include "Passes.h"
 
 using namespace llvm;
 
@@ -37,6 +38,10 @@ class JitExecutable final : public Executable {
         code_(std::move(code)),
         binary_(std::move(binary)),
         specialized_(kernels_.size()) {}
+  // The program's deferred versions, compiled at their first calls.
+  bool bindVersions(const std::vector<DeferredVersion> &versions, const std::string &cacheKey, std::string &log) {
+    return versions.empty() || versions_.bind(*code_, versions, kernels_, binary_, cacheKey, log);
+  }
   const std::vector<KernelDescription> &kernels() const override { return kernels_; }
   size_t globalVariableTotalSize() const override { return globals_; }
   std::atomic<uint64_t> &workCost(const KernelDescription &kernel) const override {
@@ -70,6 +75,7 @@ class JitExecutable final : public Executable {
   mutable std::vector<std::atomic<uint64_t>> costs_;
   std::unique_ptr<JitProgram> code_;
   std::vector<uint8_t> binary_;  // the program, for specialized versions of its kernels
+  LazyVersions versions_;        // after code_ and binary_, which it uses: goes first
   struct Specialized {
     std::vector<uint32_t> key;  // the launch's formats and samplers
     unsigned launches = 0;
@@ -156,9 +162,10 @@ std::optional<Result> fromCache(const std::string &key) {
   result.kind = BinaryKind::Executable;
   result.binary = std::move(cached->binary);
   result.kernelNames = kernelNames(cached->kernels);
-  result.executable =
-      std::make_shared<JitExecutable>(std::move(cached->kernels), cached->globalVariableBytes, std::move(code),
-                                      result.binary);
+  auto executable = std::make_shared<JitExecutable>(std::move(cached->kernels), cached->globalVariableBytes,
+                                                    std::move(code), result.binary);
+  if (!executable->bindVersions(cached->deferred, key, result.log)) return std::nullopt;
+  result.executable = std::move(executable);
   return result;
 }
 
@@ -190,6 +197,10 @@ Result makeExecutable(std::unique_ptr<Module> module, std::unique_ptr<LLVMContex
   if (!prepareModule(*M, options, result.log)) {
     result.status = Status::Failure;
     return result;
+  }
+  {
+    ModuleAnalysisManager unused;
+    DeferVersionsPass().run(*M, unused);
   }
   for (KernelDescription &kernel : kernels) {
     Function *F = M->getFunction(workGroupFunctionName(kernel.name));
@@ -233,17 +244,28 @@ Result makeExecutable(std::unique_ptr<Module> module, std::unique_ptr<LLVMContex
       if (kernel.combinedAtomicArguments.size() != found.combinedAtomicOffsets.size())
         kernel.combinedAtomicArguments.clear();
     }
+  // A deferred version may stream its stores where the kernel's own body
+  // does not: its launches end with the fence.
+  for (const DeferredVersion &version : machineCode->deferred)
+    for (KernelDescription &kernel : kernels)
+      if (workGroupFunctionName(kernel.name) == version.kernel) kernel.streamingStores = true;
   std::unique_ptr<JitProgram> code = jitObjects(machineCode->objects, result.log);  // a copy: the cache stores them
   if (!code || !bindKernels(*code, kernels, result.log)) {
     result.status = Status::Failure;
     return result;
   }
   if (!cacheKey.empty()) {
-    CachedProgram cached{result.binary, kernels, globals, std::move(machineCode->objects), result.log};
+    CachedProgram cached{result.binary, kernels, globals, std::move(machineCode->objects), result.log,
+                         machineCode->deferred};
     for (KernelDescription &kernel : cached.kernels) kernel.function = nullptr;
     storeCachedProgram(cacheKey, cached);
   }
-  result.executable = std::make_shared<JitExecutable>(std::move(kernels), globals, std::move(code), result.binary);
+  auto executable = std::make_shared<JitExecutable>(std::move(kernels), globals, std::move(code), result.binary);
+  if (!executable->bindVersions(machineCode->deferred, cacheKey, result.log)) {
+    result.status = Status::Failure;
+    return result;
+  }
+  result.executable = std::move(executable);
   result.status = Status::Success;
   return result;
 }

@@ -46,7 +46,10 @@
 // combiner only when no other argument's memory overlaps theirs and none is
 // an SVM pointer (runtime/Kernel.cpp), else the adds go to memory as before.
 // Versions of the kernel that -O3 left as functions of their own reach the
-// group's GroupInfo through the parameter their caller passes it in.
+// group's GroupInfo through the parameter their caller passes it in. A
+// version called through its slot (DeferVersions.cpp) is scanned where it
+// is compiled, as a work-group function of its own, and combines only the
+// arguments its kernel combines (kCombineOffsetsAttr).
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/MapVector.h>
 #include <llvm/ADT/SetVector.h>
@@ -114,6 +117,7 @@ class KernelScan {
         if (auto *call = dyn_cast<CallBase>(&I)) {
           if (call->isInlineAsm()) return false;
           Function *callee = call->getCalledFunction();
+          if (!callee && isVersionCall(*call)) continue;  // the version is combined on its own
           if (!callee) return false;
           if (!callee->isDeclaration()) reached.insert(callee);
         }
@@ -188,7 +192,9 @@ class KernelScan {
         if (!I.mayReadOrWriteMemory() && !isa<CallBase>(I)) continue;
         // A call of a function of the kernel's own: its accesses are scanned
         // where they are, through the parameters' bindings.
-        if (auto *call = dyn_cast<CallBase>(&I); call && !call->getCalledFunction()->isDeclaration()) continue;
+        if (auto *call = dyn_cast<CallBase>(&I);
+            call && (isVersionCall(*call) || !call->getCalledFunction()->isDeclaration()))
+          continue;
         if (auto *intrinsic = dyn_cast<IntrinsicInst>(&I))
           if (intrinsic->isAssumeLikeIntrinsic() || intrinsic->getIntrinsicID() == Intrinsic::prefetch ||
               isa<DbgInfoIntrinsic>(intrinsic))
@@ -317,6 +323,17 @@ bool combineKernel(Function &W) {
   if (!scan.collect()) return false;
   scan.scan();
   SmallVector<KernelScan::Add, 8> adds = scan.combinable();
+  // A deferred version (LazyVersions.cpp) combines only what its kernel does.
+  if (W.hasFnAttribute(kCombineOffsetsAttr)) {
+    SmallVector<StringRef, 4> listed;
+    W.getFnAttribute(kCombineOffsetsAttr).getValueAsString().split(listed, ',', -1, false);
+    std::set<uint64_t> allowed;
+    for (StringRef text : listed)
+      if (uint64_t offset; !text.getAsInteger(10, offset)) allowed.insert(offset);
+    erase_if(adds, [&](const KernelScan::Add &add) {
+      return any_of(add.offsets, [&](uint64_t offset) { return !allowed.count(offset); });
+    });
+  }
   if (adds.empty()) return false;
 
   Module &M = *W.getParent();
@@ -360,7 +377,8 @@ PreservedAnalyses GlobalAtomicCombiningPass::run(Module &M, ModuleAnalysisManage
   if (!CombineGlobalAtomics) return PreservedAnalyses::all();
   bool changed = false;
   for (Function &F : M)
-    if (!F.isDeclaration() && !F.hasLocalLinkage() && F.hasFnAttribute(kKernelNameAttr))
+    if (!F.isDeclaration() && !F.hasLocalLinkage() &&
+        (F.hasFnAttribute(kKernelNameAttr) || F.hasFnAttribute(kCombineOffsetsAttr)))
       changed |= combineKernel(F);
   return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }

@@ -116,6 +116,25 @@ void stopGroup();
 inline constexpr const char *kAtomicCombinerMissSymbol = "__lockstep_atomic_combiner_miss";
 // atomicCombinerWindow (GroupAbi.h), as generated code calls it.
 inline constexpr const char *kAtomicCombinerWindowSymbol = "__lockstep_atomic_combiner_window";
+// Versions a kernel's prologue dispatches to (VersionDispatch.cpp) are
+// called through a slot, `@__lockstep.version.NAME`, that holds the
+// version's address (DeferVersionsPass): a build that defers them leaves
+// the slot null and compiles the version at its first call, which asks
+// resolveVersion (LazyVersions.cpp) for it. The mark on such a version
+// names its kernel's work-group function.
+inline constexpr const char *kDispatchedVersionAttr = "lockstep-dispatched-version";
+inline constexpr const char *kVersionSlotPrefix = "__lockstep.version.";
+inline constexpr const char *kResolveVersionSymbol = "__lockstep_resolve_version";
+void *resolveVersion(void **slot);
+// Jit.cpp: what the programs' `__lockstep_resolve_version` calls.
+void setVersionResolver(void *(*resolver)(void **));
+// Whether `call` calls a version through its slot (combining scans skip it:
+// the version is scanned, and combined, on its own).
+bool isVersionCall(const llvm::CallBase &call);
+// On a deferred version compiled at its first call: the argument offsets
+// whose atomic adds its kernel combines ("8,24", or ""), the only ones the
+// version may combine (GlobalAtomicCombiningPass).
+inline constexpr const char *kCombineOffsetsAttr = "lockstep-combine-offsets";
 // The counter of cl_khr_kernel_clock's builtins (KernelClock.cpp): the
 // host's monotonic clock in nanoseconds.
 inline constexpr const char *kKernelClockSymbol = "__lockstep_kernel_clock";
@@ -306,9 +325,18 @@ struct OptimizedFunction {
   bool streamingStores = false;                  // kStreamingStoresAttr
   std::vector<uint32_t> combinedAtomicOffsets;  // kCombinedAtomicsAttr
 };
+// A version of a kernel left for its first call (DeferVersionsPass): the
+// version's symbol, its kernel's work-group function and the version's
+// module as bitcode, prepared but not optimized.
+struct DeferredVersion {
+  std::string symbol;
+  std::string kernel;
+  std::string bitcode;
+};
 struct MachineCode {
   std::vector<std::string> objects;
   std::vector<OptimizedFunction> functions;  // those with something to say
+  std::vector<DeferredVersion> deferred;
 };
 std::optional<MachineCode> compileModule(llvm::Module &M, const FrontendOptions &options, std::string &log);
 
@@ -319,6 +347,8 @@ class JitProgram {
   // The addresses of these symbols, in order; false (and why, in `log`) if
   // one is missing.
   virtual bool lookup(std::span<const std::string> symbols, std::vector<void *> &addresses, std::string &log) = 0;
+  // Links one more object file into the program (a deferred version's).
+  virtual bool addObject(std::string object, std::string &log) = 0;
 };
 // Loads a program's object files (compiled now or read from the kernel
 // cache) into a new program; the JIT takes the strings over (no copy).
@@ -348,6 +378,7 @@ struct CachedProgram {
   size_t globalVariableBytes = 0;
   std::vector<std::string> objects;  // machine code
   std::string log;     // the build log (warnings) of the build that made it
+  std::vector<DeferredVersion> deferred;
 };
 // The embedded builtins' hash, computed when they were built (16 hex digits).
 std::string_view builtinLibraryHash();
@@ -356,5 +387,32 @@ std::string_view builtinLibraryHash();
 std::string cacheKey(std::string_view kind, std::string_view input, std::string_view options);
 std::optional<CachedProgram> loadCachedProgram(const std::string &key);
 void storeCachedProgram(const std::string &key, const CachedProgram &program);
+// One object file under its own key (a deferred version compiled at its
+// first call).
+std::optional<std::string> loadCachedObject(const std::string &key);
+void storeCachedObject(const std::string &key, std::string_view object);
+
+// ---- deferred versions (LazyVersions.cpp) ----------------------------------------
+
+// The deferred versions of one loaded program: each slot found in its code
+// and registered for resolveVersion, which compiles the version (or reads it
+// from the kernel cache) at its first call and links it into the program.
+class LazyVersions {
+ public:
+  LazyVersions();
+  ~LazyVersions();  // unregisters the slots
+  LazyVersions(const LazyVersions &) = delete;
+  LazyVersions &operator=(const LazyVersions &) = delete;
+  // False (and why, in `log`) if a slot is missing from `code`. `binary`
+  // (the program's, for its options) and `code` must outlive this.
+  bool bind(JitProgram &code, const std::vector<DeferredVersion> &versions,
+            const std::vector<KernelDescription> &kernels, const std::vector<uint8_t> &binary,
+            const std::string &cacheKey, std::string &log);
+
+  struct Entry;  // one version (LazyVersions.cpp)
+
+ private:
+  std::vector<std::unique_ptr<Entry>> entries_;
+};
 
 }  // namespace lockstep::compiler

@@ -135,6 +135,7 @@ class Program final : public JitProgram {
     for (const SymbolStringPtr &name : names) addresses.push_back((*found)[name].getAddress().toPtr<void *>());
     return true;
   }
+  bool addObject(std::string object, std::string &log) override;
 
  private:
   JITDylib &dylib;
@@ -168,6 +169,14 @@ class StringMemoryBuffer final : public MemoryBuffer {
  private:
   std::string bytes_;
 };
+
+// Deferred versions' slots call resolveVersion (LazyVersions.cpp), which
+// LazyVersions::bind hands over before any kernel can call it: named here,
+// it would pull the compiler's whole back end into code that links this file
+// for hostTargetMachine alone (the passes' plugin for `opt`).
+std::atomic<void *(*)(void **)> versionResolver{nullptr};
+
+void *resolveThroughHook(void **slot) { return versionResolver.load(std::memory_order_acquire)(slot); }
 
 // A JITDylib for one program, with the symbols kernels may need from outside.
 JITDylib *createProgramDylib(std::string &log) {
@@ -205,6 +214,8 @@ JITDylib *createProgramDylib(std::string &log) {
   own[jit.mangleAndIntern(kAtomicCombinerWindowSymbol)] = {ExecutorAddr::fromPtr(&atomicCombinerWindow),
                                                            JITSymbolFlags::Exported};
   own[jit.mangleAndIntern(kKernelClockSymbol)] = {ExecutorAddr::fromPtr(&kernelClock), JITSymbolFlags::Exported};
+  own[jit.mangleAndIntern(kResolveVersionSymbol)] = {ExecutorAddr::fromPtr(&resolveThroughHook),
+                                                     JITSymbolFlags::Exported};
   auto pipe = [&](const char *name, auto *function) {
     own[jit.mangleAndIntern(std::string(kPipeSymbolPrefix) + name)] = {ExecutorAddr::fromPtr(function),
                                                                         JITSymbolFlags::Exported};
@@ -223,6 +234,20 @@ JITDylib *createProgramDylib(std::string &log) {
     return nullptr;
   }
   return &*dylib;
+}
+
+}  // namespace
+
+void setVersionResolver(void *(*resolver)(void **)) { versionResolver.store(resolver, std::memory_order_release); }
+
+namespace {
+
+bool Program::addObject(std::string object, std::string &log) {
+  if (Error error = processJit().addObjectFile(dylib, std::make_unique<StringMemoryBuffer>(std::move(object)))) {
+    log += "internal error: " + toString(std::move(error)) + "\n";
+    return false;
+  }
+  return true;
 }
 
 }  // namespace

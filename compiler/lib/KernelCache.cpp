@@ -3,7 +3,9 @@
 // program (in this process or another) skips Clang, the passes and codegen.
 //
 // Where: $LOCKSTEP_CACHE_DIR, else $XDG_CACHE_HOME/lockstep, else
-// ~/.cache/lockstep; LOCKSTEP_CACHE=0 turns it off. One file per program,
+// ~/.cache/lockstep; LOCKSTEP_CACHE=0 turns it off. One file per program
+// (KEY.bin), and one per version of a kernel compiled at its first call
+// (KEY.obj, an object file; LazyVersions.cpp),
 // written to a temporary name and renamed into place (safe when processes
 // race), with a checksum: a damaged file is deleted and the program rebuilt.
 // The folder is kept under LOCKSTEP_CACHE_MAX_MB (default 256) by removing
@@ -35,6 +37,9 @@ namespace lockstep::compiler {
 namespace {
 
 constexpr char kMagic[8] = {'L', 'S', 'C', 'A', 'C', 'H', 'E', 'D'};
+// A program's file, and a version of a kernel compiled at its first call
+// (LazyVersions.cpp).
+constexpr const char *kProgramExtension = ".bin", *kObjectExtension = ".obj";
 
 std::optional<fs::path> cacheDirectory() {
   const char *enabled = std::getenv("LOCKSTEP_CACHE");
@@ -278,10 +283,15 @@ std::string cacheKey(std::string_view kind, std::string_view input, std::string_
   return name;
 }
 
-std::optional<CachedProgram> loadCachedProgram(const std::string &key) {
+namespace {
+
+// The body of the file stored under `key`, checked; a damaged file is
+// deleted. Reading it touches it: trimming removes the least recently used
+// files first.
+std::optional<std::string> readEntry(const std::string &key, const char *extension) {
   std::optional<fs::path> directory = cacheDirectory();
   if (!directory) return std::nullopt;
-  fs::path path = *directory / (key + ".bin");
+  fs::path path = *directory / (key + extension);
   std::ifstream file(path, std::ios::binary | std::ios::ate);
   if (!file) return std::nullopt;
   // One read of the whole file (a 1.5 MB program took milliseconds through
@@ -289,20 +299,68 @@ std::optional<CachedProgram> loadCachedProgram(const std::string &key) {
   std::string bytes(size_t(std::max<std::streamoff>(0, file.tellg())), '\0');
   file.seekg(0);
   if (!file.read(bytes.data(), std::streamsize(bytes.size()))) return std::nullopt;
-  auto damaged = [&]() -> std::optional<CachedProgram> {
-    std::error_code error;
+  std::error_code error;
+  if (bytes.size() < sizeof(kMagic) + 8 || std::memcmp(bytes.data(), kMagic, sizeof(kMagic)) != 0) {
     fs::remove(path, error);
     return std::nullopt;
-  };
-  if (bytes.size() < sizeof(kMagic) + 8 || std::memcmp(bytes.data(), kMagic, sizeof(kMagic)) != 0)
-    return damaged();
+  }
   uint64_t checksum;
   std::memcpy(&checksum, bytes.data() + bytes.size() - 8, 8);
-  std::string_view body(bytes.data() + sizeof(kMagic), bytes.size() - sizeof(kMagic) - 8);
-  if (llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(body.data()), body.size())) !=
-      checksum)
-    return damaged();
-  Reader in(body);
+  bytes.resize(bytes.size() - 8);
+  bytes.erase(0, sizeof(kMagic));
+  if (llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size())) !=
+      checksum) {
+    fs::remove(path, error);
+    return std::nullopt;
+  }
+  fs::last_write_time(path, fs::file_time_type::clock::now(), error);
+  return bytes;
+}
+
+void removeEntry(const std::string &key, const char *extension) {
+  if (std::optional<fs::path> directory = cacheDirectory()) {
+    std::error_code error;
+    fs::remove(*directory / (key + extension), error);
+  }
+}
+
+// Stores `body` under `key`: written to a temporary name and renamed into
+// place, so that processes racing to store it are safe.
+void writeEntry(const std::string &key, const char *extension, std::string_view body) {
+  std::optional<fs::path> directory = cacheDirectory();
+  if (!directory) return;
+  std::error_code error;
+  fs::create_directories(*directory, error);
+  uint64_t checksum =
+      llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(body.data()), body.size()));
+  static std::atomic<uint64_t> counter{0};
+  fs::path temporary = *directory / (key + ".tmp." + std::to_string(getpid()) + "." + std::to_string(counter++));
+  {
+    std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
+    if (!file) return;
+    file.write(kMagic, sizeof(kMagic));
+    file.write(body.data(), std::streamsize(body.size()));
+    file.write(reinterpret_cast<const char *>(&checksum), 8);
+    if (!file) {
+      file.close();
+      fs::remove(temporary, error);
+      return;
+    }
+  }
+  fs::rename(temporary, *directory / (key + extension), error);
+  if (error) {
+    fs::remove(temporary, error);
+    return;
+  }
+  noteStored(*directory, sizeof(kMagic) + body.size() + 8);
+}
+
+}  // namespace
+
+std::optional<CachedProgram> loadCachedProgram(const std::string &key) {
+  std::optional<std::string> body = readEntry(key, kProgramExtension);
+  if (!body) return std::nullopt;
+  Reader in(*body);
   CachedProgram program;
   std::string_view binary = in.view();
   program.binary.assign(binary.begin(), binary.end());
@@ -312,18 +370,22 @@ std::optional<CachedProgram> loadCachedProgram(const std::string &key) {
   uint32_t objects = in.u32();
   for (uint32_t i = 0; in.ok && i < objects; ++i) program.objects.push_back(in.text());
   program.log = in.text();
-  if (!in.ok || !in.rest.empty() || program.objects.empty()) return damaged();
-  // Touch it: trimming removes the least recently used files first.
-  std::error_code error;
-  fs::last_write_time(path, fs::file_time_type::clock::now(), error);
+  uint32_t deferred = in.u32();
+  for (uint32_t i = 0; in.ok && i < deferred; ++i) {
+    DeferredVersion &version = program.deferred.emplace_back();
+    version.symbol = in.text();
+    version.kernel = in.text();
+    version.bitcode = in.text();
+  }
+  if (!in.ok || !in.rest.empty() || program.objects.empty()) {
+    removeEntry(key, kProgramExtension);
+    return std::nullopt;
+  }
   return program;
 }
 
 void storeCachedProgram(const std::string &key, const CachedProgram &program) {
-  std::optional<fs::path> directory = cacheDirectory();
-  if (!directory || program.objects.empty()) return;
-  std::error_code error;
-  fs::create_directories(*directory, error);
+  if (program.objects.empty()) return;
   Writer out;
   out.text(std::string_view(reinterpret_cast<const char *>(program.binary.data()), program.binary.size()));
   out.u64(program.globalVariableBytes);
@@ -332,28 +394,17 @@ void storeCachedProgram(const std::string &key, const CachedProgram &program) {
   out.u32(program.objects.size());
   for (const std::string &object : program.objects) out.text(object);
   out.text(program.log);
-  uint64_t checksum =
-      llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(out.bytes.data()), out.bytes.size()));
-  static std::atomic<uint64_t> counter{0};
-  fs::path temporary = *directory / (key + ".tmp." + std::to_string(getpid()) + "." + std::to_string(counter++));
-  {
-    std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
-    if (!file) return;
-    file.write(kMagic, sizeof(kMagic));
-    file.write(out.bytes.data(), out.bytes.size());
-    file.write(reinterpret_cast<const char *>(&checksum), 8);
-    if (!file) {
-      file.close();
-      fs::remove(temporary, error);
-      return;
-    }
+  out.u32(program.deferred.size());
+  for (const DeferredVersion &version : program.deferred) {
+    out.text(version.symbol);
+    out.text(version.kernel);
+    out.text(version.bitcode);
   }
-  fs::rename(temporary, *directory / (key + ".bin"), error);
-  if (error) {
-    fs::remove(temporary, error);
-    return;
-  }
-  noteStored(*directory, sizeof(kMagic) + out.bytes.size() + 8);
+  writeEntry(key, kProgramExtension, out.bytes);
 }
+
+std::optional<std::string> loadCachedObject(const std::string &key) { return readEntry(key, kObjectExtension); }
+
+void storeCachedObject(const std::string &key, std::string_view object) { writeEntry(key, kObjectExtension, object); }
 
 }  // namespace lockstep::compiler

@@ -54,7 +54,7 @@ struct Part {
   uint64_t cost = 0;                                // instructions
 };
 
-void collectReach(const Function &root, SmallPtrSetImpl<const GlobalValue *> &reach) {
+void collectReach(const GlobalValue &root, SmallPtrSetImpl<const GlobalValue *> &reach) {
   SmallVector<const GlobalValue *, 32> work{&root};
   SmallPtrSet<const Constant *, 32> seen;
   SmallVector<const Constant *, 16> constants;
@@ -85,16 +85,34 @@ void collectReach(const Function &root, SmallPtrSetImpl<const GlobalValue *> &re
   }
 }
 
-std::vector<Part> splitIntoParts(const Module &M, unsigned threads) {
+// Whether the module can be cut into parts at all: no aliases, and no
+// variables of its own visible outside it but the versions' slots.
+bool canSplit(const Module &M) {
+  if (!M.alias_empty() || !M.ifunc_empty()) return false;
+  for (const GlobalVariable &variable : M.globals())
+    if (variable.hasAppendingLinkage() || (!variable.isDeclaration() && !variable.hasLocalLinkage() &&
+                                           !variable.getName().starts_with(kVersionSlotPrefix)))
+      return false;
+  return true;
+}
+
+bool isCopyable(const GlobalVariable &variable) {
+  return variable.isConstant() && variable.hasAtLeastLocalUnnamedAddr() && variable.hasLocalLinkage();
+}
+
+// The parts to compile now (none: compile the module whole), and in
+// `deferredParts` one part for each of `deferred`, whose variables the
+// parts compiled now define.
+std::vector<Part> splitIntoParts(const Module &M, unsigned threads, ArrayRef<const Function *> deferred,
+                                 std::vector<Part> &deferredParts) {
   std::vector<const Function *> roots;
   for (const Function &F : M)
-    if (!F.isDeclaration() && !F.hasLocalLinkage()) roots.push_back(&F);
+    if (!F.isDeclaration() && !F.hasLocalLinkage() && !is_contained(deferred, &F)) roots.push_back(&F);
   uint64_t total = 0;
   for (const Function &F : M) total += F.getInstructionCount();
-  unsigned wanted = std::min<uint64_t>(PartsPerThread * threads, total / MinimumPartCost);
-  if (threads < 2 || wanted < 2 || roots.size() < 2 || !M.alias_empty() || !M.ifunc_empty()) return {};
-  for (const GlobalVariable &variable : M.globals())
-    if (variable.hasAppendingLinkage() || (!variable.isDeclaration() && !variable.hasLocalLinkage())) return {};
+  unsigned wanted = std::max<uint64_t>(1, std::min<uint64_t>(PartsPerThread * threads, total / MinimumPartCost));
+  if (roots.empty() || !canSplit(M)) return {};
+  if (deferred.empty() && (threads < 2 || wanted < 2 || roots.size() < 2)) return {};
   // Groups of roots that must share a part (union-find): one calls another.
   std::vector<SmallPtrSet<const GlobalValue *, 32>> reaches(roots.size());
   std::vector<size_t> leader(roots.size());
@@ -117,7 +135,7 @@ std::vector<Part> splitIntoParts(const Module &M, unsigned threads) {
     if (inserted) groups.emplace_back();
     groups[it->second].reach.insert(reaches[i].begin(), reaches[i].end());
   }
-  if (groups.size() < 2) return {};
+  if (deferred.empty() && groups.size() < 2) return {};
   for (Part &group : groups)
     for (const GlobalValue *global : group.reach)
       if (auto *F = dyn_cast<Function>(global)) group.cost += F->getInstructionCount();
@@ -135,56 +153,107 @@ std::vector<Part> splitIntoParts(const Module &M, unsigned threads) {
     for (const GlobalValue *global : part.reach) {
       auto *variable = dyn_cast<GlobalVariable>(global);
       if (!variable || variable->isDeclaration()) continue;
-      bool copyable = variable->isConstant() && variable->hasAtLeastLocalUnnamedAddr();
-      if (!copyable && !defined.insert(variable).second) part.borrowed.insert(variable);
+      if (!isCopyable(*variable) && !defined.insert(variable).second) part.borrowed.insert(variable);
     }
+  // A deferred part borrows every variable; one that no part compiled now
+  // uses, the first of those defines.
+  for (const Function *root : deferred) {
+    Part &part = deferredParts.emplace_back();
+    collectReach(*root, part.reach);
+    for (const GlobalValue *global : part.reach) {
+      auto *variable = dyn_cast<GlobalVariable>(global);
+      if (!variable || variable->isDeclaration() || isCopyable(*variable)) continue;
+      part.borrowed.insert(variable);
+      if (!defined.insert(variable).second) continue;
+      SmallPtrSet<const GlobalValue *, 8> reach;
+      collectReach(*variable, reach);
+      for (const GlobalValue *reached : reach)  // the functions compiled now are their own parts' roots
+        if (!isa<Function>(reached) || reached->hasLocalLinkage()) parts[0].reach.insert(reached);
+    }
+  }
   return parts;
+}
+
+// A part's module, as bitcode: a variable another part defines is declared;
+// a constant keeps its initializer for -O3, as available_externally.
+void writePart(const Module &M, const Part &part, SmallVector<char, 0> &bitcode) {
+  auto defines = [&](const GlobalValue *value) {
+    auto *variable = dyn_cast<GlobalVariable>(value);
+    bool declared = variable && part.borrowed.contains(variable) && !variable->isConstant();
+    return part.reach.contains(value) && !declared;
+  };
+  ValueToValueMapTy map;
+  std::unique_ptr<Module> copy = CloneModule(M, map, defines);
+  for (const GlobalVariable *variable : part.borrowed)
+    if (variable->isConstant())
+      cast<GlobalVariable>(map[variable])->setLinkage(GlobalValue::AvailableExternallyLinkage);
+  raw_svector_ostream stream(bitcode);
+  WriteBitcodeToFile(*copy, stream);
 }
 
 }  // namespace
 
 namespace {
 
+// The versions of each kernel that its launches may never use
+// (DeferVersions.cpp) are compiled at their first call.
+cl::opt<bool> DeferVersions("lockstep-defer-versions", cl::init(true), cl::Hidden,
+                            cl::desc("Compile a kernel's versions at their first call, not with the program"));
+
+// The versions to leave for their first calls, each made a function of its
+// own with its slot emptied, if the module can be cut into parts.
+std::vector<const Function *> deferVersions(Module &M) {
+  std::vector<const Function *> deferred;
+  if (!DeferVersions || !canSplit(M)) return deferred;
+  for (Function &F : M) {
+    if (F.isDeclaration() || !F.hasFnAttribute(kDispatchedVersionAttr)) continue;
+    GlobalVariable *slot = M.getGlobalVariable((kVersionSlotPrefix + F.getName()).str());
+    if (!slot || slot->getInitializer() != &F) continue;
+    slot->setInitializer(ConstantPointerNull::get(PointerType::get(M.getContext(), 0)));
+    F.setLinkage(GlobalValue::ExternalLinkage);
+    deferred.push_back(&F);
+  }
+  return deferred;
+}
+
 std::optional<MachineCode> compileInParts(Module &M, const FrontendOptions &options, std::string &log) {
-  std::vector<Part> parts = splitIntoParts(M, tbb::this_task_arena::max_concurrency());  // none, or two or more
+  std::vector<const Function *> deferred = deferVersions(M);
+  std::vector<Part> deferredParts;
+  // None, or two or more (one or more with deferred versions).
+  std::vector<Part> parts = splitIntoParts(M, tbb::this_task_arena::max_concurrency(), deferred, deferredParts);
   MachineCode code;
   if (parts.empty()) {
+    for (const Function *version : deferred)  // compiled with the rest after all
+      M.getGlobalVariable((kVersionSlotPrefix + version->getName()).str())
+          ->setInitializer(const_cast<Function *>(version));
     code.objects.resize(1);
     if (!compilePart(M, options, code.objects[0], code.functions, log)) return std::nullopt;
     return code;
   }
   code.objects.resize(parts.size());
   // A variable that parts share gets a name that is the program's own.
-  for (const Part &part : parts)
-    for (const GlobalVariable *shared : part.borrowed) {
-      auto *variable = const_cast<GlobalVariable *>(shared);
-      if (!variable->hasLocalLinkage()) continue;
-      variable->setName("__lockstep.global." + variable->getName());
-      // Default visibility: the other parts reach it through the GOT, so the
-      // JIT may place the parts' code and data at any distance.
-      variable->setLinkage(GlobalValue::ExternalLinkage);
-      variable->setVisibility(GlobalValue::DefaultVisibility);
-      variable->setDSOLocal(false);
-    }
+  for (const std::vector<Part> *list : {&parts, &deferredParts})
+    for (const Part &part : *list)
+      for (const GlobalVariable *shared : part.borrowed) {
+        auto *variable = const_cast<GlobalVariable *>(shared);
+        if (!variable->hasLocalLinkage()) continue;
+        variable->setName("__lockstep.global." + variable->getName());
+        // Default visibility: the other parts reach it through the GOT, so
+        // the JIT may place the parts' code and data at any distance.
+        variable->setLinkage(GlobalValue::ExternalLinkage);
+        variable->setVisibility(GlobalValue::DefaultVisibility);
+        variable->setDSOLocal(false);
+      }
   // Each part goes to a context of its own, through bitcode: LLVM allows
   // one thread at a time per context.
   std::vector<SmallVector<char, 0>> bitcode(parts.size());
-  for (size_t i = 0; i < parts.size(); ++i) {
-    const Part &part = parts[i];
-    // A variable another part defines is declared; a constant keeps its
-    // initializer for -O3, as available_externally.
-    auto defines = [&](const GlobalValue *value) {
-      auto *variable = dyn_cast<GlobalVariable>(value);
-      bool declared = variable && part.borrowed.contains(variable) && !variable->isConstant();
-      return part.reach.contains(value) && !declared;
-    };
-    ValueToValueMapTy map;
-    std::unique_ptr<Module> copy = CloneModule(M, map, defines);
-    for (const GlobalVariable *variable : part.borrowed)
-      if (variable->isConstant())
-        cast<GlobalVariable>(map[variable])->setLinkage(GlobalValue::AvailableExternallyLinkage);
-    raw_svector_ostream stream(bitcode[i]);
-    WriteBitcodeToFile(*copy, stream);
+  for (size_t i = 0; i < parts.size(); ++i) writePart(M, parts[i], bitcode[i]);
+  for (size_t i = 0; i < deferred.size(); ++i) {
+    SmallVector<char, 0> written;
+    writePart(M, deferredParts[i], written);
+    code.deferred.push_back({deferred[i]->getName().str(),
+                             deferred[i]->getFnAttribute(kDispatchedVersionAttr).getValueAsString().str(),
+                             std::string(written.begin(), written.end())});
   }
   std::vector<std::string> logs(parts.size());
   std::vector<std::vector<OptimizedFunction>> functions(parts.size());

@@ -30,6 +30,12 @@ struct BoundsCheckPass : llvm::PassInfoMixin<BoundsCheckPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 
+// Calls of a kernel's versions go through slots that a build may leave
+// empty, to compile the version at its first call (DeferVersions.cpp).
+struct DeferVersionsPass : llvm::PassInfoMixin<DeferVersionsPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+
 // Loops whose trip count scalar evolution cannot compute poll
 // GroupInfo::stop and leave the group when the runtime sets it
 // (StopPoll.cpp).

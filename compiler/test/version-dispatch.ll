@@ -5,8 +5,8 @@
 ; straight-line kernel calls its masked-tail version where the width is not
 ; a multiple of 64. Each function then reserves the context and private
 ; memory of the largest it may call, and a frame for both; the versions lose
-; the kernel's name and their version mark, and are not inlined; the list of
-; versions goes.
+; the kernel's name and their version mark, are marked with their kernel
+; (for DeferVersionsPass) and are not inlined; the list of versions goes.
 ; RUN: %opt -passes=lockstep-version-dispatch -S %s | FileCheck %s \
 ; RUN:   --implicit-check-not=lockstep.versions --implicit-check-not=lockstep-work-group-version
 
@@ -87,6 +87,6 @@ attributes #5 = { "lockstep-kernel"="k" "lockstep-work-group-version"="vector-ro
 ; CHECK:       narrow.rows:
 ; CHECK-NEXT:    call void @s.narrow_rows(
 ; CHECK:       attributes #0 = { "lockstep-context-bytes"="256" "lockstep-frame-bytes"="15" "lockstep-kernel"="k" "lockstep-private-bytes"="192" }
-; CHECK:       attributes #[[WHOLE]] = { noinline "lockstep-context-bytes"="16" "lockstep-frame-bytes"="4" "lockstep-private-bytes"="16" }
-; CHECK:       attributes #[[NARROWCUT]] = { noinline "lockstep-context-bytes"="128" "lockstep-frame-bytes"="6" "lockstep-private-bytes"="128" }
-; CHECK:       attributes #[[VECTORROWS]] = { noinline "lockstep-context-bytes"="256" "lockstep-frame-bytes"="1" "lockstep-private-bytes"="192" }
+; CHECK:       attributes #[[WHOLE]] = { noinline "lockstep-context-bytes"="16" "lockstep-dispatched-version"="k" "lockstep-frame-bytes"="4" "lockstep-private-bytes"="16" }
+; CHECK:       attributes #[[NARROWCUT]] = { noinline "lockstep-context-bytes"="128" "lockstep-dispatched-version"="k" "lockstep-frame-bytes"="6" "lockstep-private-bytes"="128" }
+; CHECK:       attributes #[[VECTORROWS]] = { noinline "lockstep-context-bytes"="256" "lockstep-dispatched-version"="k" "lockstep-frame-bytes"="1" "lockstep-private-bytes"="192" }

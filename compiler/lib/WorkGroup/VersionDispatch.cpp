@@ -6,7 +6,8 @@
 // version, rows of a straight-line kernel that are not a multiple of the
 // vector step the masked-tail version, and rows of exactly the vector-row
 // width (16) the version whose rows have that constant length. The list of
-// versions and the versions' marks go.
+// versions goes; each version is marked with its kernel
+// (kDispatchedVersionAttr), for DeferVersionsPass.
 #include <llvm/IR/BasicBlock.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
@@ -160,7 +161,10 @@ PreservedAnalyses VersionDispatchPass::run(Module &M, ModuleAnalysisManager &) {
         return builder.CreateICmpEQ(width, builder.getInt64(kVectorRowWidth));
       });
     }
-    for (Function *version : versions) version->removeFnAttr(kWorkGroupVersionAttr);
+    for (Function *version : versions) {
+      version->removeFnAttr(kWorkGroupVersionAttr);
+      version->addFnAttr(kDispatchedVersionAttr, kernel->getName());
+    }
     setVersions(*kernel, {});
     changed = true;
   }

@@ -1,0 +1,150 @@
+// The versions a build deferred (DeferVersions.cpp, ModuleParts.cpp),
+// compiled at their first call. A loaded program registers each deferred
+// version's slot (LazyVersions::bind); the first group that takes the
+// version finds its slot empty and calls resolveVersion, which, once per
+// version (other threads that call it meanwhile wait), reads the version's
+// machine code from the kernel cache or optimizes and compiles its bitcode
+// as a part of the program (compilePart) and stores it there, links it into
+// the program's JITDylib, and fills the slot. Builds of the same program in
+// other processes find the version in the cache under a key made of the
+// program's key and the version's name.
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/ErrorHandling.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <atomic>
+#include <mutex>
+#include <unordered_map>
+
+#include "Backend.h"
+#include "CompilerSteps.h"
+
+using namespace llvm;
+
+namespace lockstep::compiler {
+
+struct LazyVersions::Entry {
+  DeferredVersion version;
+  std::string combineOffsets;  // kCombineOffsetsAttr
+  std::string programKey;      // the program's cache key, or "" (not cached)
+  JitProgram *code = nullptr;
+  const std::vector<uint8_t> *binary = nullptr;  // the program's, for its options
+  void **slot = nullptr;
+  std::mutex mutex;  // held while the version is compiled
+};
+
+namespace {
+
+struct Registry {
+  std::mutex mutex;
+  std::unordered_map<void **, LazyVersions::Entry *> slots;
+};
+
+Registry &registry() {
+  static Registry *registry = new Registry;  // never destroyed: programs go from static destructors
+  return *registry;
+}
+
+// The version's machine code, linked into its program; null (and why, in
+// `log`) if it cannot be made.
+void *compileVersion(LazyVersions::Entry &entry, std::string &log) {
+  const std::string &symbol = entry.version.symbol;
+  std::string key = entry.programKey.empty() ? std::string() : cacheKey("version", symbol, entry.programKey);
+  std::optional<std::string> object;
+  if (!key.empty()) object = loadCachedObject(key);
+  if (!object) {
+    ParsedBinary parsed = parseBinary(*entry.binary);
+    std::string ignored;
+    std::optional<FrontendOptions> options = parseOptions(parsed.options, false, ignored);
+    if (!options) options = FrontendOptions{};
+    LLVMContext context;
+    Expected<std::unique_ptr<Module>> M =
+        parseBitcodeFile(MemoryBufferRef(entry.version.bitcode, "version.bc"), context);
+    if (!M) {
+      log += "internal error: " + toString(M.takeError()) + "\n";
+      return nullptr;
+    }
+    Function *version = (*M)->getFunction(symbol);
+    if (!version) {
+      log += "internal error: the deferred module lacks " + symbol + "\n";
+      return nullptr;
+    }
+    version->addFnAttr(kCombineOffsetsAttr, entry.combineOffsets);
+    std::string compiled;
+    std::vector<OptimizedFunction> found;
+    if (!compilePart(**M, *options, compiled, found, log)) return nullptr;
+    reportStatistics();
+    if (!key.empty()) storeCachedObject(key, compiled);
+    object = std::move(compiled);
+  }
+  std::vector<void *> address;
+  if (!entry.code->addObject(std::move(*object), log) || !entry.code->lookup({&symbol, 1}, address, log))
+    return nullptr;
+  return address[0];
+}
+
+}  // namespace
+
+void *resolveVersion(void **slot) {
+  LazyVersions::Entry *entry = nullptr;
+  {
+    Registry &known = registry();
+    std::lock_guard lock(known.mutex);
+    if (auto found = known.slots.find(slot); found != known.slots.end()) entry = found->second;
+  }
+  if (!entry) report_fatal_error("lockstep: a kernel's version was called through a slot nobody registered");
+  std::lock_guard lock(entry->mutex);
+  std::atomic_ref<void *> held(*slot);
+  if (void *function = held.load(std::memory_order_acquire)) return function;
+  std::string log;
+  void *function = compileVersion(*entry, log);
+  // The version's module was verified with the program and compiled the
+  // same way as the program's parts: failing here is the compiler's fault.
+  if (!function) report_fatal_error(Twine("lockstep: compiling ") + entry->version.symbol + " failed: " + log);
+  held.store(function, std::memory_order_release);
+  return function;
+}
+
+LazyVersions::LazyVersions() = default;
+
+LazyVersions::~LazyVersions() {
+  Registry &known = registry();
+  std::lock_guard lock(known.mutex);
+  for (const std::unique_ptr<Entry> &entry : entries_) known.slots.erase(entry->slot);
+}
+
+bool LazyVersions::bind(JitProgram &code, const std::vector<DeferredVersion> &versions,
+                        const std::vector<KernelDescription> &kernels, const std::vector<uint8_t> &binary,
+                        const std::string &cacheKey, std::string &log) {
+  std::vector<std::string> slots;
+  for (const DeferredVersion &version : versions) slots.push_back(kVersionSlotPrefix + version.symbol);
+  std::vector<void *> addresses;
+  if (!code.lookup(slots, addresses, log)) return false;
+  for (size_t i = 0; i < versions.size(); ++i) {
+    auto entry = std::make_unique<Entry>();
+    entry->version = versions[i];
+    entry->programKey = cacheKey;
+    entry->code = &code;
+    entry->binary = &binary;
+    entry->slot = static_cast<void **>(addresses[i]);
+    // The version combines the adds its kernel combines, no others: the
+    // runtime checked those arguments' memory for a launch's combiner.
+    for (const KernelDescription &kernel : kernels) {
+      if (workGroupFunctionName(kernel.name) != versions[i].kernel) continue;
+      for (uint32_t argument : kernel.combinedAtomicArguments)
+        entry->combineOffsets += (entry->combineOffsets.empty() ? "" : ",") +
+                                 std::to_string(kernel.arguments[argument].offset);
+    }
+    entries_.push_back(std::move(entry));
+  }
+  setVersionResolver(&resolveVersion);
+  Registry &known = registry();
+  std::lock_guard lock(known.mutex);
+  for (const std::unique_ptr<Entry> &entry : entries_) known.slots[entry->slot] = entry.get();
+  return true;
+}
+
+}  // namespace lockstep::compiler
