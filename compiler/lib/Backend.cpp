@@ -11,6 +11,7 @@
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Passes/StandardInstrumentations.h>
 #include <llvm/Target/TargetMachine.h>
+#include <llvm/Transforms/IPO/FunctionAttrs.h>
 
 #include "Backend.h"
 #include "Internal.h"
@@ -77,6 +78,17 @@ bool prepareModule(Module &M, const FrontendOptions &options, std::string &log) 
     return false;
   }
   return true;
+}
+
+void deferVersionCalls(Module &M) {
+  PassBuilder builder(&hostTargetMachine());
+  Analyses analyses(builder);
+  ModulePassManager passes;
+  // What each version does with its parameters, while the kernels still
+  // call the versions directly: DeferVersionsPass puts it on the calls.
+  passes.addPass(createModuleToPostOrderCGSCCPassAdaptor(PostOrderFunctionAttrsPass()));
+  passes.addPass(DeferVersionsPass());
+  passes.run(M, analyses.modules);
 }
 
 void optimizeModule(Module &M, const FrontendOptions &options) {

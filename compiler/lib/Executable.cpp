@@ -12,7 +12,6 @@
 #include <mutex>
 
 #include "CompilerSteps.h"
-#include "Passes.h"
 
 using namespace llvm;
 
@@ -198,10 +197,7 @@ Result makeExecutable(std::unique_ptr<Module> module, std::unique_ptr<LLVMContex
     result.status = Status::Failure;
     return result;
   }
-  {
-    ModuleAnalysisManager unused;
-    DeferVersionsPass().run(*M, unused);
-  }
+  deferVersionCalls(*M);
   for (KernelDescription &kernel : kernels) {
     Function *F = M->getFunction(workGroupFunctionName(kernel.name));
     if (!F) continue;

@@ -315,6 +315,10 @@ void addCheckFlags(llvm::Module &M, const FrontendOptions &options);
 // Links the builtins into `M` and runs the work-group passes: every kernel
 // gets its work-group function.
 bool prepareModule(llvm::Module &M, const FrontendOptions &options, std::string &log);
+// Calls of the kernels' versions through slots (DeferVersionsPass), with
+// what each version does with its parameters; a build that compiles the
+// module in parts may then defer the versions (ModuleParts.cpp).
+void deferVersionCalls(llvm::Module &M);
 // A prepared module compiled for the host: -O3 (or less with
 // -cl-opt-disable), then machine code, as one object file or, for a large
 // program, several made in parallel.

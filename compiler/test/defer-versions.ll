@@ -2,7 +2,8 @@
 ; holds the version (a build that defers it empties the slot and compiles
 ; the version at its first call, through __lockstep_resolve_version). The
 ; slot is in the host's address space though spir64's globals default to
-; __global's; a call of a function that is no version stays direct.
+; __global's; a call of a function that is no version stays direct. The
+; call keeps what the version does with its parameters and memory.
 ; RUN: %opt -passes=lockstep-defer-versions -S %s | FileCheck %s
 
 target datalayout = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-G1"
@@ -22,12 +23,13 @@ target triple = "spir64-unknown-unknown"
 ; CHECK-NEXT:    br label %version.call
 ; CHECK:       version.call:
 ; CHECK-NEXT:    [[CALLEE:%.*]] = phi ptr [ [[LOADED]], %vector.rows ], [ [[RESOLVED]], %version.resolve ]
-; CHECK-NEXT:    call void [[CALLEE]](ptr %args, ptr %group, ptr %local, ptr %context)
+; CHECK-NEXT:    call void [[CALLEE]](ptr %args, ptr nocapture readonly %group, ptr %local, ptr %context) #[[CALL:[0-9]+]]
 ; CHECK-NEXT:    ret void
 ; CHECK:       rest:
 ; CHECK-NEXT:    call void @helper(ptr %args)
 ; CHECK: declare ptr @__lockstep_resolve_version(ptr) #[[RESOLVE:[0-9]+]]
 ; CHECK: attributes #[[RESOLVE]] = { cold nounwind }
+; CHECK: attributes #[[CALL]] = { nounwind memory(argmem: write) }
 
 define void @k(ptr %args, ptr %group, ptr %local, ptr %context) #0 {
 entry:
@@ -44,7 +46,7 @@ rest:
   ret void
 }
 
-define internal void @k.vector_rows(ptr %args, ptr %group, ptr %local, ptr %context) #1 {
+define internal void @k.vector_rows(ptr %args, ptr nocapture readonly %group, ptr %local, ptr %context) #1 {
   store i32 1, ptr %args, align 4
   ret void
 }
@@ -55,4 +57,4 @@ define internal void @helper(ptr %args) {
 }
 
 attributes #0 = { "lockstep-kernel"="k" }
-attributes #1 = { noinline "lockstep-dispatched-version"="k" }
+attributes #1 = { noinline nounwind memory(argmem: write) "lockstep-dispatched-version"="k" }
