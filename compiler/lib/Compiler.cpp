@@ -84,12 +84,24 @@ Compiler::Compiler() : impl_(std::make_unique<Impl>()) {
   // statements spent 8.3 of its 9.6 s of code generation there, and 1.7 s
   // in all without it; the benchmark suite ran as fast without it (16-core
   // Xeon, geometric mean 0.99x, within the run's spread). A developer may
-  // still name the pass's option in LOCKSTEP_LLVM_OPTIONS.
+  // still name either pass's option in LOCKSTEP_LLVM_OPTIONS
+  // (-disable-lsr=false).
+  //
+  // Loop strength reduction took 30-40% of code generation (0.45 of 1.14 s
+  // for the suite's kernels, mostly rebuilding scalar evolution over the
+  // vectorized work-item loops), and the kernels ran as fast or faster
+  // without it: x86's addressing modes take the work-item loops' base +
+  // index * scale as they are (suite and real-world sets, alternating runs,
+  // 2-core EPYC: mandelbrot, nbody and reduce 10-15% faster, none slower;
+  // 2 Xeon cores: rw_sgemm_tiled 95-110 against 58-102 GFLOP/s, the rest
+  // within the host's noise).
   const char *user = std::getenv("LOCKSTEP_LLVM_OPTIONS");
-  SmallVector<const char *, 2> arguments = {"lockstep"};
+  SmallVector<const char *, 3> arguments = {"lockstep"};
   if (cl::getRegisteredOptions().count("disable-x86-domain-reassignment") &&
       !(user && StringRef(user).contains("x86-domain-reassignment")))
     arguments.push_back("-disable-x86-domain-reassignment");
+  if (cl::getRegisteredOptions().count("disable-lsr") && !(user && StringRef(user).contains("disable-lsr")))
+    arguments.push_back("-disable-lsr");
   // A developer's aid (README): LLVM's own options, as opt takes them
   // (-pass-remarks-missed=loop-vectorize, a pass's cl::opt knobs).
   if (arguments.size() > 1 || user)
