@@ -15,6 +15,8 @@
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <pthread.h>
+
 #include <atomic>
 #include <mutex>
 #include <unordered_map>
@@ -86,6 +88,32 @@ void *compileVersion(LazyVersions::Entry &entry, std::string &log) {
   return address[0];
 }
 
+// Compiling takes more stack than a group may have left (its frame runs on
+// a thread with a margin of 1 MiB beyond it): the compile runs on a thread
+// of its own, with the stack the runtime's workers have, and this one waits.
+void *compileOnThreadOfItsOwn(LazyVersions::Entry &entry, std::string &log) {
+  constexpr size_t kCompileStackBytes = size_t(64) << 20;
+  struct Job {
+    LazyVersions::Entry &entry;
+    std::string &log;
+    void *function = nullptr;
+  } job{entry, log};
+  auto run = [](void *data) -> void * {
+    auto &job = *static_cast<Job *>(data);
+    job.function = compileVersion(job.entry, job.log);
+    return nullptr;
+  };
+  pthread_attr_t attributes;
+  pthread_t thread;
+  bool started = pthread_attr_init(&attributes) == 0 &&
+                 pthread_attr_setstacksize(&attributes, kCompileStackBytes) == 0 &&
+                 pthread_create(&thread, &attributes, run, &job) == 0;
+  pthread_attr_destroy(&attributes);
+  if (!started) return compileVersion(entry, log);  // no thread to be had: here, then
+  pthread_join(thread, nullptr);
+  return job.function;
+}
+
 }  // namespace
 
 void *resolveVersion(void **slot) {
@@ -100,7 +128,7 @@ void *resolveVersion(void **slot) {
   std::atomic_ref<void *> held(*slot);
   if (void *function = held.load(std::memory_order_acquire)) return function;
   std::string log;
-  void *function = compileVersion(*entry, log);
+  void *function = compileOnThreadOfItsOwn(*entry, log);
   // The version's module was verified with the program and compiled the
   // same way as the program's parts: failing here is the compiler's fault.
   if (!function) report_fatal_error(Twine("lockstep: compiling ") + entry->version.symbol + " failed: " + log);

@@ -1,7 +1,9 @@
 // A large program compiled in parts, in parallel: the module is cut into
 // parts of whole work-group functions (with what they reach), each part
 // optimized and compiled to an object file of its own on a thread of its
-// own (compilePart), and the JIT links the objects together.
+// own (compilePart), and the JIT links the objects together. The versions
+// of kernels that a build defers (DeferVersions.cpp) are parts of their own
+// that stay bitcode, for their first calls (LazyVersions.cpp).
 #include <llvm/ADT/DenseSet.h>
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/Bitcode/BitcodeReader.h>
