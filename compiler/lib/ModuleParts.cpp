@@ -110,8 +110,9 @@ std::vector<Part> splitIntoParts(const Module &M, unsigned threads, ArrayRef<con
   std::vector<const Function *> roots;
   for (const Function &F : M)
     if (!F.isDeclaration() && !F.hasLocalLinkage() && !is_contained(deferred, &F)) roots.push_back(&F);
-  uint64_t total = 0;
-  for (const Function &F : M) total += F.getInstructionCount();
+  uint64_t total = 0;  // of the work done now
+  for (const Function &F : M)
+    if (!is_contained(deferred, &F)) total += F.getInstructionCount();
   unsigned wanted = std::max<uint64_t>(1, std::min<uint64_t>(PartsPerThread * threads, total / MinimumPartCost));
   if (roots.empty() || !canSplit(M)) return {};
   if (deferred.empty() && (threads < 2 || wanted < 2 || roots.size() < 2)) return {};
@@ -162,6 +163,9 @@ std::vector<Part> splitIntoParts(const Module &M, unsigned threads, ArrayRef<con
   for (const Function *root : deferred) {
     Part &part = deferredParts.emplace_back();
     collectReach(*root, part.reach);
+    // Another part's root it reaches (through a constant) stays that part's.
+    for (const GlobalValue *global : SmallVector<const GlobalValue *, 32>(part.reach.begin(), part.reach.end()))
+      if (isa<Function>(global) && global != root && !global->hasLocalLinkage()) part.reach.erase(global);
     for (const GlobalValue *global : part.reach) {
       auto *variable = dyn_cast<GlobalVariable>(global);
       if (!variable || variable->isDeclaration() || isCopyable(*variable)) continue;
