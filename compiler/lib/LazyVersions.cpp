@@ -23,6 +23,7 @@
 
 #include "Backend.h"
 #include "CompilerSteps.h"
+#include "ThreadHandOff.h"
 
 using namespace llvm;
 
@@ -47,6 +48,10 @@ struct Registry {
 
 Registry &registry() {
   static Registry *registry = new Registry;  // never destroyed: programs go from static destructors
+  // Made once, used by every thread that builds or launches (ThreadHandOff.h).
+  static const bool handedOff = (handOff(registry), true);
+  (void)handedOff;
+  takeOver(registry);
   return *registry;
 }
 
