@@ -223,9 +223,7 @@ Result Compiler::buildFromBinary(std::span<const uint8_t> binary, std::string_vi
   // binary was compiled with.
   std::optional<FrontendOptions> now = parseOptionsInto(optionText, false, result);
   if (!now) return result;
-  std::string ignored;
-  std::optional<FrontendOptions> options = parseOptions(parsed.options, false, ignored);
-  if (!options) options = FrontendOptions{};
+  FrontendOptions options = binaryOptions(parsed);
   std::string key = cacheKey("binary", std::string_view(reinterpret_cast<const char *>(binary.data()), binary.size()),
                              optionText);
   if (std::optional<Result> cached = fromCache(key)) return std::move(*cached);
@@ -241,7 +239,7 @@ Result Compiler::buildFromBinary(std::span<const uint8_t> binary, std::string_vi
   // groups (-cl-std=CL3.0 without that promise).
   if (now->uniformWorkGroupSize) markUniformWorkGroups(*M, true);
   else if (!now->uniformWorkGroups()) markUniformWorkGroups(*M, false);
-  return makeExecutable(std::move(M), std::move(context), *options, parsed.options, std::move(result), key);
+  return makeExecutable(std::move(M), std::move(context), options, parsed.options, std::move(result), key);
 }
 
 }  // namespace lockstep::compiler

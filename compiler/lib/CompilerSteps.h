@@ -38,6 +38,12 @@ struct ParsedBinary {
 // What a binary holds; kind None when it is not one of ours or is damaged
 // (its checksum does not match).
 ParsedBinary parseBinary(std::span<const uint8_t> binary);
+// The options a parsed binary was built with (the defaults where they no
+// longer parse).
+inline FrontendOptions binaryOptions(const ParsedBinary &parsed) {
+  std::string ignored;
+  return parseOptions(parsed.options, false, ignored).value_or(FrontendOptions{});
+}
 // The module of a parsed binary's bitcode, or null with the reason in `log`.
 std::unique_ptr<llvm::Module> readBitcode(llvm::StringRef bitcode, llvm::LLVMContext &context, std::string &log);
 

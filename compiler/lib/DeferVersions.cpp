@@ -3,16 +3,18 @@
 // goes through a slot that holds the version's address:
 //
 //   call @K.vector_rows(args)
-//     ->  %f = load atomic ptr @__lockstep.version.K.vector_rows acquire
+//     ->  %f = load atomic ptr @__lockstep.version.K.vector_rows acquire  ; its first word
 //         br (%f == null), version.resolve, version.call
 //       version.resolve:
 //         %r = call @__lockstep_resolve_version(@__lockstep.version.K.vector_rows)
 //       version.call:
 //         call phi(%f, %r)(args)
 //
-// The slot starts out holding the version, so a module compiled whole runs as
-// before (one load and an indirect call per group that takes a version). A
-// build that defers the versions (ModuleParts.cpp) empties the slots and
+// The slot is two words, `{ version, entry }`: it starts out holding the
+// version, so a module compiled whole runs as before (one load and an
+// indirect call per group that takes a version). A build that defers the
+// versions (ModuleParts.cpp) empties the slots (the loaded program puts
+// what compiles the version in the second word, LazyVersions.cpp) and
 // leaves each version's module as bitcode; the version is optimized and
 // compiled at its first call (LazyVersions.cpp), so that a build does the
 // work of the versions its launches use. Most launches use one version of a
@@ -83,6 +85,13 @@ void callThroughSlot(CallInst *call, Function &version, GlobalVariable *slot, Fu
 
 }  // namespace
 
+ArrayType *versionSlotType(LLVMContext &context) { return ArrayType::get(PointerType::get(context, 0), 2); }
+
+Constant *versionSlot(LLVMContext &context, Function *version) {
+  Constant *null = ConstantPointerNull::get(PointerType::get(context, 0));
+  return ConstantArray::get(versionSlotType(context), {version ? static_cast<Constant *>(version) : null, null});
+}
+
 bool isVersionCall(const CallBase &call) {
   SmallVector<const Value *, 4> work{call.getCalledOperand()};
   SmallPtrSet<const Value *, 8> seen;
@@ -119,8 +128,8 @@ PreservedAnalyses DeferVersionsPass::run(Module &M, ModuleAnalysisManager &) {
       declared->addFnAttr(Attribute::Cold);
     }
     // In the host's address space (spir64's globals default to __global's).
-    auto *slot = new GlobalVariable(M, ptr, /*isConstant=*/false, GlobalValue::ExternalLinkage, &version,
-                                    kVersionSlotPrefix + version.getName(), nullptr,
+    auto *slot = new GlobalVariable(M, versionSlotType(context), /*isConstant=*/false, GlobalValue::ExternalLinkage,
+                                    versionSlot(context, &version), kVersionSlotPrefix + version.getName(), nullptr,
                                     GlobalValue::NotThreadLocal, /*AddressSpace=*/0);
     slot->setAlignment(Align(8));
     for (CallInst *call : calls) callThroughSlot(call, version, slot, resolve);

@@ -113,8 +113,7 @@ std::unique_ptr<JitProgram> compileSpecialized(std::span<const uint8_t> binary, 
   ParsedBinary parsed = parseBinary(binary);
   if (parsed.kind != BinaryKind::Executable) return nullptr;
   std::string log;
-  std::optional<FrontendOptions> options = parseOptions(parsed.options, false, log);
-  if (!options) options = FrontendOptions{};
+  FrontendOptions options = binaryOptions(parsed);
   LLVMContext context;
   std::unique_ptr<Module> M = readBitcode(parsed.bitcode, context, log);
   if (!M) return nullptr;
@@ -126,12 +125,12 @@ std::unique_ptr<JitProgram> compileSpecialized(std::span<const uint8_t> binary, 
     requestSpecialization(*M, kernel.name, i, ArrayRef<uint32_t>(key.data() + next, 4));
     next += 4;
   }
-  if (!prepareModule(*M, *options, log)) return nullptr;
+  if (!prepareModule(*M, options, log)) return nullptr;
   // Only this kernel's work-group function is wanted.
   std::string wanted = workGroupFunctionName(kernel.name);
   for (Function &F : make_early_inc_range(*M))
     if (F.hasFnAttribute(kKernelNameAttr) && F.getName() != wanted && F.use_empty()) F.eraseFromParent();
-  std::optional<MachineCode> machineCode = compileModule(*M, *options, log);
+  std::optional<MachineCode> machineCode = compileModule(*M, options, log);
   if (!machineCode) return nullptr;
   std::unique_ptr<JitProgram> code = jitObjects(std::move(machineCode->objects), log);
   std::vector<void *> address;

@@ -128,6 +128,11 @@ inline constexpr const char *kResolveVersionSymbol = "__lockstep_resolve_version
 void *resolveVersion(void **slot);
 // Jit.cpp: what the programs' `__lockstep_resolve_version` calls.
 void setVersionResolver(void *(*resolver)(void **));
+// A version's slot, `[2 x ptr]`: the version (null until compiled, in a
+// build that defers it) and, once the program is loaded, the
+// LazyVersions::Entry that compiles it.
+llvm::ArrayType *versionSlotType(llvm::LLVMContext &context);
+llvm::Constant *versionSlot(llvm::LLVMContext &context, llvm::Function *version);
 // Whether `call` calls a version through its slot (combining scans skip it:
 // the version is scanned, and combined, on its own).
 bool isVersionCall(const llvm::CallBase &call);
@@ -399,12 +404,13 @@ void storeCachedObject(const std::string &key, std::string_view object);
 // ---- deferred versions (LazyVersions.cpp) ----------------------------------------
 
 // The deferred versions of one loaded program: each slot found in its code
-// and registered for resolveVersion, which compiles the version (or reads it
-// from the kernel cache) at its first call and links it into the program.
+// and given its entry, with which resolveVersion compiles the version (or
+// reads it from the kernel cache) at its first call and links it into the
+// program.
 class LazyVersions {
  public:
   LazyVersions();
-  ~LazyVersions();  // unregisters the slots
+  ~LazyVersions();
   LazyVersions(const LazyVersions &) = delete;
   LazyVersions &operator=(const LazyVersions &) = delete;
   // False (and why, in `log`) if a slot is missing from `code`. `binary`

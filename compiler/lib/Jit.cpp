@@ -256,13 +256,8 @@ std::unique_ptr<JitProgram> jitObjects(std::vector<std::string> objects, std::st
   JITDylib *dylib = createProgramDylib(log);
   if (!dylib) return nullptr;
   auto program = std::make_unique<Program>(*dylib);
-  for (std::string &object : objects) {
-    auto buffer = std::make_unique<StringMemoryBuffer>(std::move(object));
-    if (Error error = processJit().addObjectFile(*dylib, std::move(buffer))) {
-      log += "internal error: " + toString(std::move(error)) + "\n";
-      return nullptr;
-    }
-  }
+  for (std::string &object : objects)
+    if (!program->addObject(std::move(object), log)) return nullptr;
   return program;
 }
 

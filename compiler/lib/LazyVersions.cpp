@@ -1,8 +1,9 @@
 // The versions a build deferred (DeferVersions.cpp, ModuleParts.cpp),
-// compiled at their first call. A loaded program registers each deferred
-// version's slot (LazyVersions::bind); the first group that takes the
-// version finds its slot empty and calls resolveVersion, which, once per
-// version (other threads that call it meanwhile wait), reads the version's
+// compiled at their first call. A loaded program puts each deferred
+// version's entry in its slot's second word (LazyVersions::bind); the first
+// group that takes the version finds the slot's first word empty and calls
+// resolveVersion, which, once per version (other threads that call it
+// meanwhile wait), reads the version's
 // machine code from the kernel cache or optimizes and compiles its bitcode
 // as a part of the program (compilePart) and stores it there, links it into
 // the program's JITDylib, and fills the slot. Builds of the same program in
@@ -19,11 +20,9 @@
 
 #include <atomic>
 #include <mutex>
-#include <unordered_map>
 
 #include "Backend.h"
 #include "CompilerSteps.h"
-#include "ThreadHandOff.h"
 
 using namespace llvm;
 
@@ -35,25 +34,10 @@ struct LazyVersions::Entry {
   std::string programKey;      // the program's cache key, or "" (not cached)
   JitProgram *code = nullptr;
   const std::vector<uint8_t> *binary = nullptr;  // the program's, for its options
-  void **slot = nullptr;
-  std::mutex mutex;  // held while the version is compiled
+  std::mutex mutex;                               // held while the version is compiled
 };
 
 namespace {
-
-struct Registry {
-  std::mutex mutex;
-  std::unordered_map<void **, LazyVersions::Entry *> slots;
-};
-
-Registry &registry() {
-  static Registry *registry = new Registry;  // never destroyed: programs go from static destructors
-  // Made once, used by every thread that builds or launches (ThreadHandOff.h).
-  static const bool handedOff = (handOff(registry), true);
-  (void)handedOff;
-  takeOver(registry);
-  return *registry;
-}
 
 // The version's machine code, linked into its program; null (and why, in
 // `log`) if it cannot be made.
@@ -63,10 +47,7 @@ void *compileVersion(LazyVersions::Entry &entry, std::string &log) {
   std::optional<std::string> object;
   if (!key.empty()) object = loadCachedObject(key);
   if (!object) {
-    ParsedBinary parsed = parseBinary(*entry.binary);
-    std::string ignored;
-    std::optional<FrontendOptions> options = parseOptions(parsed.options, false, ignored);
-    if (!options) options = FrontendOptions{};
+    FrontendOptions options = binaryOptions(parseBinary(*entry.binary));
     LLVMContext context;
     Expected<std::unique_ptr<Module>> M =
         parseBitcodeFile(MemoryBufferRef(entry.version.bitcode, "version.bc"), context);
@@ -82,7 +63,7 @@ void *compileVersion(LazyVersions::Entry &entry, std::string &log) {
     version->addFnAttr(kCombineOffsetsAttr, entry.combineOffsets);
     std::string compiled;
     std::vector<OptimizedFunction> found;
-    if (!compilePart(**M, *options, compiled, found, log)) return nullptr;
+    if (!compilePart(**M, options, compiled, found, log)) return nullptr;
     reportStatistics();
     if (!key.empty()) storeCachedObject(key, compiled);
     object = std::move(compiled);
@@ -122,13 +103,9 @@ void *compileOnThreadOfItsOwn(LazyVersions::Entry &entry, std::string &log) {
 }  // namespace
 
 void *resolveVersion(void **slot) {
-  LazyVersions::Entry *entry = nullptr;
-  {
-    Registry &known = registry();
-    std::lock_guard lock(known.mutex);
-    if (auto found = known.slots.find(slot); found != known.slots.end()) entry = found->second;
-  }
-  if (!entry) report_fatal_error("lockstep: a kernel's version was called through a slot nobody registered");
+  // The slot's second word: the entry bind put there before any launch.
+  auto *entry = static_cast<LazyVersions::Entry *>(slot[1]);
+  if (!entry) report_fatal_error("lockstep: a kernel's version was called through a slot no program bound");
   std::lock_guard lock(entry->mutex);
   std::atomic_ref<void *> held(*slot);
   if (void *function = held.load(std::memory_order_acquire)) return function;
@@ -142,12 +119,7 @@ void *resolveVersion(void **slot) {
 }
 
 LazyVersions::LazyVersions() = default;
-
-LazyVersions::~LazyVersions() {
-  Registry &known = registry();
-  std::lock_guard lock(known.mutex);
-  for (const std::unique_ptr<Entry> &entry : entries_) known.slots.erase(entry->slot);
-}
+LazyVersions::~LazyVersions() = default;
 
 bool LazyVersions::bind(JitProgram &code, const std::vector<DeferredVersion> &versions,
                         const std::vector<KernelDescription> &kernels, const std::vector<uint8_t> &binary,
@@ -162,7 +134,6 @@ bool LazyVersions::bind(JitProgram &code, const std::vector<DeferredVersion> &ve
     entry->programKey = cacheKey;
     entry->code = &code;
     entry->binary = &binary;
-    entry->slot = static_cast<void **>(addresses[i]);
     // The version combines the adds its kernel combines, no others: the
     // runtime checked those arguments' memory for a launch's combiner.
     for (const KernelDescription &kernel : kernels) {
@@ -171,12 +142,10 @@ bool LazyVersions::bind(JitProgram &code, const std::vector<DeferredVersion> &ve
         entry->combineOffsets += (entry->combineOffsets.empty() ? "" : ",") +
                                  std::to_string(kernel.arguments[argument].offset);
     }
+    static_cast<void **>(addresses[i])[1] = entry.get();
     entries_.push_back(std::move(entry));
   }
   setVersionResolver(&resolveVersion);
-  Registry &known = registry();
-  std::lock_guard lock(known.mutex);
-  for (const std::unique_ptr<Entry> &entry : entries_) known.slots[entry->slot] = entry.get();
   return true;
 }
 

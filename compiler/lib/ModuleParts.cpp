@@ -214,8 +214,8 @@ std::vector<const Function *> deferVersions(Module &M) {
   for (Function &F : M) {
     if (F.isDeclaration() || !F.hasFnAttribute(kDispatchedVersionAttr)) continue;
     GlobalVariable *slot = M.getGlobalVariable((kVersionSlotPrefix + F.getName()).str());
-    if (!slot || slot->getInitializer() != &F) continue;
-    slot->setInitializer(ConstantPointerNull::get(PointerType::get(M.getContext(), 0)));
+    if (!slot || slot->getInitializer() != versionSlot(M.getContext(), &F)) continue;
+    slot->setInitializer(versionSlot(M.getContext(), nullptr));
     F.setLinkage(GlobalValue::ExternalLinkage);
     deferred.push_back(&F);
   }
@@ -231,7 +231,7 @@ std::optional<MachineCode> compileInParts(Module &M, const FrontendOptions &opti
   if (parts.empty()) {
     for (const Function *version : deferred)  // compiled with the rest after all
       M.getGlobalVariable((kVersionSlotPrefix + version->getName()).str())
-          ->setInitializer(const_cast<Function *>(version));
+          ->setInitializer(versionSlot(M.getContext(), const_cast<Function *>(version)));
     code.objects.resize(1);
     if (!compilePart(M, options, code.objects[0], code.functions, log)) return std::nullopt;
     return code;

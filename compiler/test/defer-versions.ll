@@ -9,7 +9,7 @@
 target datalayout = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-G1"
 target triple = "spir64-unknown-unknown"
 
-; CHECK: @__lockstep.version.k.vector_rows = global ptr @k.vector_rows, align 8
+; CHECK: @__lockstep.version.k.vector_rows = global [2 x ptr] [ptr @k.vector_rows, ptr null], align 8
 ; CHECK-NOT: @__lockstep.version.helper
 
 ; CHECK-LABEL: define void @k(
