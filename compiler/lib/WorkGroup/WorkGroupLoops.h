@@ -115,6 +115,8 @@ class WorkGroupLoops {
   void emitCombine(IRBuilder<> &builder, const Collective &collective, Value *state);
   void emitCombineSegment(IRBuilder<> &builder, const Collective &collective, AllocaInst *accumulator,
                           Value *first, Value *end, Value *state);
+  void emitVectorScan(IRBuilder<> &builder, const Collective &collective, AllocaInst *accumulator, Value *first,
+                      Value *end);
   void storeResult(IRBuilder<> &builder, const Collective &collective, Value *first, Value *end, Value *state,
                    Value *value);
   Value *groupWideAddress(AllocaInst *alloca) const;
@@ -181,6 +183,10 @@ class WorkGroupLoops {
   // different paths.
   bool subGroupMode = false;
   Value *subGroupFirst = nullptr, *subGroupEnd = nullptr;
+  // The local ids of the sub-group's first work-item, and whether all of its
+  // work-items lie in that row (x the only id that changes, one at a time).
+  Value *subGroupIds[3] = {};
+  Value *subGroupInRow = nullptr;
   BasicBlock *subGroupLatch = nullptr;
   // Lane mode: the kernel calls a function of the cl_khr_subgroup_*
   // extensions, which part of a sub-group may call. Each work-item keeps its

@@ -32,12 +32,31 @@ WorkGroupLoops::LoopNest WorkGroupLoops::makeLoopNest(BasicBlock *pre, BasicBloc
     builder.SetInsertPoint(header);
     PHINode *lane = builder.CreatePHI(i64, 2, "wi");
     lane->addIncoming(subGroupFirst, pre);
+    // A sub-group within one row (every sub-group, where the rows are a
+    // multiple of its size) counts x from its first work-item's; else each
+    // work-item's ids are divided out of its linear id.
+    BasicBlock *inRow = BasicBlock::Create(context, "sg.lane.row", &F);
+    BasicBlock *divided = BasicBlock::Create(context, "sg.lane.div", &F);
+    BasicBlock *body = BasicBlock::Create(context, "sg.lane.ids", &F);
+    builder.CreateCondBr(subGroupInRow, inRow, divided);
+    builder.SetInsertPoint(inRow);
+    Value *rowX = builder.CreateAdd(subGroupIds[0], builder.CreateSub(lane, subGroupFirst), "", true, true);
+    builder.CreateBr(body);
+    builder.SetInsertPoint(divided);
     Value *rest = builder.CreateUDiv(lane, localSize[0]);
-    nest.ids[0] = builder.CreateURem(lane, localSize[0], "lid0");
-    nest.ids[1] = builder.CreateURem(rest, localSize[1], "lid1");
-    nest.ids[2] = builder.CreateUDiv(rest, localSize[1], "lid2");
+    Value *ids[3] = {builder.CreateURem(lane, localSize[0]), builder.CreateURem(rest, localSize[1]),
+                     builder.CreateUDiv(rest, localSize[1])};
+    builder.CreateBr(body);
+    builder.SetInsertPoint(body);
+    Value *rowIds[3] = {rowX, subGroupIds[1], subGroupIds[2]};
+    for (int d = 0; d < 3; ++d) {
+      PHINode *id = builder.CreatePHI(i64, 2, "lid" + Twine(d));
+      id->addIncoming(rowIds[d], inRow);
+      id->addIncoming(ids[d], divided);
+      nest.ids[d] = id;
+    }
     nest.workItem = lane;
-    nest.body = header;
+    nest.body = body;
     builder.SetInsertPoint(nest.latch);
     Value *next = builder.CreateAdd(lane, builder.getInt64(1), "", true, true);
     lane->addIncoming(next, nest.latch);
