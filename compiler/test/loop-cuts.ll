@@ -145,4 +145,6 @@ done:
 ; VERSIONS:       call void @_Z7barrierj(i32 0), !lockstep.loop_cut
 ; VERSIONS:     define internal void @uniform.vector_rows(
 ; VERSIONS:       call void @_Z7barrierj(i32 0), !lockstep.loop_cut
-; VERSIONS:     [[UNIFORM]] = !{ptr @uniform.whole_loops, ptr @uniform.narrow_cut, ptr @uniform.vector_rows}
+; VERSIONS:     define internal void @uniform.vector_rows4(
+; VERSIONS:       call void @_Z7barrierj(i32 0), !lockstep.loop_cut
+; VERSIONS:     [[UNIFORM]] = !{ptr @uniform.whole_loops, ptr @uniform.narrow_cut, ptr @uniform.vector_rows, ptr @uniform.vector_rows4}

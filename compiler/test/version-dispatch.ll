@@ -1,5 +1,6 @@
 ; lockstep-version-dispatch alone, after the work-group loops: a kernel with
-; loop cuts calls its vector-rows version in groups 16 work-items wide, its
+; loop cuts calls its vector-rows versions in groups as wide as their rows
+; (16, 4; the last listed tested first), its
 ; narrow-cut version in other groups narrower than 64 work-items along x,
 ; which calls the version without loop cuts below 4; a
 ; straight-line kernel calls its masked-tail version where the width is not
@@ -34,6 +35,12 @@ prologue:
 body:
   ret void
 }
+define internal void @k.vector_rows4(ptr %args, ptr %group, ptr %local, ptr %context) #6 {
+prologue:
+  br label %body
+body:
+  ret void
+}
 define void @s(ptr %args, ptr %group, ptr %local, ptr %context) #3 !lockstep.versions !1 {
 prologue:
   br label %body
@@ -51,16 +58,21 @@ attributes #1 = { "lockstep-kernel"="k" "lockstep-work-group-version"="whole-loo
 attributes #2 = { "lockstep-kernel"="k" "lockstep-work-group-version"="narrow-cut" "lockstep-context-bytes"="128" "lockstep-private-bytes"="128" "lockstep-frame-bytes"="2" }
 attributes #3 = { "lockstep-kernel"="s" "lockstep-context-bytes"="0" "lockstep-private-bytes"="0" "lockstep-frame-bytes"="0" }
 attributes #4 = { "lockstep-kernel"="s" "lockstep-work-group-version"="narrow-rows" "lockstep-context-bytes"="0" "lockstep-private-bytes"="0" "lockstep-frame-bytes"="0" }
-attributes #5 = { "lockstep-kernel"="k" "lockstep-work-group-version"="vector-rows" "lockstep-context-bytes"="256" "lockstep-private-bytes"="192" "lockstep-frame-bytes"="1" }
-!0 = !{ptr @k.whole_loops, ptr @k.narrow_cut, ptr @k.vector_rows}
+attributes #5 = { "lockstep-kernel"="k" "lockstep-work-group-version"="vector-rows" "lockstep-row-width"="16" "lockstep-context-bytes"="256" "lockstep-private-bytes"="192" "lockstep-frame-bytes"="1" }
+attributes #6 = { "lockstep-kernel"="k" "lockstep-work-group-version"="vector-rows" "lockstep-row-width"="4" "lockstep-context-bytes"="32" "lockstep-private-bytes"="32" "lockstep-frame-bytes"="1" }
+!0 = !{ptr @k.whole_loops, ptr @k.narrow_cut, ptr @k.vector_rows, ptr @k.vector_rows4}
 !1 = !{ptr @s.narrow_rows}
 
 ; CHECK-LABEL: define void @k(
 ; CHECK:         [[WIDTH:%[0-9]+]] = load i64, ptr {{%[0-9]+}}, align 4, !invariant.load
 ; CHECK-NEXT:    [[NARROW:%[0-9]+]] = icmp ult i64 [[WIDTH]], 64
-; The width with a version of its own is tested first.
+; The widths with versions of their own are tested first.
 ; CHECK:         [[WIDTH16:%[0-9]+]] = load i64, ptr {{%[0-9]+}}, align 4, !invariant.load
 ; CHECK-NEXT:    [[ROWS16:%[0-9]+]] = icmp eq i64 [[WIDTH16]], 16
+; CHECK:         [[WIDTH4:%[0-9]+]] = load i64, ptr {{%[0-9]+}}, align 4, !invariant.load
+; CHECK-NEXT:    [[ROWS4:%[0-9]+]] = icmp eq i64 [[WIDTH4]], 4
+; CHECK-NEXT:    br i1 [[ROWS4]], label %vector.rows3, label %dispatch.next2
+; CHECK:       dispatch.next2:
 ; CHECK-NEXT:    br i1 [[ROWS16]], label %vector.rows, label %dispatch.next1
 ; CHECK:       dispatch.next1:
 ; CHECK-NEXT:    br i1 [[NARROW]], label %narrow.cut, label %dispatch.next
@@ -70,6 +82,8 @@ attributes #5 = { "lockstep-kernel"="k" "lockstep-work-group-version"="vector-ro
 ; CHECK-NEXT:    call void @k.narrow_cut(ptr %args, ptr %group, ptr %local, ptr %context)
 ; CHECK:       vector.rows:
 ; CHECK-NEXT:    call void @k.vector_rows(ptr %args, ptr %group, ptr %local, ptr %context)
+; CHECK:       vector.rows3:
+; CHECK-NEXT:    call void @k.vector_rows4(ptr %args, ptr %group, ptr %local, ptr %context)
 ; CHECK-LABEL: define internal void @k.whole_loops(
 ; CHECK-SAME:    #[[WHOLE:[0-9]+]]
 ; CHECK-LABEL: define internal void @k.narrow_cut(
@@ -80,13 +94,16 @@ attributes #5 = { "lockstep-kernel"="k" "lockstep-work-group-version"="vector-ro
 ; CHECK-NEXT:    call void @k.whole_loops(
 ; CHECK-LABEL: define internal void @k.vector_rows(
 ; CHECK-SAME:    #[[VECTORROWS:[0-9]+]]
+; CHECK-LABEL: define internal void @k.vector_rows4(
+; CHECK-SAME:    #[[VECTORROWS4:[0-9]+]]
 ; CHECK-LABEL: define void @s(
 ; CHECK:         [[REST:%[0-9]+]] = urem i64 {{%[0-9]+}}, 64
 ; CHECK-NEXT:    [[PARTIAL:%[0-9]+]] = icmp ne i64 [[REST]], 0
 ; CHECK-NEXT:    br i1 [[PARTIAL]], label %narrow.rows, label %dispatch.next
 ; CHECK:       narrow.rows:
 ; CHECK-NEXT:    call void @s.narrow_rows(
-; CHECK:       attributes #0 = { "lockstep-context-bytes"="256" "lockstep-frame-bytes"="15" "lockstep-kernel"="k" "lockstep-private-bytes"="192" }
+; CHECK:       attributes #0 = { "lockstep-context-bytes"="256" "lockstep-frame-bytes"="16" "lockstep-kernel"="k" "lockstep-private-bytes"="192" }
 ; CHECK:       attributes #[[WHOLE]] = { noinline "lockstep-context-bytes"="16" "lockstep-dispatched-version"="k" "lockstep-frame-bytes"="4" "lockstep-private-bytes"="16" }
 ; CHECK:       attributes #[[NARROWCUT]] = { noinline "lockstep-context-bytes"="128" "lockstep-dispatched-version"="k" "lockstep-frame-bytes"="6" "lockstep-private-bytes"="128" }
 ; CHECK:       attributes #[[VECTORROWS]] = { noinline "lockstep-context-bytes"="256" "lockstep-dispatched-version"="k" "lockstep-frame-bytes"="1" "lockstep-private-bytes"="192" }
+; CHECK:       attributes #[[VECTORROWS4]] = { noinline "lockstep-context-bytes"="32" "lockstep-dispatched-version"="k" "lockstep-frame-bytes"="1" "lockstep-private-bytes"="32" }

@@ -783,6 +783,9 @@ done:
 ; VERSIONS-LABEL: define void @uniform_trip_count(
 ; VERSIONS: %[[W:[0-9]+]] = icmp ult i64 %{{[0-9]+}}, 64
 ; VERSIONS: %[[W16:[0-9]+]] = icmp eq i64 %{{[0-9]+}}, 16
+; VERSIONS: %[[W4:[0-9]+]] = icmp eq i64 %{{[0-9]+}}, 4
+; VERSIONS-NEXT: br i1 %[[W4]], label %vector.rows{{[0-9]+}}, label %[[NEXT4:dispatch.next[0-9]+]]
+; VERSIONS: [[NEXT4]]:
 ; VERSIONS-NEXT: br i1 %[[W16]], label %vector.rows, label %[[NEXT:dispatch.next[0-9]+]]
 ; VERSIONS: [[NEXT]]:
 ; VERSIONS-NEXT: br i1 %[[W]], label %narrow.cut, label %dispatch.next

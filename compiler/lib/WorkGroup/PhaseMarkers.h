@@ -72,9 +72,12 @@ enum class WorkGroupVersion {
   NarrowCut,   // loop cuts, work-item loops one vector a trip: narrow rows
   NarrowRows,  // a straight-line kernel with masked loop tails: rows that
                // are not a multiple of the vector step
-  VectorRows,  // loop cuts, rows of exactly kVectorRowWidth work-items: the
-               // work-item loops' length is a constant
+  VectorRows,  // loop cuts, rows of exactly kRowWidthAttr work-items (16,
+               // and the narrower kNarrowRowWidths): the work-item loops'
+               // length is a constant
 };
+// A vector-rows version's row width, in work-items.
+inline constexpr const char *kRowWidthAttr = "lockstep-row-width";
 WorkGroupVersion versionOf(const llvm::Function &F);
 void setVersion(llvm::Function &F, WorkGroupVersion version);
 // The kernel's versions (kVersionsMetadata), and setting them (none: the

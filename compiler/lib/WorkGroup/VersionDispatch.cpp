@@ -143,26 +143,29 @@ PreservedAnalyses VersionDispatchPass::run(Module &M, ModuleAnalysisManager &) {
   for (Function *kernel : kernelsOf(M)) {
     SmallVector<Function *, 2> versions = versionsOf(*kernel);
     if (versions.empty()) continue;
-    Function *whole = nullptr, *narrowCut = nullptr, *rows = nullptr, *vectorRows = nullptr;
+    Function *whole = nullptr, *narrowCut = nullptr, *rows = nullptr;
+    SmallVector<Function *, 3> vectorRows;
     for (Function *version : versions) {
       switch (versionOf(*version)) {
         case WorkGroupVersion::WholeLoops: whole = version; break;
         case WorkGroupVersion::NarrowCut: narrowCut = version; break;
         case WorkGroupVersion::NarrowRows: rows = version; break;
-        case WorkGroupVersion::VectorRows: vectorRows = version; break;
+        case WorkGroupVersion::VectorRows: vectorRows.push_back(version); break;
         case WorkGroupVersion::LoopCuts: report_fatal_error("lockstep: a kernel listed as a version of another");
       }
     }
     if (whole || narrowCut || rows) dispatch(*kernel, whole, narrowCut, rows);
-    // Tested first: the width that has a version of its own.
-    if (vectorRows) {
+    // Tested first: the widths that have versions of their own.
+    for (Function *version : vectorRows) {
       ++NumVectorRowVersions;
-      dispatchByWidth(*kernel, vectorRows, "vector.rows", [](IRBuilder<> &builder, Value *width) {
-        return builder.CreateICmpEQ(width, builder.getInt64(kVectorRowWidth));
+      uint64_t rowWidth = functionAttrNumber(*version, kRowWidthAttr);
+      dispatchByWidth(*kernel, version, "vector.rows", [&](IRBuilder<> &builder, Value *width) {
+        return builder.CreateICmpEQ(width, builder.getInt64(rowWidth));
       });
     }
     for (Function *version : versions) {
       version->removeFnAttr(kWorkGroupVersionAttr);
+      version->removeFnAttr(kRowWidthAttr);
       version->addFnAttr(kDispatchedVersionAttr, kernel->getName());
     }
     setVersions(*kernel, {});
