@@ -7,10 +7,16 @@
 // sum that may wrap).
 #include "WorkItemTestParts.h"
 
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/PatternMatch.h>
+
+#include "Internal.h"
+#include "lockstep/compiler/GroupAbi.h"
 
 using namespace llvm;
+using namespace llvm::PatternMatch;
 
 namespace lockstep::compiler {
 namespace {
@@ -91,6 +97,93 @@ bool matchIdPlusOffset(Value *value, PHINode *id, Loop *loop, Value *&offset, IR
     return true;
   }
   return false;
+}
+
+namespace {
+
+// The group's local size along one dimension (a load of GroupInfo's field,
+// at most kMaxWorkGroupSize) or a constant row width.
+bool isLocalSize(Value *value) {
+  if (auto *constant = dyn_cast<ConstantInt>(value)) return constant->getValue().ule(kMaxWorkGroupSize);
+  auto *load = dyn_cast<LoadInst>(value);
+  if (!load) return false;
+  Function *F = load->getFunction();
+  if (F->arg_size() <= kGroupInfoParam) return false;
+  const DataLayout &layout = F->getDataLayout();
+  int64_t offset = 0;
+  Value *base = GetPointerBaseWithConstantOffset(load->getPointerOperand(), offset, layout);
+  if (base != F->getArg(kGroupInfoParam)) return false;
+  const StructLayout *fields = layout.getStructLayout(groupInfoType(F->getContext()));
+  int64_t first = int64_t(fields->getElementOffset(kLocalSize));
+  return offset >= first && offset < first + 3 * 8 && (offset - first) % 8 == 0;
+}
+
+// A local id of a loop around `loop` that WorkGroupLoops made: a counter
+// from 0 by 1 whose loop ends at a local size.
+bool isOuterLocalId(Value *value, Loop *loop) {
+  auto *phi = dyn_cast<PHINode>(value);
+  if (!phi || phi->getNumIncomingValues() != 2) return false;
+  for (Loop *outer = loop->getParentLoop(); outer; outer = outer->getParentLoop()) {
+    if (outer->getHeader() != phi->getParent()) continue;
+    BasicBlock *latch = outer->getLoopLatch();
+    BasicBlock *preheader = outer->getLoopPreheader();
+    if (!latch || !preheader || !match(phi->getIncomingValueForBlock(preheader), m_Zero())) return false;
+    Value *next = phi->getIncomingValueForBlock(latch);
+    if (!match(next, m_Add(m_Specific(phi), m_One()))) return false;
+    auto *branch = dyn_cast<BranchInst>(latch->getTerminator());
+    ICmpInst::Predicate predicate;
+    Value *size = nullptr;
+    return branch && branch->isConditional() &&
+           match(branch->getCondition(), m_ICmp(predicate, m_Specific(next), m_Value(size))) &&
+           predicate == ICmpInst::ICMP_ULT && isLocalSize(size);
+  }
+  return false;
+}
+
+// The largest value `value` takes, if it is built of local ids, local sizes
+// and small constants by additions, multiplications and shifts (never
+// negative); nothing otherwise.
+std::optional<uint64_t> localIdArithmeticMax(Value *value, Loop *loop, unsigned depth = 0) {
+  constexpr uint64_t kLimit = uint64_t(1) << 40;
+  if (depth > 8) return std::nullopt;
+  if (auto *constant = dyn_cast<ConstantInt>(value)) {
+    if (constant->getValue().isNegative() || constant->getValue().uge(kLimit)) return std::nullopt;
+    return constant->getZExtValue();
+  }
+  if (isOuterLocalId(value, loop)) return kMaxWorkGroupSize - 1;
+  if (isLocalSize(value)) return kMaxWorkGroupSize;
+  auto *I = dyn_cast<Instruction>(value);
+  if (!I) return std::nullopt;
+  if (isa<ZExtInst>(I) || isa<SExtInst>(I) || isa<TruncInst>(I)) {
+    std::optional<uint64_t> inner = localIdArithmeticMax(I->getOperand(0), loop, depth + 1);
+    unsigned bits = std::min(I->getType()->getIntegerBitWidth(), I->getOperand(0)->getType()->getIntegerBitWidth());
+    if (!inner || (bits < 64 && *inner >= (uint64_t(1) << (bits - 1)))) return std::nullopt;
+    return inner;
+  }
+  if (I->getOpcode() != Instruction::Add && I->getOpcode() != Instruction::Mul && I->getOpcode() != Instruction::Shl &&
+      I->getOpcode() != Instruction::Or)
+    return std::nullopt;
+  std::optional<uint64_t> a = localIdArithmeticMax(I->getOperand(0), loop, depth + 1);
+  std::optional<uint64_t> b = localIdArithmeticMax(I->getOperand(1), loop, depth + 1);
+  if (!a || !b) return std::nullopt;
+  uint64_t result;
+  switch (I->getOpcode()) {
+    case Instruction::Add: result = *a + *b; break;
+    case Instruction::Or: result = *a + *b; break;  // a | b <= a + b
+    case Instruction::Mul: result = *a * *b; break;
+    default:
+      if (*b >= 24) return std::nullopt;
+      result = *a << *b;
+  }
+  if (result >= kLimit) return std::nullopt;
+  return result;
+}
+
+}  // namespace
+
+bool isSmallLocalIdSum(Value *offset, Loop *loop, unsigned bits) {
+  std::optional<uint64_t> most = localIdArithmeticMax(offset, loop);
+  return most && bits >= 16 && *most + kMaxWorkGroupSize < (uint64_t(1) << (bits - 1));
 }
 
 // The parts of [0, count) on which `compare` (of the id and the uniform

@@ -31,6 +31,13 @@ bool hoistUniform(llvm::Value *value, llvm::Loop *loop);
 bool matchIdPlusOffset(llvm::Value *value, llvm::PHINode *id, llvm::Loop *loop, llvm::Value *&offset,
                        llvm::IRBuilder<> &before, bool throughTrunc = false);
 
+// Whether `offset` (uniform in `loop`) is a sum of the other dimensions'
+// local ids scaled by constants or local sizes (`ly * 16` of the linear id
+// `ly * 16 + lx`): never negative and small enough that the id plus it
+// stays below 2^(bits - 1) - 1, so a signed test of the sum in `bits` bits
+// cannot wrap.
+bool isSmallLocalIdSum(llvm::Value *offset, llvm::Loop *loop, unsigned bits);
+
 // The parts of [0, count) (i64) for the id against `bound`; for the id plus
 // `offset` against `bound`, unsigned or equality (`bound - offset`, with
 // partsOf) and signed (at most 32 bits). Empty where the test is not one

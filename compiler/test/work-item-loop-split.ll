@@ -296,6 +296,89 @@ done:
 ; CHECK-NOT: wi.part
 ; CHECK: ret void
 
+; A linear local id in 2-D groups, `ly * 16 + lx < o` (a tree level): the
+; sum of local ids cannot wrap, so around no kernel loop too each row splits
+; at o - ly * 16, and the rest of the row knows the test fails (the rows past
+; the active ones run nothing).
+define void @linear_local_id(ptr %args, ptr %group, i32 %o) {
+entry:
+  %lsyp = getelementptr i8, ptr %group, i64 32
+  %lsy = load i64, ptr %lsyp, align 8, !invariant.load !0
+  br label %row.loop
+row.loop:
+  %y = phi i64 [ 0, %entry ], [ %y.next, %row.next ]
+  br label %wi.loop
+wi.loop:
+  %x = phi i64 [ 0, %row.loop ], [ %next, %wi.next ]
+  %ty = trunc i64 %y to i32
+  %rowbase = shl nsw i32 %ty, 4
+  %tx = trunc i64 %x to i32
+  %l = add nsw i32 %rowbase, %tx
+  %c = icmp slt i32 %l, %o
+  br i1 %c, label %then, label %wi.next
+then:
+  %l64 = sext i32 %l to i64
+  %p = getelementptr float, ptr %args, i64 %l64
+  store float 1.0, ptr %p
+  br label %wi.next
+wi.next:
+  %next = add nuw nsw i64 %x, 1
+  %more = icmp ult i64 %next, 16
+  br i1 %more, label %wi.loop, label %row.next, !lockstep.work_item_loop !0
+row.next:
+  %y.next = add nuw nsw i64 %y, 1
+  %rows = icmp ult i64 %y.next, %lsy
+  br i1 %rows, label %row.loop, label %done
+done:
+  ret void
+}
+; CHECK-LABEL: define void @linear_local_id(
+; CHECK: row.loop:
+; CHECK: %[[ROWBASE:[a-z0-9]+]] = shl nsw i32 %ty, 4
+; CHECK: %[[FIRST:[0-9]+]] = sext i32 %[[ROWBASE]] to i64
+; CHECK: %[[ROOM:[0-9]+]] = sub i64 %{{[0-9]+}}, %[[FIRST]]
+; CHECK: %wi.passing = call i64 @llvm.umin.i64(
+; CHECK: wi.loop:
+; CHECK: br i1 false, label %then, label %wi.next
+; CHECK: wi.loop.part0:
+; CHECK: br i1 true, label %then.part0
+
+; Left alone: the same sum with a counter that is no local id (its loop ends
+; at a kernel argument, so it may be as large as that).
+define void @linear_not_local(ptr %args, ptr %group, i32 %o, i64 %n) {
+entry:
+  br label %row.loop
+row.loop:
+  %y = phi i64 [ 0, %entry ], [ %y.next, %row.next ]
+  br label %wi.loop
+wi.loop:
+  %x = phi i64 [ 0, %row.loop ], [ %next, %wi.next ]
+  %ty = trunc i64 %y to i32
+  %rowbase = shl nsw i32 %ty, 4
+  %tx = trunc i64 %x to i32
+  %l = add nsw i32 %rowbase, %tx
+  %c = icmp slt i32 %l, %o
+  br i1 %c, label %then, label %wi.next
+then:
+  %l64 = sext i32 %l to i64
+  %p = getelementptr float, ptr %args, i64 %l64
+  store float 1.0, ptr %p
+  br label %wi.next
+wi.next:
+  %next = add nuw nsw i64 %x, 1
+  %more = icmp ult i64 %next, 16
+  br i1 %more, label %wi.loop, label %row.next, !lockstep.work_item_loop !0
+row.next:
+  %y.next = add nuw nsw i64 %y, 1
+  %rows = icmp ult i64 %y.next, %n
+  br i1 %rows, label %row.loop, label %done
+done:
+  ret void
+}
+; CHECK-LABEL: define void @linear_not_local(
+; CHECK-NOT: wi.part
+; CHECK: ret void
+
 ; Two tests, `if (lid == 0)` and `if (lid == 15)` (a tile's halo along x):
 ; the first round splits at the first, the second splits each part at the
 ; second, so the parts in [1, 15) run neither store. Parts whose bounds are

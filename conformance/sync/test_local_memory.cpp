@@ -95,6 +95,38 @@ TEST_F(LocalMemory, TreeReductionsInKernelScopeArrays) {
               });
 }
 
+// The same sum over the linear local id as `int` arithmetic, the way 2-D
+// image code writes it (`int l = ly * w + lx; if (l < s)`): a signed test of
+// a sum of local ids, which the compiler splits per row of the group.
+const char *kSignedLinearReduce = R"CLC(
+kernel void reduce(global const uint *in, global uint *out) {
+  local uint sums[256];
+  int w = (int)get_local_size(0), h = (int)get_local_size(1);
+  int l = ((int)get_local_id(2) * h + (int)get_local_id(1)) * w + (int)get_local_id(0);
+  int n = w * h * (int)get_local_size(2);
+  sums[l] = in[GIDX];
+  int top = 1;
+  while (top < n) top <<= 1;
+  for (int s = top >> 1; s > 0; s >>= 1) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (l < s && l + s < n) sums[l] += sums[l + s];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[GIDX] = sums[0] + (uint)l;
+}
+)CLC";
+
+TEST_F(LocalMemory, TreeReductionOverSignedLinearIds) {
+  checkGroups(make(kSignedLinearReduce, "reduce"), allShapes(device_), nullptr,
+              [](const Group &, const std::vector<u32> &v) {
+                u32 sum = 0;
+                for (u32 x : v) sum += x;
+                std::vector<u32> out(v.size());
+                for (size_t l = 0; l < v.size(); ++l) out[l] = sum + u32(l);
+                return out;
+              });
+}
+
 // Hillis-Steele inclusive scan, double buffered in two __local arguments.
 const char *kHillisSteele = R"CLC(
 kernel void hillis_steele(global const uint *in, global uint *out, local uint *a,
