@@ -19,6 +19,7 @@
 // widened: hashcat runs one work-item per group on CPUs (WPA's PBKDF2 loop
 // ran at 0.75-0.83x PoCL).
 #include <llvm/Analysis/TargetTransformInfo.h>
+#include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
@@ -67,6 +68,58 @@ bool usesFullWidthVectors(Function &F, const TargetTransformInfo &target) {
   });
 }
 
+// A load or store of a vector of bytes or shorts no wider than 64 bits
+// (uchar4, a pixel; short2) becomes one of an integer that wide, bitcast:
+// split into scalars, it had been four i8 accesses a work-item, which the
+// vectorizer widens as a group interleaved by four, and its cost model
+// judged the loop not worth widening (a Sobel filter over uchar4 pixels ran
+// one work-item at a time, 1.2x PoCL). As an integer, the work-items' pixels
+// are consecutive words, and each element is a shift and a truncation.
+bool packSmallVectorAccesses(Function &F) {
+  SmallVector<Instruction *, 16> accesses;
+  for (Instruction &I : instructions(F)) {
+    auto *load = dyn_cast<LoadInst>(&I);
+    auto *store = dyn_cast<StoreInst>(&I);
+    if ((!load || !load->isSimple()) && (!store || !store->isSimple())) continue;
+    FixedVectorType *vector = valueVector(I);
+    if (!vector || !vector->getElementType()->isIntegerTy() || vector->getScalarSizeInBits() >= 32) continue;
+    uint64_t bits = vector->getPrimitiveSizeInBits().getFixedValue();
+    if (bits != 16 && bits != 32 && bits != 64) continue;
+    accesses.push_back(&I);
+  }
+  // Elements as shifts of the word, not a bitcast, which InstCombine would
+  // fold back into the vector access. Element k is bits [k * w, (k + 1) * w)
+  // on this little-endian target.
+  for (Instruction *I : accesses) {
+    IRBuilder<> builder(I);
+    FixedVectorType *vector = valueVector(*I);
+    unsigned elementBits = vector->getScalarSizeInBits(), count = vector->getNumElements();
+    Type *word = builder.getIntNTy(elementBits * count);
+    if (auto *load = dyn_cast<LoadInst>(I)) {
+      LoadInst *packed = builder.CreateAlignedLoad(word, load->getPointerOperand(), load->getAlign());
+      packed->copyMetadata(*load);
+      packed->takeName(load);
+      Value *value = PoisonValue::get(vector);
+      for (unsigned k = 0; k < count; ++k) {
+        Value *bits = k == 0 ? packed : builder.CreateLShr(packed, k * elementBits);
+        value = builder.CreateInsertElement(value, builder.CreateTrunc(bits, vector->getElementType()), k);
+      }
+      load->replaceAllUsesWith(value);
+    } else {
+      auto *store = cast<StoreInst>(I);
+      Value *packed = nullptr;
+      for (unsigned k = 0; k < count; ++k) {
+        Value *bits = builder.CreateZExt(builder.CreateExtractElement(store->getValueOperand(), k), word);
+        if (k != 0) bits = builder.CreateShl(bits, k * elementBits);
+        packed = packed ? builder.CreateOr(packed, bits) : bits;
+      }
+      builder.CreateAlignedStore(packed, store->getPointerOperand(), store->getAlign())->copyMetadata(*store);
+    }
+    I->eraseFromParent();
+  }
+  return !accesses.empty();
+}
+
 }  // namespace
 
 PreservedAnalyses ScalarizeWorkGroupCodePass::run(Function &F, FunctionAnalysisManager &analyses) {
@@ -77,6 +130,7 @@ PreservedAnalyses ScalarizeWorkGroupCodePass::run(Function &F, FunctionAnalysisM
     return PreservedAnalyses::all();
   }
   ++NumFunctionsScalarized;
+  packSmallVectorAccesses(F);
   ScalarizerPassOptions options;
   options.ScalarizeLoadStore = true;
   return ScalarizerPass(options).run(F, analyses);

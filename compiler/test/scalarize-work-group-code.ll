@@ -4,7 +4,9 @@
 ; work-item a call: its uint16 arithmetic stays in vector registers (split,
 ; it ran scalar, 16 times the instructions). Work-group code whose uint16
 ; values fill a 512-bit register stays whole too; with 256-bit registers
-; (AVX2) float4 is still split and float8 is not.
+; (AVX2) float4 is still split and float8 is not. A uchar4 or short2 load or
+; store becomes one of an i32 whose elements are shifts of it (a pixel a
+; work-item, consecutive words across work-items), not four byte accesses.
 ; RUN: %opt -passes=lockstep-scalarize-work-group-code -S %s | FileCheck %s
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
@@ -40,6 +42,13 @@ define void @avx2_float4(ptr %out, <4 x float> %a, <4 x float> %b) #2 {
   ret void
 }
 
+define void @pixels(ptr %in, ptr %out) #1 {
+  %p = load <4 x i8>, ptr %in, align 4
+  %q = add <4 x i8> %p, <i8 1, i8 2, i8 3, i8 4>
+  store <4 x i8> %q, ptr %out, align 4
+  ret void
+}
+
 declare <16 x i32> @llvm.fshl.v16i32(<16 x i32>, <16 x i32>, <16 x i32>)
 
 attributes #0 = { "target-cpu"="znver4" "prefer-vector-width"="512" }
@@ -61,3 +70,13 @@ attributes #2 = { "lockstep-work-group-code" "target-cpu"="haswell" }
 ; CHECK-NEXT: %sum = fadd <8 x float> %a, %b
 ; CHECK-LABEL: define void @avx2_float4(
 ; CHECK-COUNT-4: fadd float
+; CHECK-LABEL: define void @pixels(
+; CHECK-NOT: load <4 x i8>
+; CHECK: %p = load i32, ptr %in, align 4
+; CHECK: lshr i32 %p, 8
+; CHECK: lshr i32 %p, 16
+; CHECK: lshr i32 %p, 24
+; CHECK-COUNT-4: add i8
+; CHECK: shl i32 %{{.*}}, 24
+; CHECK-NOT: store <4 x i8>
+; CHECK: store i32 %{{.*}}, ptr %out, align 4
