@@ -2,7 +2,9 @@
 // RealWorldWorkloads.h).
 #include "RealWorldWorkloads.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <string>
 
@@ -84,6 +86,60 @@ Verdict GemvProblem::verify(const float *y) const {
   }
   if (bad == 0) return {};
   return firstMismatch("gemv y = A x", bad, n, first, y[first], first_want);
+}
+
+TileSumProblem::TileSumProblem(uint32_t n) : n(n), in(randomFloats(size_t{n} * n, 36, 0, 1)) {}
+
+Verdict TileSumProblem::verify(const float *sums) const {
+  const size_t tiles = n / kTile;
+  size_t bad = 0, first = 0;
+  double first_want = 0;
+  for (size_t ty = 0; ty < tiles; ++ty)
+    for (size_t tx = 0; tx < tiles; ++tx) {
+      double want = 0;
+      for (size_t y = 0; y < kTile; ++y)
+        for (size_t x = 0; x < kTile; ++x) want += in[(ty * kTile + y) * n + tx * kTile + x];
+      size_t t = ty * tiles + tx;
+      if (!(std::fabs(sums[t] - want) <= 2.0 * kTile * kTile * kUnitRoundoff * want) && bad++ == 0)
+        first = t, first_want = want;
+    }
+  if (bad == 0) return {};
+  return firstMismatch("16 x 16 tile sums", bad, tiles * tiles, first, sums[first], first_want);
+}
+
+SobelProblem::SobelProblem(uint32_t n) : n(n), in(size_t{n} * n) {
+  std::vector<float> r = randomFloats(in.size(), 37, 0, 4294967295.0f);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<uint32_t>(r[i]) ^ uint32_t(i * 2654435761u);
+}
+
+Verdict SobelProblem::verify(const uint32_t *out) const {
+  size_t bad = 0, first = 0;
+  uint32_t first_want = 0;
+  for (size_t y = 0; y < n; ++y)
+    for (size_t x = 0; x < n; ++x) {
+      size_t i = y * n + x;
+      uint32_t want = 0xff000000u;
+      int slack = 0;
+      if (x != 0 && y != 0 && x != n - 1 && y != n - 1) {
+        double g[3][3];
+        for (int j = -1; j <= 1; ++j)
+          for (int k = -1; k <= 1; ++k) g[j + 1][k + 1] = grey(in[(y + j) * n + x + k]);
+        double gx = g[0][2] + 2 * g[1][2] + g[2][2] - g[0][0] - 2 * g[1][0] - g[2][0];
+        double gy = g[2][0] + 2 * g[2][1] + g[2][2] - g[0][0] - 2 * g[0][1] - g[0][2];
+        uint32_t m = static_cast<uint32_t>(std::min(255.0, std::sqrt(gx * gx + gy * gy)));
+        want |= m | m << 8 | m << 16;
+        slack = 1;
+      }
+      uint32_t got = out[i];
+      bool ok = (got & 0xff000000u) == (want & 0xff000000u);
+      for (int c = 0; c < 3 && ok; ++c) {
+        int a = int((got >> (8 * c)) & 0xff), b = int((want >> (8 * c)) & 0xff);
+        ok = std::abs(a - b) <= slack && ((got >> (8 * c)) & 0xff) == (got & 0xff);
+      }
+      if (!ok && bad++ == 0) first = i, first_want = want;
+    }
+  if (bad == 0) return {};
+  return firstMismatch("Sobel RGBA", bad, size_t{n} * n, first, out[first], first_want);
 }
 
 }  // namespace bench

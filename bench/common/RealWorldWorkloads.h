@@ -1,6 +1,7 @@
 // The problems of the real-world kernel set (opencl/realworld.cl) that the
 // main suite has no counterpart for: a 7-point 3D stencil and an int4
-// arithmetic kernel, a matrix-vector product. Deterministic inputs, a serial host reference and the
+// arithmetic kernel, a matrix-vector product, tile sums and a Sobel filter
+// over RGBA pixels. Deterministic inputs, a serial host reference and the
 // check of an output against it, shared by the OpenCL and native programs
 // like Workloads.h (the real-world SGEMM, transpose, 2D stencil, histogram
 // and SAXPY reuse the problems there).
@@ -41,6 +42,32 @@ struct GemvProblem {
   uint32_t n;
   std::vector<float> a, x;
   Verdict verify(const float *y) const;
+};
+
+// The sums of the 16 x 16 tiles of an n x n grid (n a multiple of 16), one
+// per tile, row-major by tile. Entries in [0, 1): any order of a tile's 256
+// adds stays within 256 roundings of its sum.
+struct TileSumProblem {
+  explicit TileSumProblem(uint32_t n);
+  static constexpr uint32_t kTile = 16;
+  uint32_t n;
+  std::vector<float> in;
+  Verdict verify(const float *sums) const;
+};
+
+// Sobel gradient magnitude of an n x n image of RGBA pixels (4 bytes, R
+// first): grey = 0.299 R + 0.587 G + 0.114 B, the 3 x 3 Sobel pair,
+// magnitude saturated to 0..255 (truncated) into R, G and B, alpha 255; the
+// border pixels (0, 0, 0, 255). The check allows 1 either way for the
+// rounding of the grey values' sums.
+struct SobelProblem {
+  explicit SobelProblem(uint32_t n);
+  uint32_t n;
+  std::vector<uint32_t> in;  // RGBA, R in the low byte
+  static float grey(uint32_t pixel) {
+    return 0.299f * float(pixel & 0xff) + 0.587f * float((pixel >> 8) & 0xff) + 0.114f * float((pixel >> 16) & 0xff);
+  }
+  Verdict verify(const uint32_t *out) const;
 };
 
 }  // namespace bench

@@ -111,6 +111,24 @@ Record runStencil3d(const BenchInfo &info, uint64_t n, const Options &options) {
   return rateRecord(info, sizeText("n", n), timings, 2.0 * n * n * n * sizeof(float), 1e9);
 }
 
+Record runTileSums(const BenchInfo &info, uint64_t n, const Options &options) {
+  TileSumProblem problem(n);
+  std::vector<float> sums((n / TileSumProblem::kTile) * (n / TileSumProblem::kTile));
+  auto timings = measureRuns(
+      options.reps, [&] { poison(sums); }, [&] { strongTileSums(problem.in.data(), sums.data(), n); },
+      [&] { return problem.verify(sums.data()); });
+  return rateRecord(info, sizeText("n", n), timings, double(n) * n * sizeof(float), 1e9);
+}
+
+Record runSobel(const BenchInfo &info, uint64_t n, const Options &options) {
+  SobelProblem problem(n);
+  std::vector<uint32_t> out(n * n);
+  auto timings = measureRuns(
+      options.reps, [&] { poison(out); }, [&] { strongSobel(problem.in.data(), out.data(), n); },
+      [&] { return problem.verify(out.data()); });
+  return rateRecord(info, sizeText("n", n), timings, 2.0 * n * n * sizeof(uint32_t), 1e9);
+}
+
 }  // namespace
 
 const std::vector<NativeBench> &strongNativeBenchmarks() {
@@ -158,6 +176,12 @@ const std::vector<NativeBench> &strongNativeBenchmarks() {
       {{"rw_stencil3d", "7-point 3-D sweep along the rows", "GB/s", true, 256, 16, 1,
         "grid order (n^3 cells)", 1024},
        runStencil3d},
+      {{"rw_reduce2d", "16x16 tile sums: column sums along each band of 16 rows", "GB/s", true, 4096, 64, 16,
+        "grid order", 16384},
+       runTileSums},
+      {{"rw_sobel_rgba", "Sobel magnitude, a row of grey values at a time", "GB/s", true, 4096, 64, 16,
+        "image order", 16384},
+       runSobel},
   };
   return benches;
 }

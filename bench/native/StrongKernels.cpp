@@ -10,7 +10,11 @@
 #include "StrongKernels.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
+
+#include <omp.h>
+#include <vector>
 
 #if defined(__AVX__)
 #include <immintrin.h>
@@ -160,6 +164,67 @@ void strongGemv(const float *a, const float *x, float *y, size_t n) {
 #pragma omp simd reduction(+ : sum)
     for (size_t k = 0; k < n; ++k) sum += r[k] * x[k];
     y[row] = sum;
+  }
+}
+
+void strongTileSums(const float *in, float *sums, size_t n) {
+  constexpr size_t kTile = 16;
+  const size_t tiles = n / kTile;
+#pragma omp parallel
+  {
+    std::vector<float> columns(n);
+#pragma omp for schedule(static)
+    for (size_t ty = 0; ty < tiles; ++ty) {
+      const float *band = in + ty * kTile * n;
+      std::memcpy(columns.data(), band, n * sizeof(float));
+      for (size_t y = 1; y < kTile; ++y) {
+        const float *row = band + y * n;
+#pragma omp simd
+        for (size_t x = 0; x < n; ++x) columns[x] += row[x];
+      }
+      for (size_t tx = 0; tx < tiles; ++tx) {
+        float s = 0;
+        for (size_t x = 0; x < kTile; ++x) s += columns[tx * kTile + x];
+        sums[ty * tiles + tx] = s;
+      }
+    }
+  }
+}
+
+void strongSobel(const uint32_t *in, uint32_t *out, size_t n) {
+  auto greyRow = [n](const uint32_t *row, float *g) {
+#pragma omp simd
+    for (size_t x = 0; x < n; ++x)
+      g[x] = 0.299f * float(row[x] & 0xff) + 0.587f * float((row[x] >> 8) & 0xff) +
+             0.114f * float((row[x] >> 16) & 0xff);
+  };
+#pragma omp parallel
+  {
+    // Each thread's rows in one run; three rows of grey values in a ring.
+    std::vector<float> ring(3 * n);
+    size_t threads = size_t(omp_get_num_threads()), me = size_t(omp_get_thread_num());
+    size_t first = n * me / threads, last = n * (me + 1) / threads;
+    for (size_t y = first; y < last; ++y) {
+      uint32_t *out_row = out + y * n;
+      if (y == 0 || y == n - 1) {
+        for (size_t x = 0; x < n; ++x) out_row[x] = 0xff000000u;
+        continue;
+      }
+      if (y == first || y == 1)
+        for (size_t j = 0; j < 2; ++j) greyRow(in + (y + j - 1) * n, ring.data() + ((y + j - 1) % 3) * n);
+      greyRow(in + (y + 1) * n, ring.data() + ((y + 1) % 3) * n);
+      const float *g0 = ring.data() + ((y - 1) % 3) * n, *g1 = ring.data() + (y % 3) * n,
+                  *g2 = ring.data() + ((y + 1) % 3) * n;
+      out_row[0] = out_row[n - 1] = 0xff000000u;
+#pragma omp simd
+      for (size_t x = 1; x < n - 1; ++x) {
+        float gx = g0[x + 1] + 2.0f * g1[x + 1] + g2[x + 1] - g0[x - 1] - 2.0f * g1[x - 1] - g2[x - 1];
+        float gy = g2[x - 1] + 2.0f * g2[x] + g2[x + 1] - g0[x - 1] - 2.0f * g0[x] - g0[x + 1];
+        float m = std::sqrt(gx * gx + gy * gy);
+        uint32_t v = uint32_t(m < 255.0f ? m : 255.0f);
+        out_row[x] = 0xff000000u | v | v << 8 | v << 16;
+      }
+    }
   }
 }
 

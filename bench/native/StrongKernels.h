@@ -29,4 +29,13 @@ void strongIntMix(const int32_t *a, const int32_t *b, int32_t *out, size_t n);
 // y = A x, row-major A: a vectorized dot product per row, rows spread.
 void strongGemv(const float *a, const float *x, float *y, size_t n);
 
+// The sums of the 16 x 16 tiles of an n x n grid: each band of 16 rows summed
+// column-wise into a row of 16-column partial sums (vector adds along the
+// row), then 16 adds per tile.
+void strongTileSums(const float *in, float *sums, size_t n);
+
+// Sobel magnitude of RGBA pixels (SobelProblem): a row of grey values at a
+// time, the 3 x 3 pair along the rows.
+void strongSobel(const uint32_t *in, uint32_t *out, size_t n);
+
 }  // namespace bench

@@ -191,6 +191,46 @@ Record runStencil3d(Session &session, const BenchInfo &info, uint64_t n, const O
   return rateRecord(info, sizeText("n", n), timings, 2.0 * bytes, 1e9);
 }
 
+// The 16 x 16 tile sums of an n x n grid, 16 x 16 groups.
+Record runReduce2d(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
+  TileSumProblem problem(static_cast<uint32_t>(n));
+  size_t bytes = n * n * sizeof(float), tiles = (n / kTile) * (n / kTile);
+  Buffer in = session.buffer(bytes, problem.in.data(), CL_MEM_READ_ONLY);
+  Buffer sums = session.buffer(tiles * sizeof(float), nullptr, CL_MEM_WRITE_ONLY);
+  cl_kernel kernel = session.kernel("rw_reduce2d");
+  session.requireGroup(kernel, kTile * kTile, kTile * kTile * sizeof(float));
+  setArgs(kernel, in, sums, static_cast<cl_int>(n));
+  std::vector<float> got(tiles);
+  size_t global[2] = {n, n}, local[2] = {kTile, kTile};
+  auto timings = timeKernel(
+      session, options, kernel, 2, global, local, [&] { session.fill(sums, kPoison, tiles * sizeof(float)); },
+      [&] {
+        session.read(sums, got.data(), tiles * sizeof(float));
+        return problem.verify(got.data());
+      });
+  return rateRecord(info, sizeText("n", n), timings, double(bytes), 1e9);
+}
+
+// Sobel over n x n RGBA uchar4 pixels, local size NULL.
+Record runSobel(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
+  SobelProblem problem(static_cast<uint32_t>(n));
+  size_t bytes = n * n * sizeof(uint32_t);
+  Buffer in = session.buffer(bytes, problem.in.data(), CL_MEM_READ_ONLY);
+  Buffer out = session.buffer(bytes, nullptr, CL_MEM_WRITE_ONLY);
+  cl_kernel kernel = session.kernel("rw_sobel_rgba");
+  cl_int side = static_cast<cl_int>(n);
+  setArgs(kernel, in, out, side, side);
+  std::vector<uint32_t> got(n * n);
+  size_t global[2] = {n, n};
+  auto timings = timeKernel(
+      session, options, kernel, 2, global, nullptr, [&] { session.fill(out, kPoison, bytes); },
+      [&] {
+        session.read(out, got.data(), bytes);
+        return problem.verify(got.data());
+      });
+  return rateRecord(info, sizeText("n", n), timings, 2.0 * bytes, 1e9);
+}
+
 }  // namespace
 
 const std::vector<ClBench> &realWorldBenchmarks() {
@@ -254,6 +294,16 @@ const std::vector<ClBench> &realWorldBenchmarks() {
         1, "grid order (n^3 cells)", 1024},
        "rw_stencil3d",
        runStencil3d,
+       Program::RealWorld},
+      {{"rw_reduce2d", "16x16 tile sums, __local tree over int l = ly * 16 + lx", "GB/s", true, 4096, 64,
+        kTile, "grid order", 16384},
+       "rw_reduce2d",
+       runReduce2d,
+       Program::RealWorld},
+      {{"rw_sobel_rgba", "Sobel magnitude of uchar4 RGBA pixels, border returns, local size NULL", "GB/s",
+        true, 4096, 64, kTile, "image order", 16384},
+       "rw_sobel_rgba",
+       runSobel,
        Program::RealWorld},
   };
   return benches;

@@ -138,3 +138,37 @@ kernel void rw_stencil3d(global const float *in, global float *out, int N) {
   out[i] = 0.4f * in[i] +
            0.1f * (in[i - 1] + in[i + 1] + in[i - N] + in[i + N] + in[i - plane] + in[i + plane]);
 }
+
+// Sums of the 16 x 16 tiles of an n x n grid: each group loads its tile into
+// __local memory and halves it by a tree over the linear local id, written
+// the way 2-D image code writes it (`int l = ly * 16 + lx; if (l < o)`).
+kernel void rw_reduce2d(global const float *in, global float *sums, int N) {
+  __local float part[TS * TS];
+  int lx = get_local_id(0), ly = get_local_id(1), l = ly * TS + lx;
+  part[l] = in[get_global_id(1) * N + get_global_id(0)];
+  for (int o = TS * TS / 2; o > 0; o >>= 1) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (l < o) part[l] += part[l + o];
+  }
+  if (l == 0) sums[get_group_id(1) * get_num_groups(0) + get_group_id(0)] = part[0];
+}
+
+// Sobel gradient magnitude of RGBA uchar4 pixels (grey from R, G, B), one
+// work-item per pixel, local size NULL; the border work-items return early.
+kernel void rw_sobel_rgba(global const uchar4 *in, global uchar4 *out, int W, int H) {
+  int x = get_global_id(0), y = get_global_id(1);
+  if (x < 1 || y < 1 || x >= W - 1 || y >= H - 1) {
+    out[y * W + x] = (uchar4)(0, 0, 0, 255);
+    return;
+  }
+  float g[3][3];
+  for (int j = -1; j <= 1; j++)
+    for (int i = -1; i <= 1; i++) {
+      float4 p = convert_float4(in[(y + j) * W + x + i]);
+      g[j + 1][i + 1] = 0.299f * p.x + 0.587f * p.y + 0.114f * p.z;
+    }
+  float gx = g[0][2] + 2.0f * g[1][2] + g[2][2] - g[0][0] - 2.0f * g[1][0] - g[2][0];
+  float gy = g[2][0] + 2.0f * g[2][1] + g[2][2] - g[0][0] - 2.0f * g[0][1] - g[0][2];
+  uchar m = convert_uchar_sat(sqrt(gx * gx + gy * gy));
+  out[y * W + x] = (uchar4)(m, m, m, 255);
+}
