@@ -272,11 +272,17 @@ class Splitter {
     // Values used after the loop (a uniform variable's last value; looked
     // for once the bound, which may be one, has left the loop): the last
     // part that ran has it.
+    // One that every work-item computes alike from values the loop does not
+    // change (`o >> 1`, a kernel loop's next bound) moves before the loop
+    // instead.
     SmallVector<Instruction *, 8> liveOuts;
     for (BasicBlock *block : loop->blocks())
-      for (Instruction &I : *block)
-        if (any_of(I.users(), [&](User *user) { return !loop->contains(cast<Instruction>(user)); }))
+      for (Instruction &I : make_early_inc_range(*block))
+        if (any_of(I.users(), [&](User *user) { return !loop->contains(cast<Instruction>(user)); })) {
+          bool hoisted = false;
+          if (&I != compare && !isa<PHINode>(I) && loop->makeLoopInvariant(&I, hoisted)) continue;
           liveOuts.push_back(&I);
+        }
     if (is_contained(liveOuts, compare)) return false;
 
     IRBuilder<> builder(preheader->getTerminator());
@@ -296,6 +302,10 @@ class Splitter {
     else
       parts = offsetPartsOf(builder, predicate, offset, bound, count);
     if (parts.size() < 2) return false;
+    // Rows past the active ones: decided before the loop changes.
+    BasicBlock *rowExit = linearLocalId && liveOuts.empty() && match(start, m_Zero())
+                              ? rowsEndWhereNonePass(loop, compare, parts)
+                              : nullptr;
     // The parts of [0, count) within [start, count).
     if (!match(start, m_Zero()))
       for (Part &part : parts) {
@@ -373,12 +383,72 @@ class Splitter {
       }
       guard.CreateCondBr(guard.CreateICmpULT(part.begin, part.end), partHeader, after);
     }
+    if (rowExit) {
+      // No work-item of this row passes, nor of any later one, and the first
+      // row has stored what every work-item stores alike: the group's rows
+      // end here.
+      Instruction *enter = preheader->getTerminator();
+      IRBuilder<> builder(enter);
+      Value *idle = builder.CreateICmpEQ(parts[0].end, builder.getInt64(0));
+      Value *later = builder.CreateICmpNE(rowId, ConstantInt::get(rowId->getType(), 0));
+      builder.CreateCondBr(builder.CreateAnd(idle, later), rowExit, guards[0]);
+      enter->eraseFromParent();
+    }
     return true;
+  }
+
+  // A linear local id's test splits each row at the work-items that pass
+  // (`ly * 16 + lx < o`: a tree level in 2-D groups). Where the row's work is
+  // all behind the test, a row none of whose work-items pass does nothing
+  // but store what every work-item stores alike (a uniform variable), and
+  // neither does any later row (the id grows with the row): past the first
+  // row, the loop over the rows may end at such a row. The levels of a
+  // reduction over 16 x 16 groups had run all 16 rows, 15 of them idle at
+  // the last levels. Returns the exit of the loop over the rows where that
+  // holds (and finds the rows' counter, rowId): what the x loop writes or
+  // calls is behind the test's passing branch or a store of loop-invariant
+  // values to a loop-invariant address, the row loop does nothing else, no
+  // value leaves it, and its exit takes no values from it.
+  BasicBlock *rowsEndWhereNonePass(Loop *loop, ICmpInst *compare, ArrayRef<Part> parts) {
+    Loop *rows = loop->getParentLoop();
+    auto *branch = dyn_cast<BranchInst>(compare->getParent()->getTerminator());
+    if (!rows || !parts[0].answer || parts.back().keepTest || !branch || branch->getCondition() != compare)
+      return nullptr;
+    BasicBlock *rowExit = rows->getExitBlock(), *rowLatch = rows->getLoopLatch(),
+               *rowPreheader = rows->getLoopPreheader();
+    if (!rowExit || isa<PHINode>(rowExit->begin()) || !rowLatch || !rowPreheader) return nullptr;
+    rowId = nullptr;
+    for (PHINode &phi : rows->getHeader()->phis())
+      if (phi.getNumIncomingValues() == 2 && match(phi.getIncomingValueForBlock(rowPreheader), m_Zero()) &&
+          match(phi.getIncomingValueForBlock(rowLatch), m_Add(m_Specific(&phi), m_One())))
+        rowId = &phi;
+    if (!rowId) return nullptr;
+    BasicBlock *passing = branch->getSuccessor(0);
+    if (passing->getSinglePredecessor() != compare->getParent()) return nullptr;
+    // Earlier splits of this round changed the function: a tree of its own.
+    DominatorTree dominators(F);
+    for (BasicBlock *block : rows->blocks()) {
+      bool guarded = loop->contains(block) && dominators.dominates(passing, block);
+      for (Instruction &I : make_early_inc_range(*block)) {
+        bool changed = false;
+        if (!guarded && I.mayHaveSideEffects()) {
+          auto *store = dyn_cast<StoreInst>(&I);
+          if (!store || !store->isSimple() || !rows->makeLoopInvariant(store->getPointerOperand(), changed) ||
+              !rows->makeLoopInvariant(store->getValueOperand(), changed))
+            return nullptr;
+        }
+        if (any_of(I.users(), [&](User *user) { return !rows->contains(cast<Instruction>(user)->getParent()); }) &&
+            (isa<PHINode>(I) || !rows->makeLoopInvariant(&I, changed)))
+          return nullptr;
+      }
+    }
+    return rowExit;
   }
 
   Function &F;
   FunctionAnalysisManager &analyses;
   LoopInfo *loopInfo = nullptr;
+  PHINode *rowId = nullptr;  // the row loop's counter, rowsEndWhereNonePass's
 };
 
 }  // namespace

@@ -84,7 +84,8 @@ done:
 
 ; `if (lid == 0)`: the one work-item, then the rest; no empty part before it.
 ; A value the loop computes for every work-item and the code after it uses
-; comes from whichever part ran last.
+; comes from whichever part ran last; one every work-item computes alike
+; from values the loop does not change moves before the loop.
 define i32 @first_and_live_out(ptr %out, i32 %k, i64 %size) {
 entry:
   br label %wi.loop
@@ -96,25 +97,31 @@ then:
   store i32 7, ptr %out
   br label %wi.next
 wi.next:
-  %twice = shl i32 %k, 1
+  %xk = trunc i64 %x to i32
+  %kk = add i32 %k, 3
+  %twice = shl i32 %xk, 1
+  %both = add i32 %twice, %kk
   %next = add nuw nsw i64 %x, 1
   %more = icmp ult i64 %next, %size
   br i1 %more, label %wi.loop, label %done, !lockstep.work_item_loop !0
 done:
-  ret i32 %twice
+  %sum = add i32 %both, %kk
+  ret i32 %sum
 }
 ; CHECK-LABEL: define i32 @first_and_live_out(
+; CHECK: entry:
+; CHECK-NEXT: %kk = add i32 %k, 3
 ; CHECK: %[[END:[0-9]+]] = call i64 @llvm.umin.i64(i64 1, i64 %size)
 ; CHECK-NOT: wi.part2
 ; CHECK: wi.part0:
 ; CHECK-NEXT: icmp ult i64 0, %[[END]]
 ; CHECK: wi.part1:
-; CHECK-NEXT: %twice.part = phi i32 [ %twice.part0, %wi.next.part0 ], [ poison, %wi.part0 ]
+; CHECK-NEXT: %both.part = phi i32 [ %both.part0, %wi.next.part0 ], [ poison, %wi.part0 ]
 ; CHECK-NEXT: %[[GO:[0-9]+]] = icmp ult i64 %[[END]], %size
 ; CHECK-NEXT: br i1 %[[GO]], label %wi.loop, label %done
 ; CHECK: done:
-; CHECK-NEXT: %twice.last = phi i32 [ %twice, %wi.next ], [ %twice.part, %wi.part1 ]
-; CHECK-NEXT: ret i32 %twice.last
+; CHECK-NEXT: %both.last = phi i32 [ %both, %wi.next ], [ %both.part, %wi.part1 ]
+; CHECK-NEXT: %sum = add i32 %both.last, %kk
 
 ; A bound computed in the loop from uniform values moves before it, and is
 ; then no longer a value the loop leaves behind (CTS basic local_arg_def).
@@ -298,8 +305,9 @@ done:
 
 ; A linear local id in 2-D groups, `ly * 16 + lx < o` (a tree level): the
 ; sum of local ids cannot wrap, so around no kernel loop too each row splits
-; at o - ly * 16, and the rest of the row knows the test fails (the rows past
-; the active ones run nothing).
+; at o - ly * 16, and the rest of the row knows the test fails. Past the first
+; row, a row none of whose work-items pass ends the loop over the rows (all
+; its work is behind the test, and later rows pass fewer).
 define void @linear_local_id(ptr %args, ptr %group, i32 %o) {
 entry:
   %lsyp = getelementptr i8, ptr %group, i64 32
@@ -338,10 +346,54 @@ done:
 ; CHECK: %[[FIRST:[0-9]+]] = sext i32 %[[ROWBASE]] to i64
 ; CHECK: %[[ROOM:[0-9]+]] = sub i64 %{{[0-9]+}}, %[[FIRST]]
 ; CHECK: %wi.passing = call i64 @llvm.umin.i64(
+; CHECK: %[[IDLE:[0-9]+]] = icmp eq i64 %wi.passing, 0
+; CHECK-NEXT: %[[LATER:[0-9]+]] = icmp ne i64 %y, 0
+; CHECK-NEXT: %[[END:[0-9]+]] = and i1 %[[IDLE]], %[[LATER]]
+; CHECK-NEXT: br i1 %[[END]], label %done, label %wi.part0
 ; CHECK: wi.loop:
 ; CHECK: br i1 false, label %then, label %wi.next
 ; CHECK: wi.loop.part0:
 ; CHECK: br i1 true, label %then.part0
+
+; Every row runs when a work-item also works outside the test.
+define void @linear_local_id_all_rows(ptr %args, ptr %group, i32 %o) {
+entry:
+  %lsyp = getelementptr i8, ptr %group, i64 32
+  %lsy = load i64, ptr %lsyp, align 8, !invariant.load !0
+  br label %row.loop
+row.loop:
+  %y = phi i64 [ 0, %entry ], [ %y.next, %row.next ]
+  br label %wi.loop
+wi.loop:
+  %x = phi i64 [ 0, %row.loop ], [ %next, %wi.next ]
+  %ty = trunc i64 %y to i32
+  %rowbase = shl nsw i32 %ty, 4
+  %tx = trunc i64 %x to i32
+  %l = add nsw i32 %rowbase, %tx
+  %c = icmp slt i32 %l, %o
+  br i1 %c, label %then, label %wi.next
+then:
+  %l64 = sext i32 %l to i64
+  %p = getelementptr float, ptr %args, i64 %l64
+  store float 1.0, ptr %p
+  br label %wi.next
+wi.next:
+  %q = getelementptr i32, ptr %group, i64 %x
+  store i32 %l, ptr %q
+  %next = add nuw nsw i64 %x, 1
+  %more = icmp ult i64 %next, 16
+  br i1 %more, label %wi.loop, label %row.next, !lockstep.work_item_loop !0
+row.next:
+  %y.next = add nuw nsw i64 %y, 1
+  %rows = icmp ult i64 %y.next, %lsy
+  br i1 %rows, label %row.loop, label %done
+done:
+  ret void
+}
+; CHECK-LABEL: define void @linear_local_id_all_rows(
+; CHECK: %wi.passing = call i64 @llvm.umin.i64(
+; CHECK-NOT: icmp ne i64 %y, 0
+; CHECK: ret void
 
 ; Left alone: the same sum with a counter that is no local id (its loop ends
 ; at a kernel argument, so it may be as large as that).
