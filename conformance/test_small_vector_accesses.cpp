@@ -1,5 +1,6 @@
 // Loads and stores of vectors of bytes and shorts no wider than 64 bits
-// (uchar4 pixels, char2, short2, ushort4), which the compiler turns into
+// (uchar4 pixels, char2, short2, ushort4, char3 and short3 with their
+// undefined fourth element), which the compiler turns into
 // accesses of one integer word per work-item whose elements are shifts of it
 // (ScalarizeWorkGroupCodePass). Results against the host for images whose
 // rows are and are not a multiple of the group width, in groups of one
@@ -105,6 +106,44 @@ TEST_F(SmallVectorAccesses, Char2Short2AndUshort4) {
       ASSERT_EQ(gu[4 * i + 1], u[4 * i + 2]) << i;
       ASSERT_EQ(gu[4 * i + 2], cl_ushort(u[4 * i + 1] + 1)) << i;
       ASSERT_EQ(gu[4 * i + 3], cl_ushort(u[4 * i] ^ 0x8001)) << i;
+    }
+  }
+}
+
+// char3 and short3 occupy 4 and 8 bytes; their stores leave the fourth
+// element undefined, which must not undefine the three others.
+TEST_F(SmallVectorAccesses, Char3AndShort3) {
+  cl_kernel k = kernel(R"CLC(
+    kernel void three(global const char3 *c, global const short3 *s, global char3 *oc, global short3 *os) {
+      size_t i = get_global_id(0);
+      char3 a = c[i];
+      short3 b = s[i];
+      oc[i] = (char3)(a.z, a.x, (char)(a.y + 1));
+      os[i] = (short3)((short)(b.y - a.x), b.z, b.x);
+    }
+  )CLC",
+                       "three");
+  ASSERT_NE(k, nullptr);
+  for (size_t n : {size_t(1), size_t(17), size_t(300)}) {
+    std::vector<cl_int> r = randomValues<cl_int>(n * 8, -32768, 32767);
+    std::vector<cl_char> c(4 * n);
+    std::vector<cl_short> s(4 * n);
+    for (size_t i = 0; i < 4 * n; ++i) c[i] = cl_char(r[i] & 0xff), s[i] = cl_short(r[4 * n + i]);
+    cl_mem mc = bufferFrom(c), ms = bufferFrom(s);
+    cl_mem oc = bufferFrom(std::vector<cl_char>(4 * n, 0)), os = bufferFrom(std::vector<cl_short>(4 * n, 0));
+    ASSERT_TRUE(setArgs(k, mc, ms, oc, os));
+    ASSERT_TRUE(run(k, {n}));
+    std::vector<cl_char> gc = read<cl_char>(oc, 4 * n);
+    std::vector<cl_short> gs = read<cl_short>(os, 4 * n);
+    for (size_t i = 0; i < n; ++i) {
+      const cl_char *a = &c[4 * i];
+      const cl_short *b = &s[4 * i];
+      ASSERT_EQ(gc[4 * i], a[2]) << i;
+      ASSERT_EQ(gc[4 * i + 1], a[0]) << i;
+      ASSERT_EQ(gc[4 * i + 2], cl_char(a[1] + 1)) << i;
+      ASSERT_EQ(gs[4 * i], cl_short(b[1] - a[0])) << i;
+      ASSERT_EQ(gs[4 * i + 1], b[2]) << i;
+      ASSERT_EQ(gs[4 * i + 2], b[0]) << i;
     }
   }
 }

@@ -108,8 +108,11 @@ bool packSmallVectorAccesses(Function &F) {
     } else {
       auto *store = cast<StoreInst>(I);
       Value *packed = nullptr;
+      // Frozen: a lane the vector leaves undefined (a char3's padding, stored
+      // as the fourth lane of a char4) would make the whole word poison.
       for (unsigned k = 0; k < count; ++k) {
-        Value *bits = builder.CreateZExt(builder.CreateExtractElement(store->getValueOperand(), k), word);
+        Value *bits = builder.CreateZExt(
+            builder.CreateFreeze(builder.CreateExtractElement(store->getValueOperand(), k)), word);
         if (k != 0) bits = builder.CreateShl(bits, k * elementBits);
         packed = packed ? builder.CreateOr(packed, bits) : bits;
       }
