@@ -69,8 +69,8 @@ bool usesFullWidthVectors(Function &F, const TargetTransformInfo &target) {
 }
 
 // A load or store of a vector of bytes or shorts no wider than 64 bits
-// (uchar4, a pixel; short2) becomes one of an integer that wide, bitcast:
-// split into scalars, it had been four i8 accesses a work-item, which the
+// (uchar4, a pixel; short2) becomes one of an integer that wide. Split into
+// scalars, it had been four i8 accesses a work-item, which the
 // vectorizer widens as a group interleaved by four, and its cost model
 // judged the loop not worth widening (a Sobel filter over uchar4 pixels ran
 // one work-item at a time, 1.2x PoCL). As an integer, the work-items' pixels

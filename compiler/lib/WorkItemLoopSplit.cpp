@@ -290,9 +290,7 @@ class Splitter {
     if (!offset)
       parts = partsOf(builder, predicate, bound, count);
     else if (ICmpInst::isSigned(predicate)) {
-      parts = signedOffsetPartsOf(builder, predicate, offset, bound, count);
-      // A linear local id does not wrap: past the passing ids the answer is known.
-      if (linearLocalId && parts.size() == 2) parts[1] = {parts[1].begin, parts[1].end, !parts[0].answer};
+      parts = signedOffsetPartsOf(builder, predicate, offset, bound, count, /*mayWrap=*/!linearLocalId);
     }
     else if (ICmpInst::isEquality(predicate))
       // `id + offset == bound` in W bits is `id == bound - offset`: the id
@@ -303,9 +301,9 @@ class Splitter {
       parts = offsetPartsOf(builder, predicate, offset, bound, count);
     if (parts.size() < 2) return false;
     // Rows past the active ones: decided before the loop changes.
-    BasicBlock *rowExit = linearLocalId && liveOuts.empty() && match(start, m_Zero())
-                              ? rowsEndWhereNonePass(loop, compare, parts)
-                              : nullptr;
+    RowEnd rowEnd = linearLocalId && liveOuts.empty() && match(start, m_Zero())
+                        ? rowsEndWhereNonePass(loop, compare, parts)
+                        : RowEnd{};
     // The parts of [0, count) within [start, count).
     if (!match(start, m_Zero()))
       for (Part &part : parts) {
@@ -383,72 +381,23 @@ class Splitter {
       }
       guard.CreateCondBr(guard.CreateICmpULT(part.begin, part.end), partHeader, after);
     }
-    if (rowExit) {
+    if (rowEnd.exit) {
       // No work-item of this row passes, nor of any later one, and the first
       // row has stored what every work-item stores alike: the group's rows
       // end here.
       Instruction *enter = preheader->getTerminator();
       IRBuilder<> builder(enter);
       Value *idle = builder.CreateICmpEQ(parts[0].end, builder.getInt64(0));
-      Value *later = builder.CreateICmpNE(rowId, ConstantInt::get(rowId->getType(), 0));
-      builder.CreateCondBr(builder.CreateAnd(idle, later), rowExit, guards[0]);
+      Value *later = builder.CreateICmpNE(rowEnd.row, ConstantInt::get(rowEnd.row->getType(), 0));
+      builder.CreateCondBr(builder.CreateAnd(idle, later), rowEnd.exit, guards[0]);
       enter->eraseFromParent();
     }
     return true;
   }
 
-  // A linear local id's test splits each row at the work-items that pass
-  // (`ly * 16 + lx < o`: a tree level in 2-D groups). Where the row's work is
-  // all behind the test, a row none of whose work-items pass does nothing
-  // but store what every work-item stores alike (a uniform variable), and
-  // neither does any later row (the id grows with the row): past the first
-  // row, the loop over the rows may end at such a row. The levels of a
-  // reduction over 16 x 16 groups had run all 16 rows, 15 of them idle at
-  // the last levels. Returns the exit of the loop over the rows where that
-  // holds (and finds the rows' counter, rowId): what the x loop writes or
-  // calls is behind the test's passing branch or a store of loop-invariant
-  // values to a loop-invariant address, the row loop does nothing else, no
-  // value leaves it, and its exit takes no values from it.
-  BasicBlock *rowsEndWhereNonePass(Loop *loop, ICmpInst *compare, ArrayRef<Part> parts) {
-    Loop *rows = loop->getParentLoop();
-    auto *branch = dyn_cast<BranchInst>(compare->getParent()->getTerminator());
-    if (!rows || !parts[0].answer || parts.back().keepTest || !branch || branch->getCondition() != compare)
-      return nullptr;
-    BasicBlock *rowExit = rows->getExitBlock(), *rowLatch = rows->getLoopLatch(),
-               *rowPreheader = rows->getLoopPreheader();
-    if (!rowExit || isa<PHINode>(rowExit->begin()) || !rowLatch || !rowPreheader) return nullptr;
-    rowId = nullptr;
-    for (PHINode &phi : rows->getHeader()->phis())
-      if (phi.getNumIncomingValues() == 2 && match(phi.getIncomingValueForBlock(rowPreheader), m_Zero()) &&
-          match(phi.getIncomingValueForBlock(rowLatch), m_Add(m_Specific(&phi), m_One())))
-        rowId = &phi;
-    if (!rowId) return nullptr;
-    BasicBlock *passing = branch->getSuccessor(0);
-    if (passing->getSinglePredecessor() != compare->getParent()) return nullptr;
-    // Earlier splits of this round changed the function: a tree of its own.
-    DominatorTree dominators(F);
-    for (BasicBlock *block : rows->blocks()) {
-      bool guarded = loop->contains(block) && dominators.dominates(passing, block);
-      for (Instruction &I : make_early_inc_range(*block)) {
-        bool changed = false;
-        if (!guarded && I.mayHaveSideEffects()) {
-          auto *store = dyn_cast<StoreInst>(&I);
-          if (!store || !store->isSimple() || !rows->makeLoopInvariant(store->getPointerOperand(), changed) ||
-              !rows->makeLoopInvariant(store->getValueOperand(), changed))
-            return nullptr;
-        }
-        if (any_of(I.users(), [&](User *user) { return !rows->contains(cast<Instruction>(user)->getParent()); }) &&
-            (isa<PHINode>(I) || !rows->makeLoopInvariant(&I, changed)))
-          return nullptr;
-      }
-    }
-    return rowExit;
-  }
-
   Function &F;
   FunctionAnalysisManager &analyses;
   LoopInfo *loopInfo = nullptr;
-  PHINode *rowId = nullptr;  // the row loop's counter, rowsEndWhereNonePass's
 };
 
 }  // namespace

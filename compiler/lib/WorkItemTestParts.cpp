@@ -99,6 +99,13 @@ bool matchIdPlusOffset(Value *value, PHINode *id, Loop *loop, Value *&offset, IR
   return false;
 }
 
+bool countsUpFromZero(PHINode &phi, Loop &loop) {
+  BasicBlock *latch = loop.getLoopLatch(), *preheader = loop.getLoopPreheader();
+  return phi.getParent() == loop.getHeader() && latch && preheader && phi.getNumIncomingValues() == 2 &&
+         match(phi.getIncomingValueForBlock(preheader), m_Zero()) &&
+         match(phi.getIncomingValueForBlock(latch), m_Add(m_Specific(&phi), m_One()));
+}
+
 namespace {
 
 // The group's local size along one dimension (a load of GroupInfo's field,
@@ -122,15 +129,12 @@ bool isLocalSize(Value *value) {
 // from 0 by 1 whose loop ends at a local size.
 bool isOuterLocalId(Value *value, Loop *loop) {
   auto *phi = dyn_cast<PHINode>(value);
-  if (!phi || phi->getNumIncomingValues() != 2) return false;
+  if (!phi) return false;
   for (Loop *outer = loop->getParentLoop(); outer; outer = outer->getParentLoop()) {
     if (outer->getHeader() != phi->getParent()) continue;
-    BasicBlock *latch = outer->getLoopLatch();
-    BasicBlock *preheader = outer->getLoopPreheader();
-    if (!latch || !preheader || !match(phi->getIncomingValueForBlock(preheader), m_Zero())) return false;
-    Value *next = phi->getIncomingValueForBlock(latch);
-    if (!match(next, m_Add(m_Specific(phi), m_One()))) return false;
-    auto *branch = dyn_cast<BranchInst>(latch->getTerminator());
+    if (!countsUpFromZero(*phi, *outer)) return false;
+    Value *next = phi->getIncomingValueForBlock(outer->getLoopLatch());
+    auto *branch = dyn_cast<BranchInst>(outer->getLoopLatch()->getTerminator());
     ICmpInst::Predicate predicate;
     Value *size = nullptr;
     return branch && branch->isConditional() &&
@@ -264,9 +268,11 @@ SmallVector<Part, 3> offsetPartsOf(IRBuilder<> &builder, CmpInst::Predicate pred
 // (+1 for <=) clamped to [0, count], computed in 64 bits: there the sum
 // climbs from offset to at most the bound, so it cannot wrap and is the
 // exact sum the test compares. The rest keeps the test (a sum past 2^(W-1)
-// - 1 wraps to a negative one, which may pass again).
+// - 1 wraps to a negative one, which may pass again), unless the sum cannot
+// wrap (`mayWrap` false: a linear local id, isSmallLocalIdSum), where the
+// rest knows the other answer.
 SmallVector<Part, 3> signedOffsetPartsOf(IRBuilder<> &builder, CmpInst::Predicate predicate, Value *offset,
-                                         Value *bound, Value *count) {
+                                         Value *bound, Value *count, bool mayWrap) {
   auto *type = cast<IntegerType>(bound->getType());
   if (type->getBitWidth() > 32) return {};
   bool answer = asLessThan(predicate);
@@ -277,7 +283,7 @@ SmallVector<Part, 3> signedOffsetPartsOf(IRBuilder<> &builder, CmpInst::Predicat
   Value *end = builder.CreateBinaryIntrinsic(
       Intrinsic::umin, builder.CreateBinaryIntrinsic(Intrinsic::smax, room, builder.getInt64(0)), count,
       nullptr, "wi.passing");
-  return {{builder.getInt64(0), end, answer}, {end, count, false, /*keepTest=*/true}};
+  return {{builder.getInt64(0), end, answer}, {end, count, !answer, /*keepTest=*/mayWrap}};
 }
 
 }  // namespace lockstep::compiler

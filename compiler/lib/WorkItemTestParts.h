@@ -31,6 +31,9 @@ bool hoistUniform(llvm::Value *value, llvm::Loop *loop);
 bool matchIdPlusOffset(llvm::Value *value, llvm::PHINode *id, llvm::Loop *loop, llvm::Value *&offset,
                        llvm::IRBuilder<> &before, bool throughTrunc = false);
 
+// Whether `phi` is a counter of `loop` from 0 by 1 (its header's phi).
+bool countsUpFromZero(llvm::PHINode &phi, llvm::Loop &loop);
+
 // Whether `offset` (uniform in `loop`) is a sum of the other dimensions'
 // local ids scaled by constants or local sizes (`ly * 16` of the linear id
 // `ly * 16 + lx`): never negative and small enough that the id plus it
@@ -47,6 +50,15 @@ llvm::SmallVector<Part, 3> partsOf(llvm::IRBuilder<> &builder, llvm::CmpInst::Pr
 llvm::SmallVector<Part, 3> offsetPartsOf(llvm::IRBuilder<> &builder, llvm::CmpInst::Predicate predicate,
                                          llvm::Value *offset, llvm::Value *bound, llvm::Value *count);
 llvm::SmallVector<Part, 3> signedOffsetPartsOf(llvm::IRBuilder<> &builder, llvm::CmpInst::Predicate predicate,
-                                               llvm::Value *offset, llvm::Value *bound, llvm::Value *count);
+                                               llvm::Value *offset, llvm::Value *bound, llvm::Value *count,
+                                               bool mayWrap = true);
+
+// Where a row ends early (WorkItemRowEnd.cpp): the exit of the loop over the
+// rows around the work-item loop `loop` and that loop's counter, or nulls.
+struct RowEnd {
+  llvm::BasicBlock *exit = nullptr;
+  llvm::PHINode *row = nullptr;
+};
+RowEnd rowsEndWhereNonePass(llvm::Loop *loop, llvm::ICmpInst *compare, llvm::ArrayRef<Part> parts);
 
 }  // namespace lockstep::compiler

@@ -109,13 +109,26 @@ Value *scanLanes(IRBuilder<> &b, const CollectiveOp &op, Value *v, Value *identi
 
 }  // namespace
 
-// An integer scan without lane states, whole vectors at a time: each vector
-// of operands is scanned in registers and combined with the running value,
-// the work-items past the last whole vector one at a time. A work-group scan
-// of 256 `uint` adds took 2 cycles a work-item in the scalar loop, whose
-// every step waits for the one before.
-void WorkGroupLoops::emitVectorScan(IRBuilder<> &b, const Collective &collective, AllocaInst *accumulator,
-                                    Value *first, Value *end) {
+// Whether a collective is a scan of whole vectors (emitVectorScan): an
+// integer scan whose grouping does not matter, without lane states (every
+// work-item of the segment takes part), its operand and result in slots of
+// its own type laid out one after another.
+bool WorkGroupLoops::scansVectors(const Collective &collective, Value *state) const {
+  const CollectiveOp &op = collective.op;
+  if ((op.kind != CollectiveOp::ScanExclusive && op.kind != CollectiveOp::ScanInclusive) || state) return false;
+  Type *type = collective.type;
+  const Slot &in = slots[allocaSlot.lookup(collective.in)], &out = slots[allocaSlot.lookup(collective.out)];
+  return collective.in->getAllocatedType() == type && reassociates(type, op) && in.type == type && out.type == type &&
+         !type->isIntegerTy(8);  // bytes may be strided (contextAddress)
+}
+
+// A scan's whole vectors of operands, each scanned in registers and combined
+// with the running value; returns the first work-item past the last whole
+// vector, where the scalar loop takes over. A work-group scan of 256 `uint`
+// adds took 2 cycles a work-item in the scalar loop, whose every step waits
+// for the one before.
+Value *WorkGroupLoops::emitVectorScan(IRBuilder<> &b, const Collective &collective, AllocaInst *accumulator,
+                                      Value *first, Value *end) {
   const CollectiveOp &op = collective.op;
   Type *type = collective.type;
   unsigned lanes = std::max(4u, std::min(16u, std::max(vectorBits, 128u) / type->getIntegerBitWidth()));
@@ -139,13 +152,7 @@ void WorkGroupLoops::emitVectorScan(IRBuilder<> &b, const Collective &collective
     l.CreateAlignedStore(result, contextAddress(l, outSlot, i), elementAlign);
     l.CreateStore(l.CreateExtractElement(scanned, lanes - 1), accumulator);
   });
-  Value *rest = b.CreateAdd(first, b.CreateShl(vectors, Log2_32(lanes)));
-  emitCountedLoop(b, rest, end, [&](IRBuilder<> &l, Value *i) {
-    Value *acc = l.CreateLoad(type, accumulator);
-    Value *next = combine(l, op, acc, l.CreateLoad(type, contextAddress(l, inSlot, i)));
-    l.CreateStore(next, accumulator);
-    l.CreateStore(op.kind == CollectiveOp::ScanExclusive ? acc : next, contextAddress(l, outSlot, i));
-  });
+  return b.CreateAdd(first, b.CreateShl(vectors, Log2_32(lanes)));
 }
 
 // Between the loop nests: combine every work-item's operand, per segment
@@ -341,14 +348,9 @@ void WorkGroupLoops::emitCombineSegment(IRBuilder<> &b, const Collective &collec
     }
     default: {  // all, any, reductions and scans
       b.CreateStore(identity(b, collective.type, op), accumulator);
-      bool scan = op.kind == CollectiveOp::ScanExclusive || op.kind == CollectiveOp::ScanInclusive;
-      if (scan && !state && inType == collective.type && reassociates(inType, op) &&
-          slots[allocaSlot.lookup(collective.in)].type == inType && slots[outSlot].type == inType &&
-          !inType->isIntegerTy(8)) {
-        emitVectorScan(b, collective, accumulator, first, end);
-        break;
-      }
-      emitCountedLoop(b, first, end, [&](IRBuilder<> &l, Value *i) {
+      // One work-item at a time from the first (or from where whole vectors end).
+      Value *from = scansVectors(collective, state) ? emitVectorScan(b, collective, accumulator, first, end) : first;
+      emitCountedLoop(b, from, end, [&](IRBuilder<> &l, Value *i) {
         Value *acc = l.CreateLoad(collective.type, accumulator);
         Value *next = combine(l, op, acc, in(l, i));
         l.CreateStore(state ? l.CreateSelect(active(l, i), next, acc) : next, accumulator);

@@ -91,17 +91,17 @@ Function *cloneVersion(Function &kernel, WorkGroupVersion version, const Twine &
   return copy;
 }
 
+// The widths with vector-rows versions: the vector-row width and the
+// narrower ones asked for (4 unless the option names others).
 SmallVector<uint64_t, 4> vectorRowWidths() {
   SmallVector<uint64_t, 4> widths;
   if (kVectorRowWidth == 0) return widths;
   widths.push_back(kVectorRowWidth);
-  if (kNarrowRowWidths.getNumOccurrences() == 0) {
-    for (uint64_t width : {4})
-      if (width < kVectorRowWidth) widths.push_back(width);
-  } else {
-    for (unsigned width : kNarrowRowWidths)
-      if (width > 1 && width < kVectorRowWidth) widths.push_back(width);
-  }
+  static const unsigned kDefaultNarrow[] = {4};
+  ArrayRef<unsigned> narrow = kNarrowRowWidths.getNumOccurrences() ? ArrayRef<unsigned>(kNarrowRowWidths)
+                                                                   : ArrayRef<unsigned>(kDefaultNarrow);
+  for (unsigned width : narrow)
+    if (width > 1 && width < kVectorRowWidth) widths.push_back(width);
   return widths;
 }
 

@@ -159,10 +159,9 @@ void WorkGroupLoops::run() {
     subGroupFirst = builder.CreateMul(index, builder.getInt64(subGroupSize), "sg.first");
     subGroupEnd = builder.CreateBinaryIntrinsic(
         Intrinsic::umin, builder.CreateAdd(subGroupFirst, builder.getInt64(subGroupSize)), workItemCount);
-    Value *rest = builder.CreateUDiv(subGroupFirst, localSize[0]);
-    subGroupIds[0] = builder.CreateURem(subGroupFirst, localSize[0], "sg.lid0");
-    subGroupIds[1] = builder.CreateURem(rest, localSize[1], "sg.lid1");
-    subGroupIds[2] = builder.CreateUDiv(rest, localSize[1], "sg.lid2");
+    subGroupIds = localIdsOf(builder, subGroupFirst);
+    for (int d = 0; d < 3; ++d)
+      if (isa<Instruction>(subGroupIds[d])) subGroupIds[d]->setName("sg.lid" + Twine(d));
     subGroupInRow = builder.CreateICmpULE(builder.CreateAdd(subGroupIds[0], builder.CreateSub(subGroupEnd, subGroupFirst)),
                                           localSize[0], "sg.in.row");
     BasicBlock *start = laneMode ? BasicBlock::Create(context, "lanes", &F) : regionFor(bodyEntry);

@@ -32,6 +32,8 @@
 // with each field).
 #pragma once
 
+#include <array>
+
 #include <llvm/ADT/BitVector.h>
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/MapVector.h>
@@ -115,8 +117,9 @@ class WorkGroupLoops {
   void emitCombine(IRBuilder<> &builder, const Collective &collective, Value *state);
   void emitCombineSegment(IRBuilder<> &builder, const Collective &collective, AllocaInst *accumulator,
                           Value *first, Value *end, Value *state);
-  void emitVectorScan(IRBuilder<> &builder, const Collective &collective, AllocaInst *accumulator, Value *first,
-                      Value *end);
+  bool scansVectors(const Collective &collective, Value *state) const;
+  Value *emitVectorScan(IRBuilder<> &builder, const Collective &collective, AllocaInst *accumulator, Value *first,
+                        Value *end);
   void storeResult(IRBuilder<> &builder, const Collective &collective, Value *first, Value *end, Value *state,
                    Value *value);
   Value *groupWideAddress(AllocaInst *alloca) const;
@@ -148,6 +151,7 @@ class WorkGroupLoops {
     // The loop over y (not in sub-group mode): RowJam.cpp jams its rows.
     BasicBlock *rowHeader = nullptr, *rowLatch = nullptr;
   };
+  std::array<Value *, 3> localIdsOf(IRBuilder<> &builder, Value *linear);
   LoopNest makeLoopNest(BasicBlock *pre, BasicBlock *after);
   void collectBarrierLocations(BasicBlock *decision, std::vector<std::string> &out,
                                SmallPtrSetImpl<BasicBlock *> &seen);
@@ -185,7 +189,7 @@ class WorkGroupLoops {
   Value *subGroupFirst = nullptr, *subGroupEnd = nullptr;
   // The local ids of the sub-group's first work-item, and whether all of its
   // work-items lie in that row (x the only id that changes, one at a time).
-  Value *subGroupIds[3] = {};
+  std::array<Value *, 3> subGroupIds = {};
   Value *subGroupInRow = nullptr;
   BasicBlock *subGroupLatch = nullptr;
   // Lane mode: the kernel calls a function of the cl_khr_subgroup_*

@@ -1,6 +1,8 @@
 // The loops over the work-items of a region (z, y, x, or one loop over a
 // sub-group's linear ids), and the metadata that marks the innermost one
 // parallel for the vectorizer.
+#include <array>
+
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/Analysis/ValueTracking.h>
@@ -16,6 +18,13 @@
 using namespace llvm;
 
 namespace lockstep::compiler {
+
+// The local ids (x, y, z) of the work-item whose linear id is `linear`.
+std::array<Value *, 3> WorkGroupLoops::localIdsOf(IRBuilder<> &builder, Value *linear) {
+  Value *rest = builder.CreateUDiv(linear, localSize[0]);
+  return {builder.CreateURem(linear, localSize[0]), builder.CreateURem(rest, localSize[1]),
+          builder.CreateUDiv(rest, localSize[1])};
+}
 
 // The loops over the work-items of a region: z, y, x over the whole group
 // (do-while: every group has a work-item), or, in sub-group mode, one loop
@@ -43,9 +52,7 @@ WorkGroupLoops::LoopNest WorkGroupLoops::makeLoopNest(BasicBlock *pre, BasicBloc
     Value *rowX = builder.CreateAdd(subGroupIds[0], builder.CreateSub(lane, subGroupFirst), "", true, true);
     builder.CreateBr(body);
     builder.SetInsertPoint(divided);
-    Value *rest = builder.CreateUDiv(lane, localSize[0]);
-    Value *ids[3] = {builder.CreateURem(lane, localSize[0]), builder.CreateURem(rest, localSize[1]),
-                     builder.CreateUDiv(rest, localSize[1])};
+    std::array<Value *, 3> ids = localIdsOf(builder, lane);
     builder.CreateBr(body);
     builder.SetInsertPoint(body);
     Value *rowIds[3] = {rowX, subGroupIds[1], subGroupIds[2]};
