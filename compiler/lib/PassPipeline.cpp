@@ -70,6 +70,7 @@ ModulePassManager buildPreparePipeline(const PipelineOptions &options) {
   passes.addPass(WorkItemBuiltinsPass());
   passes.addPass(LocalMemoryLayoutPass());
   passes.addPass(buildWorkGroupPipeline(options));
+  passes.addPass(WorkItemLoopFlattenPass());
   passes.addPass(WorkItemLoopSplitPass());
   passes.addPass(SafeIntegerDivisionPass());
   passes.addPass(StopPollPass());

@@ -212,6 +212,13 @@ struct StreamingStoresPass : llvm::PassInfoMixin<StreamingStoresPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 
+// After the work-group loops, before the split: runs the rows and columns
+// of work-items of a region that sees only their linear local id
+// (`ly * 16 + lx`) as one loop over it.
+struct WorkItemLoopFlattenPass : llvm::PassInfoMixin<WorkItemLoopFlattenPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+
 // After the work-group loops: splits a work-item loop where a test of the
 // local id against a uniform value (`lid < n`, `lid == 0`) changes, so each
 // part runs only what its work-items do.

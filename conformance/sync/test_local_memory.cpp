@@ -127,6 +127,54 @@ TEST_F(LocalMemory, TreeReductionOverSignedLinearIds) {
               });
 }
 
+// 2-D code written for 16-wide groups: the linear id as `ly * 16 + lx`, a
+// __local histogram cleared over it in a strided loop, counted by each
+// work-item's own value (lx and ly apart: its global id), a tree over it,
+// and every result read back at it. The regions that see only the linear id
+// run as one loop over it; the counting region keeps its rows.
+const char *kSixteenWide = R"CLC(
+kernel void tiles(global const uint *in, global uint *out) {
+  local uint part[256];
+  local uint hist[64];
+  int lx = get_local_id(0), ly = get_local_id(1), l = ly * 16 + lx;
+  int n = 16 * (int)get_local_size(1);
+  for (int i = l; i < 64; i += n) hist[i] = 0;
+  uint x = in[GIDX];
+  part[l] = x;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  atomic_inc(&hist[x & 63]);
+  int top = 1;
+  while (top < n) top <<= 1;
+  for (int o = top >> 1; o > 0; o >>= 1) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (l < o && l + o < n) part[l] += part[l + o];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[GIDX] = part[0] * 3u + hist[l & 63] * 7u + (uint)l;
+}
+)CLC";
+
+TEST_F(LocalMemory, SixteenWideGroupsOverTheirLinearIds) {
+  std::vector<Shape> shapes;
+  for (const Shape &s : planeShapes())
+    if (s.local[0] == 16 && s.uniform()) shapes.push_back(s);
+  for (std::array<size_t, 3> local : {std::array<size_t, 3>{16, 1, 1}, {16, 4, 1}, {16, 8, 1}}) {
+    Shape s;
+    s.dims = 2;
+    s.global = {64, 16, 1};
+    s.local = local;
+    s.offset = {16, 3, 0};
+    shapes.push_back(s);
+  }
+  checkGroups(make(kSixteenWide, "tiles"), shapes, nullptr, [](const Group &, const std::vector<u32> &v) {
+    u32 sum = 0, count[64] = {};
+    for (u32 x : v) sum += x, ++count[x & 63];
+    std::vector<u32> out(v.size());
+    for (size_t l = 0; l < v.size(); ++l) out[l] = sum * 3u + count[l & 63] * 7u + u32(l);
+    return out;
+  });
+}
+
 // Hillis-Steele inclusive scan, double buffered in two __local arguments.
 const char *kHillisSteele = R"CLC(
 kernel void hillis_steele(global const uint *in, global uint *out, local uint *a,
