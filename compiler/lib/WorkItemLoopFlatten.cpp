@@ -41,7 +41,6 @@
 // version's x loop counts to its row width, a constant, which a kernel's
 // `ly * 16` then matches; the others count to the group's size.
 #include <llvm/ADT/SetVector.h>
-#include <llvm/ADT/Statistic.h>
 #include <llvm/Analysis/InstructionSimplify.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
@@ -56,13 +55,14 @@
 
 #include "Internal.h"
 #include "Passes.h"
+#include "Statistics.h"
 
 #define DEBUG_TYPE "lockstep-work-item-loop-flatten"
 
 using namespace llvm;
 using namespace llvm::PatternMatch;
 
-STATISTIC(NumFlattened, "Work-item loop nests run as one loop over linear local ids");
+LOCKSTEP_STATISTIC(NumFlattened, "Work-item loop nests run as one loop over linear local ids");
 
 namespace lockstep::compiler {
 namespace {
