@@ -89,8 +89,32 @@ void WorkGroupLoops::run() {
   hoistInvariantParameterLoads(F, prologue);
   IRBuilder<> builder(prologue->getTerminator());
   for (int d = 0; d < 3; ++d) localSize[d] = loadGroupInfo(builder, F.getArg(kGroupInfoParam), kLocalSize, d);
-  // The vector-rows version runs only groups this wide (VersionDispatch.cpp).
-  if (rowWidth != 0) localSize[0] = builder.getInt64(rowWidth);
+  // The vector-rows version runs only groups this wide (VersionDispatch.cpp):
+  // the kernel's own reads of its width (get_local_size(0)) are the constant
+  // too, so that `ly * get_local_size(0) + lx` is the linear id the loops
+  // count (WorkItemLoopFlatten.cpp).
+  if (rowWidth != 0) {
+    Value *width = builder.getInt64(rowWidth);
+    if (auto *load = dyn_cast<LoadInst>(localSize[0])) {
+      const DataLayout &layout = F.getParent()->getDataLayout();
+      auto addressOf = [&](LoadInst *read) {
+        APInt offset(layout.getIndexTypeSizeInBits(read->getPointerOperandType()), 0);
+        Value *base = read->getPointerOperand()->stripAndAccumulateConstantOffsets(layout, offset, false);
+        return std::pair(base, offset.getSExtValue());
+      };
+      auto address = addressOf(load);
+      SmallVector<LoadInst *, 4> reads;
+      for (Instruction &I : *prologue)
+        if (auto *read = dyn_cast<LoadInst>(&I); read && read->isSimple() && read->getType() == load->getType() &&
+                                                  addressOf(read) == address)
+          reads.push_back(read);
+      for (LoadInst *read : reads) {
+        read->replaceAllUsesWith(width);
+        read->eraseFromParent();
+      }
+    }
+    localSize[0] = width;
+  }
   workItemCount = builder.CreateMul(builder.CreateMul(localSize[0], localSize[1]), localSize[2]);
   Value *enqueued = builder.getInt64(1);
   for (int d = 0; d < 3; ++d)
