@@ -43,12 +43,28 @@ Value *loadGroupInfo(IRBuilderBase &builder, Value *groupInfo, unsigned field, u
   }
   StructType *type = groupInfoType(builder.getContext());
   Type *fieldType = type->getElementType(field);
-  Value *address = builder.CreateStructGEP(type, groupInfo, field);
-  Type *valueType = fieldType;
-  if (fieldType->isArrayTy()) {
-    valueType = fieldType->getArrayElementType();
-    address = builder.CreateConstInBoundsGEP2_32(fieldType, address, 0, index);
+  Type *valueType = fieldType->isArrayTy() ? fieldType->getArrayElementType() : fieldType;
+  // One read of a field per block: the work-item loops' sizes and the
+  // kernel's get_local_size are then one value, which ScalarEvolution sees
+  // as such (WorkItemLoopFlatten.cpp matches `ly * get_local_size(0) + lx`
+  // against the loops' count).
+  if (BasicBlock *block = builder.GetInsertBlock()) {
+    const DataLayout &layout = block->getModule()->getDataLayout();
+    uint64_t wanted = layout.getStructLayout(type)->getElementOffset(field) +
+                      (fieldType->isArrayTy() ? index * layout.getTypeAllocSize(valueType) : 0);
+    for (Instruction &I : make_range(block->begin(), builder.GetInsertPoint())) {
+      auto *read = dyn_cast<LoadInst>(&I);
+      if (!read || !read->isSimple() || read->getType() != valueType ||
+          !read->getMetadata(LLVMContext::MD_invariant_load))
+        continue;
+      APInt offset(layout.getIndexTypeSizeInBits(read->getPointerOperandType()), 0);
+      if (read->getPointerOperand()->stripAndAccumulateConstantOffsets(layout, offset, false) == groupInfo &&
+          offset == wanted)
+        return read;
+    }
   }
+  Value *address = builder.CreateStructGEP(type, groupInfo, field);
+  if (fieldType->isArrayTy()) address = builder.CreateConstInBoundsGEP2_32(fieldType, address, 0, index);
   LoadInst *load = builder.CreateLoad(valueType, address);
   load->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(builder.getContext(), {}));
   return load;

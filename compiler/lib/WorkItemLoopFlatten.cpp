@@ -34,12 +34,10 @@
 //
 // The context's per-work-item slots are indexed by the linear id too, so a
 // region that reloads `l` from its slot rather than recomputing it
-// flattens in every version, the group's size a run-time value. The
-// prologue's repeated loads of one field of the group's info (the loops'
-// width and the kernel's get_local_size(0)) become one value first, so that
-// `ly * get_local_size(0) + lx` matches the x loop's count; in the
-// vector-rows versions WorkGroupLoops made the kernel's width reads the
-// row width.
+// flattens in every version, the group's size a run-time value. The loops'
+// sizes and the kernel's get_local_size are one read of the group's info
+// (loadGroupInfo), so `ly * get_local_size(0) + lx` matches the x loop's
+// count; in the vector-rows versions both are the row width.
 //
 // Only the loops WorkGroupLoops made (kWorkItemLoopMarker on the x loop, the
 // y and z loops around it with nothing but their counters): the vector-rows
@@ -51,7 +49,6 @@
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
 #include <llvm/Analysis/ValueTracking.h>
-#include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/PatternMatch.h>
@@ -280,33 +277,6 @@ class Flattener {
   }
 };
 
-// The prologue reads the group's sizes once for the loops and again for the
-// kernel's own get_local_size(0): two loads of one field, which
-// ScalarEvolution would see as two unknowns, so that `ly * get_local_size(0)
-// + lx` would not match the x loop's count. Loads of the entry block marked
-// invariant, from one argument at one constant offset, become the first.
-bool mergeInvariantLoads(Function &F) {
-  const DataLayout &layout = F.getParent()->getDataLayout();
-  DenseMap<std::tuple<Value *, int64_t, Type *>, LoadInst *> first;
-  SmallVector<LoadInst *, 8> repeated;
-  for (Instruction &I : F.getEntryBlock()) {
-    auto *load = dyn_cast<LoadInst>(&I);
-    if (!load || !load->isSimple() || !load->getMetadata(LLVMContext::MD_invariant_load)) continue;
-    APInt offset(layout.getIndexTypeSizeInBits(load->getPointerOperandType()), 0);
-    Value *base = load->getPointerOperand()->stripAndAccumulateConstantOffsets(layout, offset, false);
-    if (!isa<Argument>(base)) continue;
-    auto [slot, inserted] = first.try_emplace({base, offset.getSExtValue(), load->getType()}, load);
-    if (!inserted) repeated.push_back(load);
-  }
-  for (LoadInst *load : repeated) {
-    APInt offset(layout.getIndexTypeSizeInBits(load->getPointerOperandType()), 0);
-    Value *base = load->getPointerOperand()->stripAndAccumulateConstantOffsets(layout, offset, false);
-    load->replaceAllUsesWith(first.lookup({base, offset.getSExtValue(), load->getType()}));
-    load->eraseFromParent();
-  }
-  return !repeated.empty();
-}
-
 }  // namespace
 
 PreservedAnalyses WorkItemLoopFlattenPass::run(Module &M, ModuleAnalysisManager &moduleAnalyses) {
@@ -318,10 +288,6 @@ PreservedAnalyses WorkItemLoopFlattenPass::run(Module &M, ModuleAnalysisManager 
           return block.getTerminator() && block.getTerminator()->getMetadata(kWorkItemLoopMarker);
         }))
       continue;
-    if (mergeInvariantLoads(F)) {
-      analyses.invalidate(F, PreservedAnalyses::none());
-      changed = true;
-    }
     LoopInfo &loops = analyses.getResult<LoopAnalysis>(F);
     SmallVector<Loop *, 8> inner;
     for (Loop *loop : loops.getLoopsInPreorder())

@@ -67,10 +67,9 @@ attributes #6 = { "lockstep-kernel"="k" "lockstep-work-group-version"="vector-ro
 ; CHECK:         [[WIDTH:%[0-9]+]] = load i64, ptr {{%[0-9]+}}, align 4, !invariant.load
 ; CHECK-NEXT:    [[NARROW:%[0-9]+]] = icmp ult i64 [[WIDTH]], 64
 ; The widths with versions of their own are tested first.
-; CHECK:         [[WIDTH16:%[0-9]+]] = load i64, ptr {{%[0-9]+}}, align 4, !invariant.load
-; CHECK-NEXT:    [[ROWS16:%[0-9]+]] = icmp eq i64 [[WIDTH16]], 16
-; CHECK:         [[WIDTH4:%[0-9]+]] = load i64, ptr {{%[0-9]+}}, align 4, !invariant.load
-; CHECK-NEXT:    [[ROWS4:%[0-9]+]] = icmp eq i64 [[WIDTH4]], 4
+; The width is read once (loadGroupInfo hands back the block's earlier read).
+; CHECK-NEXT:    [[ROWS16:%[0-9]+]] = icmp eq i64 [[WIDTH]], 16
+; CHECK-NEXT:    [[ROWS4:%[0-9]+]] = icmp eq i64 [[WIDTH]], 4
 ; CHECK-NEXT:    br i1 [[ROWS4]], label %vector.rows3, label %dispatch.next2
 ; CHECK:       dispatch.next2:
 ; CHECK-NEXT:    br i1 [[ROWS16]], label %vector.rows, label %dispatch.next1

@@ -3,7 +3,9 @@
 ; localSize[0] in the prologue) become the row width, so that
 ; `ly * get_local_size(0) + lx` is the linear id the loops count
 ; (WorkItemLoopFlattenPass then runs such regions as one loop). The other
-; versions keep the read.
+; versions keep the read, and their loops count to that same read
+; (loadGroupInfo hands back a block's earlier read of a field), as does the
+; dispatch's test of the width.
 ; RUN: %opt -passes=lockstep-work-group -S %s | FileCheck %s
 
 declare i64 @__lockstep.local_id(i32) memory(none)
@@ -31,6 +33,9 @@ body:
 
 ; CHECK-LABEL: define void @wg(
 ; CHECK: %w = load i64, ptr %wp
+; CHECK-NOT: = load i64, ptr %wp
+; CHECK: icmp eq i64 %w, 16
+; CHECK: icmp ult i64 %{{[0-9]+}}, %w
 ; CHECK: %row.r = mul i64 %lid1, %w
 ; CHECK-LABEL: define internal void @wg.vector_rows(
 ; CHECK-NOT: %w = load

@@ -152,53 +152,6 @@ done:
 ; CHECK: br i1 false, label %wi.loop1, label %wi.next2
 ; CHECK: br i1 false, label %wi.loop2, label %done
 
-; `ly * get_local_size(0) + lx` where the prologue read the group's width
-; twice, once for the loop and once for the kernel: one value, so the
-; linear id matches.
-define void @size_read_twice(ptr %info, ptr %out) {
-pre:
-  %wp = getelementptr inbounds i8, ptr %info, i64 24
-  %sx = load i64, ptr %wp, align 8, !invariant.load !0
-  %hp = getelementptr inbounds i8, ptr %info, i64 32
-  %sy = load i64, ptr %hp, align 8, !invariant.load !0
-  %wp2 = getelementptr inbounds i8, ptr %info, i64 24
-  %width = load i64, ptr %wp2, align 8, !invariant.load !0
-  br label %wi.loop1
-wi.loop1:
-  %lid1 = phi i64 [ 0, %pre ], [ %n1, %wi.next1 ]
-  br label %wi.loop0
-wi.loop0:
-  %lid0 = phi i64 [ 0, %wi.loop1 ], [ %n0, %wi.next0 ]
-  %ty = trunc i64 %lid1 to i32
-  %tw = trunc i64 %width to i32
-  %ry = mul nsw i32 %ty, %tw
-  %tx = trunc i64 %lid0 to i32
-  %l = add nsw i32 %ry, %tx
-  %i = sext i32 %l to i64
-  %p = getelementptr inbounds i32, ptr %out, i64 %i
-  store i32 %l, ptr %p
-  br label %wi.next0
-wi.next0:
-  %n0 = add nuw nsw i64 %lid0, 1
-  %m0 = icmp ult i64 %n0, %sx
-  br i1 %m0, label %wi.loop0, label %wi.next1, !lockstep.work_item_loop !0
-wi.next1:
-  %n1 = add nuw nsw i64 %lid1, 1
-  %m1 = icmp ult i64 %n1, %sy
-  br i1 %m1, label %wi.loop1, label %done
-done:
-  ret void
-}
-; CHECK-LABEL: define void @size_read_twice(
-; CHECK-NOT: %width = load
-; CHECK: %[[XY:linear.count[0-9]*]] = mul nuw nsw i64 %sx, %sy
-; CHECK: %tx = trunc i64 %lid0 to i32
-; CHECK: store i32 %tx, ptr %p
-; CHECK: %m0 = icmp ult i64 %n0, %[[XY]]
-; CHECK: br i1 false, label %wi.loop1, label %done
-; OFF-LABEL: define void @size_read_twice(
-; OFF: %width = load
-
 ; `ly * 8 + lx` in rows of 16: not the linear id.
 define void @other_width(ptr %out) {
 pre:

@@ -95,23 +95,10 @@ void WorkGroupLoops::run() {
   // count (WorkItemLoopFlatten.cpp).
   if (rowWidth != 0) {
     Value *width = builder.getInt64(rowWidth);
-    if (auto *load = dyn_cast<LoadInst>(localSize[0])) {
-      const DataLayout &layout = F.getParent()->getDataLayout();
-      auto addressOf = [&](LoadInst *read) {
-        APInt offset(layout.getIndexTypeSizeInBits(read->getPointerOperandType()), 0);
-        Value *base = read->getPointerOperand()->stripAndAccumulateConstantOffsets(layout, offset, false);
-        return std::pair(base, offset.getSExtValue());
-      };
-      auto address = addressOf(load);
-      SmallVector<LoadInst *, 4> reads;
-      for (Instruction &I : *prologue)
-        if (auto *read = dyn_cast<LoadInst>(&I); read && read->isSimple() && read->getType() == load->getType() &&
-                                                  addressOf(read) == address)
-          reads.push_back(read);
-      for (LoadInst *read : reads) {
-        read->replaceAllUsesWith(width);
-        read->eraseFromParent();
-      }
+    // loadGroupInfo handed back the kernel's own read, where it has one.
+    if (auto *read = dyn_cast<LoadInst>(localSize[0])) {
+      read->replaceAllUsesWith(width);
+      read->eraseFromParent();
     }
     localSize[0] = width;
   }
