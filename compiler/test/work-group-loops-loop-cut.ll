@@ -167,7 +167,7 @@ done:
 ; CHECK-LABEL: define void @uniform_trip_count(
 ; The first region tests the exit for the first time; the decision follows.
 ; CHECK: region.done:
-; CHECK-NEXT: %[[LAST:[0-9]+]] = load i32, ptr %k.reload.reg2mem
+; CHECK-NEXT: %[[LAST:[0-9]+]] = load i32, ptr %k.reg2mem
 ; CHECK-NEXT: store i32 %[[LAST]], ptr %[[K:ctx.slot[0-9]*]], align 4
 ; CHECK-NEXT: %uniform.condition = load i32, ptr %[[D:ctx.slot[0-9]*]], align 4
 ; CHECK: br i1 %{{[0-9]+}}, label %region{{[0-9]+}}, label %region{{[0-9]+}}
@@ -176,7 +176,7 @@ done:
 ; CHECK: %uniform{{[0-9]*}} = load i32, ptr %[[K]], align 4
 ; CHECK-NEXT: br label %wi.loop
 ; CHECK: %uniform.condition{{[0-9]+}} = load i32, ptr %[[D]], align 4
-; CHECK: getelementptr float, ptr %ctx.slot, i64 %wi
+; CHECK: getelementptr float, ptr %ctx.slot{{[0-9]*}}, i64 %wi
 ; The exit test is the same for every work-item: stored in one place.
 ; CHECK: store i32 %{{[0-9]+}}, ptr %[[D]], align 4
 ; CHECK-LABEL: define void @row_per_work_item(

@@ -43,7 +43,7 @@ done:
 ; CHECK-LABEL: define void @wg(
 ; The counter: stored once after the first region's work-item loop...
 ; CHECK: region.done:
-; CHECK-NEXT: %[[LAST:[0-9]+]] = load i32, ptr %i.reload.reg2mem
+; CHECK-NEXT: %[[LAST:[0-9]+]] = load i32, ptr %i.reg2mem
 ; CHECK-NEXT: store i32 %[[LAST]], ptr %[[C:ctx.slot[0-9]*]], align 4
 ; CHECK-NOT: getelementptr i32, ptr %[[C]], i64
 ; ...loaded once before the loop region's work-item loop, never per work-item.
@@ -51,4 +51,4 @@ done:
 ; CHECK-NEXT: br label %wi.loop2
 ; CHECK-NOT: getelementptr i32, ptr %[[C]], i64
 ; The accumulator depends on the local id: kept per work-item.
-; CHECK-DAG: getelementptr i64, ptr %ctx.slot, i64 %wi
+; CHECK-DAG: getelementptr i64, ptr %ctx.slot{{[0-9]*}}, i64 %wi

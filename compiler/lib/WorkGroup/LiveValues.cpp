@@ -11,6 +11,7 @@
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/BasicBlock.h>
 #include <llvm/IR/CFG.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
@@ -96,7 +97,10 @@ void WorkGroupLoops::demoteCrossBlockValues() {
     if (&BB != prologue)
       for (PHINode &phi : BB.phis()) phis.push_back(&phi);
   auto allocaPoint = prologue->getFirstInsertionPt();
-  for (PHINode *phi : phis) DemotePHIToStack(phi, allocaPoint);
+  // Demotion adds loads and stores, never blocks: one tree serves them all.
+  DominatorTree dominators(F);
+  for (PHINode *phi : phis)
+    if (!demoteCarriedPhi(phi, allocaPoint, dominators)) DemotePHIToStack(phi, allocaPoint);
 
   SmallVector<Instruction *, 32> crossing;
   for (BasicBlock &BB : F) {

@@ -14,6 +14,7 @@
 //                         states of a per-work-item state machine instead;
 //   LiveValues.cpp        demote values that cross blocks, classify the
 //                         private variables, liveness across regions;
+//   CarriedValues.cpp     a loop-carried phi and its update in one variable;
 //   UniformVariables.cpp  which copied variables every work-item shares
 //                         (Analysis/WorkItemDivergence);
 //   ContextLayout.cpp     the context block: one slot per variable kept per
@@ -51,6 +52,10 @@
 #include "Internal.h"
 #include "Analysis/OpenCLNames.h"
 #include "WorkGroup/PhaseMarkers.h"
+
+namespace llvm {
+class DominatorTree;
+}
 
 namespace lockstep::compiler {
 
@@ -134,6 +139,8 @@ class WorkGroupLoops {
   bool addOneDecision();
   // Values.
   void demoteCrossBlockValues();
+  bool demoteCarriedPhi(PHINode *phi, llvm::BasicBlock::iterator allocaPoint,
+                        const llvm::DominatorTree &dominators);
   Value *rematerialize(Instruction *I, Instruction *before,
                        DenseMap<Instruction *, Value *> &done);
   bool isRematerializable(const Instruction *I, unsigned depth) const;
