@@ -16,16 +16,23 @@
 //
 // When nothing reads the phi's old value once its update exists, the phi's
 // variable takes the update where it is computed instead, and the phi's
-// uses read the variable where they are: one variable, no copy. "Nothing
-// reads the old value" is checked on the control flow: from the update, no
-// path that has not gone through the header again reaches a use of the phi
-// or the end of a predecessor that stores a different incoming value.
-// That is the phi and its update not interfering, as a register allocator
-// coalesces a copy; the update may be anywhere the paths allow, inside an
-// inner loop too (each trip stores, the last one is what the header sees).
+// uses read the variable where they are: one variable, no copy. That is the
+// phi and its update not interfering, as a register allocator coalesces a
+// copy, checked on the control flow:
+//   - from the update, no path that has not gone through the header again
+//     reaches a use of the phi or the end of a predecessor that stores a
+//     different incoming value;
+//   - the update runs again on every path from the header to the edges it
+//     comes in on (`i = ly` set before an outer loop runs once, not per
+//     entry of the inner one);
+//   - it is not in an inner loop that is cut (each inner trip would store it
+//     to the context); in an inner loop within one region each trip stores
+//     to what is a register there, and the last store is what the header
+//     sees.
+// At a block's end the loads of a phi's operands come before the stores of
+// incoming values (two header phis swapped, as a double-buffered scan does).
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/Dominators.h>
-#include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/Debug.h>
