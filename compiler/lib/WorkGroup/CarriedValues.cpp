@@ -55,37 +55,49 @@ cl::opt<bool> kShareCarried("lockstep-share-carried-phis", cl::Hidden, cl::init(
 // small; this bounds the cost on machine-generated code).
 constexpr unsigned kMaxSearchedBlocks = 512;
 
+// Walks the blocks reachable from `from` along `next` (successors or
+// predecessors), never entering `avoid`, each once, into `seen`. True when
+// `stop` holds for a block reached, or when the walk passes
+// kMaxSearchedBlocks (every caller reads true as "keep the two variables").
+template <typename Next, typename Stop>
+bool walk(BasicBlock *from, BasicBlock *avoid, Next next, Stop stop, SmallPtrSetImpl<BasicBlock *> &seen) {
+  SmallVector<BasicBlock *, 16> work(next(from));
+  while (!work.empty()) {
+    BasicBlock *block = work.pop_back_val();
+    if (block == avoid || !seen.insert(block).second) continue;
+    if (seen.size() > kMaxSearchedBlocks || stop(block)) return true;
+    append_range(work, next(block));
+  }
+  return false;
+}
+
+auto forward = [](BasicBlock *block) { return successors(block); };
+auto backward = [](BasicBlock *block) { return predecessors(block); };
+auto never = [](BasicBlock *) { return false; };
+
 // Whether `phi`'s old value may still be needed after `update` (or the
 // variable overwritten with another incoming value before the header):
 // searched forward from just after `update`, stopping at the header.
 bool oldValueNeededAfter(PHINode *phi, Instruction *update) {
-  BasicBlock *header = phi->getParent();
   SmallPtrSet<BasicBlock *, 4> otherStores;
   for (unsigned i = 0; i < phi->getNumIncomingValues(); ++i)
     if (phi->getIncomingValue(i) != update) otherStores.insert(phi->getIncomingBlock(i));
-  // False when the part of `block` from `from` on reads the old value.
-  auto clean = [&](BasicBlock *block, BasicBlock::iterator from) {
+  // Whether the part of `block` from `from` on reads the old value.
+  auto reads = [&](BasicBlock *block, BasicBlock::iterator from) {
     for (auto it = from; it != block->end(); ++it)
-      if (!isa<PHINode>(*it) && is_contained(it->operands(), phi)) return false;
-    if (otherStores.contains(block)) return false;
+      if (!isa<PHINode>(*it) && is_contained(it->operands(), phi)) return true;
+    if (otherStores.contains(block)) return true;
     // A phi of a successor that takes the old value on this edge.
     for (BasicBlock *successor : successors(block))
       for (PHINode &user : successor->phis())
-        if (user.getIncomingValueForBlock(block) == phi) return false;
-    return true;
+        if (user.getIncomingValueForBlock(block) == phi) return true;
+    return false;
   };
   BasicBlock *start = update->getParent();
   auto after = isa<PHINode>(update) ? start->getFirstInsertionPt() : std::next(update->getIterator());
-  if (!clean(start, after)) return true;
-  SmallVector<BasicBlock *, 16> work(successors(start));
   SmallPtrSet<BasicBlock *, 32> seen;
-  while (!work.empty()) {
-    BasicBlock *block = work.pop_back_val();
-    if (block == header || !seen.insert(block).second) continue;
-    if (seen.size() > kMaxSearchedBlocks || !clean(block, block->begin())) return true;
-    append_range(work, successors(block));
-  }
-  return false;
+  return reads(start, after) ||
+         walk(start, phi->getParent(), forward, [&](BasicBlock *block) { return reads(block, block->begin()); }, seen);
 }
 
 // Whether control can go from `header` to the end of `pred` without
@@ -93,18 +105,10 @@ bool oldValueNeededAfter(PHINode *phi, Instruction *update) {
 // sees: the update of a value that is set before the loop, `i = ly` of
 // `for (i = ly; ...; i += sy)` in an outer loop, runs once, not per entry).
 bool bypassesUpdate(BasicBlock *header, BasicBlock *pred, Instruction *update) {
-  BasicBlock *updateBlock = update->getParent();
-  if (updateBlock == header) return false;
+  if (update->getParent() == header) return false;
   if (pred == header) return true;
-  SmallVector<BasicBlock *, 16> work(successors(header));
   SmallPtrSet<BasicBlock *, 32> seen;
-  while (!work.empty()) {
-    BasicBlock *block = work.pop_back_val();
-    if (block == updateBlock || !seen.insert(block).second) continue;
-    if (block == pred || seen.size() > kMaxSearchedBlocks) return true;
-    append_range(work, successors(block));
-  }
-  return false;
+  return walk(header, update->getParent(), forward, [&](BasicBlock *block) { return block == pred; }, seen);
 }
 
 // Whether `update` is in an inner loop that is cut: then it runs in a
@@ -118,22 +122,11 @@ template <typename IsCut>
 bool inCutInnerLoop(BasicBlock *header, Instruction *update, IsCut isCut) {
   BasicBlock *updateBlock = update->getParent();
   if (updateBlock == header) return false;
-  auto reach = [&](auto next, SmallPtrSetImpl<BasicBlock *> &seen) {
-    SmallVector<BasicBlock *, 16> work(next(updateBlock));
-    while (!work.empty()) {
-      BasicBlock *block = work.pop_back_val();
-      if (block == header || !seen.insert(block).second) continue;
-      if (seen.size() > kMaxSearchedBlocks) return false;
-      append_range(work, next(block));
-    }
+  SmallPtrSet<BasicBlock *, 32> after, before;
+  if (walk(updateBlock, header, forward, never, after) || walk(updateBlock, header, backward, never, before))
     return true;
-  };
-  SmallPtrSet<BasicBlock *, 32> forward, backward;
-  if (!reach([](BasicBlock *block) { return successors(block); }, forward) ||
-      !reach([](BasicBlock *block) { return predecessors(block); }, backward))
-    return true;
-  if (!forward.contains(updateBlock)) return false;
-  return any_of(forward, [&](BasicBlock *block) { return backward.contains(block) && isCut(block); });
+  return after.contains(updateBlock) &&
+         any_of(after, [&](BasicBlock *block) { return before.contains(block) && isCut(block); });
 }
 
 // The incoming value of `phi` that can share its variable: an instruction
