@@ -1,6 +1,6 @@
 ; In a straight-line kernel, a loop that stores whole vectors to consecutive
 ; global addresses gets a second copy with non-temporal stores, run when every
-; store starts aligned to its size and the launch stores at least the
+; store starts aligned to its size (a cache line for wider ones) and the launch stores at least the
 ; last-level cache (GroupInfo::streamingStoreMiB)
 ; (groups times what one run of the loop stores). The launcher fences the
 ; stores after each run of groups (WorkGroupLauncher.cpp).
@@ -64,6 +64,51 @@ done:
 ; CHECK-NEXT: %last = phi <8 x float> [ %sum, %loop ], [ %sum.stream, %loop.stream ]
 ; The launcher fences the stores after a run of groups, not each group.
 ; CHECK-NOT: sfence
+; CHECK: ret void
+
+; out[i] = x[i] with `int i = get_global_id(0)` on float4, as the vectorizer
+; leaves it: eight float4s (128 bytes) a trip at a sign-extended 32-bit
+; index. The copy runs when the first store is aligned to a cache line (the
+; backend splits the store in two) and the 32-bit index does not wrap in
+; the loop (the predicate's check, true where it fails, negated).
+define void @copy_int_index(ptr %args, ptr %group, ptr %local, ptr %context, ptr addrspace(1) %x, ptr addrspace(1) %out, i64 %base, i64 %n) "lockstep-straight-line" {
+entry:
+  %runs = and i64 %n, -8
+  br label %loop
+
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %g = add i64 %base, %i
+  %high = shl i64 %g, 32
+  %index = ashr exact i64 %high, 32
+  %px = getelementptr inbounds <4 x float>, ptr addrspace(1) %x, i64 %index
+  %v = load <32 x float>, ptr addrspace(1) %px, align 4
+  %po = getelementptr inbounds <4 x float>, ptr addrspace(1) %out, i64 %index
+  store <32 x float> %v, ptr addrspace(1) %po, align 4
+  %i.next = add nuw i64 %i, 8
+  %more = icmp ne i64 %i.next, %runs
+  br i1 %more, label %loop, label %done
+
+done:
+  ret void
+}
+
+; CHECK-LABEL: define void @copy_int_index(
+; CHECK-SAME: #[[STREAMS]] {
+; CHECK: %[[FIRST:[0-9]+]] = ptrtoint ptr addrspace(1) %scevgep to i64
+; CHECK-NEXT: %[[LOW:[0-9]+]] = and i64 %[[FIRST]], 63
+; CHECK-NEXT: %[[ALIGNED:[0-9]+]] = icmp eq i64 %[[LOW]], 0
+; CHECK: %[[BYTES:[0-9]+]] = mul i64 %{{[0-9]+}}, 128
+; CHECK: %[[BIG:[0-9]+]] = icmp uge i64 %[[BYTES]],
+; CHECK-NEXT: %[[BOTH:[0-9]+]] = and i1 %[[ALIGNED]], %[[BIG]]
+; CHECK: @llvm.umul.with.overflow.i32
+; CHECK: %[[WRAPS:[0-9]+]] = or i1 %{{[0-9]+}}, %{{[0-9]+}}
+; CHECK-NEXT: %[[NOWRAP:[0-9]+]] = xor i1 %[[WRAPS]], true
+; CHECK-NEXT: %stream.stores = and i1 %[[BOTH]], %[[NOWRAP]]
+; CHECK: loop.stream:
+; CHECK: store <32 x float> %v.stream, ptr addrspace(1) %po.stream, align 64, !nontemporal
+; CHECK: loop:
+; CHECK: store <32 x float> %v, ptr addrspace(1) %po, align 4{{$}}
 ; CHECK: ret void
 
 ; A loop that also stores a scalar is left alone.
