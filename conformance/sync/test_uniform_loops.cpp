@@ -1507,5 +1507,84 @@ TEST_F(UniformLoops, MathBuiltinsInUniformLoop) {
   }
 }
 
+// Loops behind guards that only some work-items pass (GuardedLoops.cpp):
+// out of the guard, groups whose work-items all pass run a cut copy and the
+// others the loop as written; a loop whose trip count differs is masked from
+// the guard's flags. The cutoff falls inside groups and between them, and
+// sometimes leaves every work-item out.
+//   o[0]: `if (g < cutoff)` around a loop reading across the work-items,
+//         with a value made inside the guard before the loop and used after;
+//   o[1]: two guards chained by && (a guard on the local id too) around a
+//         loop that adds to memory: a skipped work-item must not run it;
+//   o[2]: an early return's loop whose trip count differs (masked);
+//   o[3]: the counter's last value, read after the loop.
+const char *kGuarded = R"CLC(
+kernel void guarded(global const uint *in, global uint *out, int n, uint cutoff, uint total) {
+  uint g = GIDX, lid = LID;
+  global uint *o = out + 4 * g;
+  uint a = 1u;
+  if (g < cutoff) {
+    uint seed = in[g] * 3u + 1u;
+    uint acc = seed;
+    for (int i = 0; i < n; ++i) acc = acc * 5u + in[(g + (uint)i * 13u) % total];
+    a = acc ^ seed;
+  }
+  o[0] = a;
+  o[1] = 7u;
+  if (g < cutoff && lid % 5u != 3u)
+    for (int i = 0; i < n; ++i) o[1] += in[((uint)i * 101u + g) % total] >> (i & 3);
+  o[2] = 0xdeadu;
+  o[3] = 0xbeefu;
+  if (g >= cutoff) return;
+  uint c = 0u;
+  int i;
+  for (i = (int)(lid % 4u); i < n; i += 3) c = c * 7u + in[(g + (uint)i) % total];
+  o[2] = c;
+  o[3] = (uint)i;
+}
+)CLC";
+
+TEST_F(UniformLoops, LoopsBehindGuards) {
+  cl_kernel k = make(kGuarded, "guarded");
+  for (cl_int n : {0, 1, 37}) {
+    for (int cut : {0, 1, 2, 3}) {
+      SCOPED_TRACE("n " + std::to_string(n) + " cutoff " + std::to_string(cut));
+      auto cutoff = [cut](const Shape &s) -> cl_uint {
+        size_t items = s.items();
+        switch (cut) {
+          case 0: return cl_uint(items);          // every group passes whole
+          case 1: return cl_uint(items * 2 / 3);  // inside a group, mostly
+          case 2: return cl_uint(items / 2 + 1);
+          default: return 0;                      // none passes
+        }
+      };
+      checkItems(
+          k, 4,
+          [&](cl_kernel k, const Shape &s) { return setKernelArgs(k, 2, n, cutoff(s), cl_uint(s.items())); },
+          [&](const Shape &s, const Group &g, size_t l, const std::vector<u32> &in, u32 *o) {
+            const size_t gi = g.items[l].index, total = s.items(), limit = cutoff(s);
+            u32 a = 1u;
+            if (gi < limit) {
+              u32 seed = in[gi] * 3u + 1u, acc = seed;
+              for (int i = 0; i < n; ++i) acc = acc * 5u + in[(gi + size_t(i) * 13) % total];
+              a = acc ^ seed;
+            }
+            o[0] = a;
+            o[1] = 7u;
+            if (gi < limit && l % 5 != 3)
+              for (int i = 0; i < n; ++i) o[1] += in[(size_t(i) * 101 + gi) % total] >> (i & 3);
+            o[2] = 0xdeadu;
+            o[3] = 0xbeefu;
+            if (gi >= limit) return;
+            u32 c = 0u;
+            int i;
+            for (i = int(l % 4); i < n; i += 3) c = c * 7u + in[(gi + size_t(i)) % total];
+            o[2] = c;
+            o[3] = u32(i);
+          });
+    }
+  }
+}
+
 }  // namespace
 }  // namespace lockstep::test::sync

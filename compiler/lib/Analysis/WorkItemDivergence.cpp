@@ -13,6 +13,8 @@
 #include <llvm/Support/Debug.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <optional>
+
 #include "Analysis/OpenCLNames.h"
 #include "Internal.h"
 #include "Passes.h"
@@ -52,8 +54,25 @@ bool WorkItemDivergence::differs(const Value *value) const {
   return I && I->getParent() != prologue && divergent.count(I);
 }
 
+// A work-group collective whose result every work-item of the group shares
+// (a reduction, a broadcast, all, any): reached by every work-item, as
+// OpenCL requires, it does not differ whatever its operands do.
+static bool isUniformCollective(const CallBase &call) {
+  const Function *callee = call.getCalledFunction();
+  std::optional<CollectiveOp> op = callee ? parseCollective(callee->getName()) : std::nullopt;
+  if (!op || op->subGroup) return false;
+  switch (op->kind) {
+    case CollectiveOp::All:
+    case CollectiveOp::Any:
+    case CollectiveOp::Broadcast:
+    case CollectiveOp::Reduce: return true;
+    default: return false;
+  }
+}
+
 // The rule for an instruction that is neither a phi nor a followed
-// variable's load: the local id differs; memory other than the kernel
+// variable's load: a work-group collective's shared result does not differ;
+// the local id differs; memory other than the kernel
 // arguments and the group geometry may differ; the rest differs when an
 // operand does.
 bool WorkItemDivergence::instructionDiffers(const Instruction &I) const {
@@ -64,7 +83,10 @@ bool WorkItemDivergence::instructionDiffers(const Instruction &I) const {
     bool shared = object == F.getArg(kArgBlockParam) || object == F.getArg(kGroupInfoParam);
     return !shared || differs(load->getPointerOperand());
   }
-  if (auto *call = dyn_cast<CallBase>(&I)) return !call->doesNotAccessMemory() || any_of(call->args(), operandDiffers);
+  if (auto *call = dyn_cast<CallBase>(&I)) {
+    if (isUniformCollective(*call)) return false;
+    return !call->doesNotAccessMemory() || any_of(call->args(), operandDiffers);
+  }
   return I.mayReadOrWriteMemory() || any_of(I.operands(), operandDiffers);
 }
 

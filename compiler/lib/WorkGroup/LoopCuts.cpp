@@ -51,6 +51,44 @@ cl::opt<bool> kMaskAtomicLoops("lockstep-mask-atomic-loops", cl::Hidden, cl::ini
                                cl::desc("Mask loops whose trip count differs even when they make atomics"));
 }  // namespace
 
+// Whether a cut could serve `loop` were every work-item to run it alike:
+// the loop is not one LastRound.cpp keeps whole, its accesses do not favour
+// running each work-item's rounds in a row, it has no vector values the
+// kernel keeps whole, and its calls and exits are ones a cut can handle.
+bool LoopCutter::mayCut(Loop *loop, ScalarEvolution &evolution, const WorkItemDivergence &divergence,
+                        bool keepsVectorsWhole) const {
+  if (BasicBlock *latch = loop->getLoopLatch(); latch && latch->getTerminator()->getMetadata(kWholeLoopMarker))
+    return false;
+  if (favoursWorkItemOrder(loop, evolution, divergence.differingValues())) return false;
+  // A kernel with vectors as wide as a register keeps all its vectors
+  // whole (ScalarizeWorkGroupCodePass leaves it alone), and the vectorizer
+  // widens no vector instruction, so a loop with vector values would not
+  // widen across work-items cut either: the cut would only add context
+  // slots, where a work-item's vector value is a gather (clpeak's double16
+  // kernel ran at a quarter of its rate with its loop cut).
+  if (keepsVectorsWhole && summarizeLoop(*loop, vectorBits).vectors) return false;
+  // Calls and exits a cut can handle. Atomics and memory-writing calls
+  // may be masked: each work-item still runs them as often and in its own
+  // order; only how work-items interleave changes, which OpenCL leaves
+  // open. But the vectorizer widens no loop that makes atomics (makesAtomics),
+  // so a loop whose trip count differs and makes any is left whole, unless
+  // it reads or writes memory across the work-items (runsAcrossWorkItems):
+  // masked, it stays scalar and keeps its work-items' counters and flags
+  // in the context every round, but its group streams through that memory
+  // rather than each work-item striding through it. A histogram's
+  // grid-stride loop of __local atomics over 64K work-items ran 6.7-8.5x
+  // faster masked on a 16-core Xeon (2 and 16 cores) and 10x on 2 Zen 4
+  // cores, whose every work-item's 256 rounds hit one cache set; over 1M
+  // work-items (16 rounds), 1.8x faster on Zen 4, 0.7-0.9x on the Xeon.
+  for (BasicBlock *block : loop->blocks())
+    for (Instruction &I : *block)
+      if (auto *call = dyn_cast<CallBase>(&I); call && !isLocalIdPlaceholder(I) && !mayCallInLoopCut(*call, 3))
+        return false;
+  SmallVector<BasicBlock *, 4> exiting;
+  loop->getExitingBlocks(exiting);
+  return all_of(exiting, [](BasicBlock *block) { return branchCondition(block->getTerminator()) != nullptr; });
+}
+
 // Work-item loops inside kernel loops. A loop with no barrier runs whole
 // within each work-item's iteration of its region's work-item loop, and the
 // vectorizer, which widens only innermost loops, leaves such a region
@@ -80,6 +118,9 @@ unsigned LoopCutter::run(FunctionAnalysisManager &analyses) {
   // Loops whose group runs a count of rounds it shares and one more at most
   // (LastRound.cpp) first: what they become is cut like any uniform loop.
   splitLastRounds(analyses);
+  // Loops behind a guard that only some work-items pass (`if (i < n)`)
+  // come out of it, to be masked (GuardedLoops.cpp).
+  hoistGuardedLoops(analyses);
 
   // The dominator tree and loop info stay up to date through the cuts and
   // the unrolling; scalar evolution is asked again after the cuts.
@@ -112,42 +153,14 @@ unsigned LoopCutter::run(FunctionAnalysisManager &analyses) {
   ScalarEvolution &cutEvolution = analyses.getResult<ScalarEvolutionAnalysis>(F);
   for (Loop *loop : loops.getLoopsInPreorder()) {
     if (!loop->isInnermost() || !reachedAlike(loop)) continue;
-    if (BasicBlock *latch = loop->getLoopLatch(); latch && latch->getTerminator()->getMetadata(kWholeLoopMarker))
-      continue;
-    if (favoursWorkItemOrder(loop, cutEvolution, divergence.differingValues())) continue;
-    // A kernel with vectors as wide as a register keeps all its vectors
-    // whole (ScalarizeWorkGroupCodePass leaves it alone), and the vectorizer
-    // widens no vector instruction, so a loop with vector values would not
-    // widen across work-items cut either: the cut would only add context
-    // slots, where a work-item's vector value is a gather (clpeak's double16
-    // kernel ran at a quarter of its rate with its loop cut).
-    if (keepsVectorsWhole && summarizeLoop(*loop, vectorBits).vectors) continue;
-    // Calls and exits a cut can handle. Atomics and memory-writing calls
-    // may be masked: each work-item still runs them as often and in its own
-    // order; only how work-items interleave changes, which OpenCL leaves
-    // open. But the vectorizer widens no loop that makes atomics (makesAtomics),
-    // so a loop whose trip count differs and makes any is left whole, unless
-    // it reads or writes memory across the work-items (runsAcrossWorkItems):
-    // masked, it stays scalar and keeps its work-items' counters and flags
-    // in the context every round, but its group streams through that memory
-    // rather than each work-item striding through it. A histogram's
-    // grid-stride loop of __local atomics over 64K work-items ran 6.7-8.5x
-    // faster masked on a 16-core Xeon (2 and 16 cores) and 10x on 2 Zen 4
-    // cores, whose every work-item's 256 rounds hit one cache set; over 1M
-    // work-items (16 rounds), 1.8x faster on Zen 4, 0.7-0.9x on the Xeon.
-    bool eligible = true;
-    for (BasicBlock *block : loop->blocks())
-      for (Instruction &I : *block)
-        if (auto *call = dyn_cast<CallBase>(&I); call && !isLocalIdPlaceholder(I) && !mayCallInLoopCut(*call, 3))
-          eligible = false;
+    if (!mayCut(loop, cutEvolution, divergence, keepsVectorsWhole)) continue;
     SmallVector<BasicBlock *, 4> exiting;
     loop->getExitingBlocks(exiting);
-    bool uniformExits = !divergence.isControlled(loop->getHeader());
-    for (BasicBlock *block : exiting) {
-      if (!branchCondition(block->getTerminator())) eligible = false;
+    // A loop taken out of its guard (GuardedLoops.cpp) runs no round for
+    // the work-items the guard kept out: its trip count differs.
+    bool uniformExits = !divergence.isControlled(loop->getHeader()) && !guardedHeaders.contains(loop->getHeader());
+    for (BasicBlock *block : exiting)
       if (divergence.isBranching(block) || divergence.isControlled(block)) uniformExits = false;
-    }
-    if (!eligible) continue;
     LLVM_DEBUG(dbgs() << "loop at " << loop->getHeader()->getName() << " in " << F.getName()
                       << (uniformExits ? ": uniform exits" : ": trip count differs") << "\n");
     if (uniformExits) {
@@ -177,7 +190,7 @@ unsigned LoopCutter::run(FunctionAnalysisManager &analyses) {
   SmallVector<Loop *, 4> masked;
   bool unrolled = false;
   for (Loop *loop : differingLoops) {
-    if (unrollFewRounds(loop, dominators, loops, evolution, assumptions))
+    if (!guardedHeaders.contains(loop->getHeader()) && unrollFewRounds(loop, dominators, loops, evolution, assumptions))
       unrolled = true;
     else if (!keptUnmasked.contains(loop))
       masked.push_back(loop);

@@ -8,6 +8,7 @@
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/IR/Function.h>
+#include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/PassManager.h>
 
@@ -21,10 +22,17 @@ class ScalarEvolution;
 
 namespace lockstep::compiler {
 
+class WorkItemDivergence;
+
 // Whether every work-item computes `value` alike: a constant, an argument,
 // a value of the prologue (the kernel's arguments, the group's geometry)
 // other than a private variable's address, or arithmetic on such.
 bool computedAlike(const llvm::Value *value, const llvm::BasicBlock *prologue, unsigned depth = 6);
+
+// A work_group_reduce_add of `flag` (i32, 0 or 1 per work-item): a
+// collective, so a cut; and whether such a count is the whole group.
+llvm::CallInst *countOverGroup(llvm::IRBuilder<> &builder, llvm::Value *flag);
+llvm::Value *isWholeGroup(llvm::IRBuilder<> &builder, llvm::Value *count);
 
 class LoopCutter {
  public:
@@ -44,7 +52,10 @@ class LoopCutter {
                      llvm::function_ref<bool(const llvm::Value *)> differs, llvm::Loop *&remainder);
   bool unrollFewRounds(llvm::Loop *loop, llvm::DominatorTree &dominators, llvm::LoopInfo &loops,
                        llvm::ScalarEvolution &evolution, llvm::AssumptionCache &assumptions);
+  bool mayCut(llvm::Loop *loop, llvm::ScalarEvolution &evolution, const WorkItemDivergence &divergence,
+              bool keepsVectorsWhole) const;
   void splitLastRounds(llvm::FunctionAnalysisManager &analyses);
+  void hoistGuardedLoops(llvm::FunctionAnalysisManager &analyses);
   bool splitLastRound(llvm::Loop *loop, llvm::DominatorTree &dominators, llvm::LoopInfo &loops);
   void maskLoop(llvm::Loop *loop);
   llvm::Value *sureRounds(llvm::Loop *loop, const llvm::DenseMap<const llvm::Value *, llvm::Value *> &stepOf);
@@ -58,6 +69,10 @@ class LoopCutter {
   llvm::BasicBlock *prologue;
   unsigned vectorBits;
   unsigned cuts = 0, maskedLoops = 0;
+  // The headers of loops taken out of their guards (GuardedLoops.cpp), and
+  // each one's flag: whether the work-item passed the guard (an i32, 0 or
+  // 1, private).
+  llvm::DenseMap<llvm::BasicBlock *, llvm::AllocaInst *> guardedHeaders;
 };
 
 }  // namespace lockstep::compiler

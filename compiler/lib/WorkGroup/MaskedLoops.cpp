@@ -52,6 +52,28 @@ bool fewRounds(Loop *loop, const DenseMap<const Value *, Value *> &stepOf) {
 
 }  // namespace
 
+CallInst *countOverGroup(IRBuilder<> &builder, Value *flag) {
+  Module &M = *builder.GetInsertBlock()->getModule();
+  Type *i32 = builder.getInt32Ty();
+  FunctionCallee sum = M.getOrInsertFunction("_Z21work_group_reduce_addi", i32, i32);
+  if (auto *declared = dyn_cast<Function>(sum.getCallee())) declared->addFnAttr(Attribute::Convergent);
+  return builder.CreateCall(sum, {flag});
+}
+
+Value *isWholeGroup(IRBuilder<> &builder, Value *count) {
+  // The group's size, which the work-group loops compute in the prologue.
+  Type *i64 = builder.getInt64Ty();
+  FunctionCallee workItems =
+      builder.GetInsertBlock()->getModule()->getOrInsertFunction(kWorkItemCountPlaceholder, i64);
+  if (auto *declared = dyn_cast<Function>(workItems.getCallee())) {
+    declared->setDoesNotAccessMemory();
+    declared->setDoesNotThrow();
+    declared->setWillReturn();
+  }
+  Value *wide = builder.CreateZExt(count, i64);
+  return builder.CreateICmpEQ(wide, builder.CreateCall(workItems));
+}
+
 // For maskLoop: a block that runs the header of `loop` once more, for the
 // next round (`round`, the header's load of the round counter, plus one),
 // and clears the work-item's `active` flag if the header would leave; then
@@ -162,9 +184,14 @@ void LoopCutter::maskLoop(Loop *loop) {
     }
   }
 
-  // The first rounds, which every work-item runs (SureRounds.cpp).
+  // A loop taken out of a guard (GuardedLoops.cpp): the work-items the
+  // guard kept out start inactive, and run no round.
+  AllocaInst *entered = guardedHeaders.lookup(header);
+
+  // The first rounds, which every work-item runs (SureRounds.cpp); none
+  // where a guard kept some out.
   AllocaInst *sure = nullptr;
-  if (Value *rounds = round ? sureRounds(loop, stepOf) : nullptr) {
+  if (Value *rounds = round && !entered ? sureRounds(loop, stepOf) : nullptr) {
     sure = entry.CreateAlloca(i64, nullptr, "loop.sure.rounds");
     new StoreInst(rounds, sure, preheader->getTerminator());
   }
@@ -219,8 +246,16 @@ void LoopCutter::maskLoop(Loop *loop) {
       fewRounds(loop, stepOf) ? peekNextRound(loop, exiting, roundAtHeader, active, latch, peekLeaves) : nullptr;
   for (BasicBlock *block : latches) block->getTerminator()->replaceSuccessorWith(header, peek ? peek : latch);
   for (BasicBlock *block : exiting) block->getTerminator()->replaceSuccessorWith(exit, leave);
-  new StoreInst(ConstantInt::get(i32, 1), active, preheader->getTerminator());
-  new StoreInst(ConstantInt::get(i32, 1), allActive, preheader->getTerminator());
+  if (entered) {
+    // The first round reads the flags (the group-wide `dirty` starts set
+    // too); its count finds whether they are all set.
+    IRBuilder<> at(preheader->getTerminator());
+    at.CreateStore(at.CreateLoad(i32, entered, "entered"), active);
+    at.CreateStore(ConstantInt::get(i32, 0), allActive);
+  } else {
+    new StoreInst(ConstantInt::get(i32, 1), active, preheader->getTerminator());
+    new StoreInst(ConstantInt::get(i32, 1), allActive, preheader->getTerminator());
+  }
   preheader->getTerminator()->replaceSuccessorWith(header, top);
 
   BasicBlock *own = BasicBlock::Create(context, "masked.own", &F, header);
@@ -252,19 +287,9 @@ void LoopCutter::maskLoop(Loop *loop) {
   builder.SetInsertPoint(next);
   if (round) builder.CreateStore(builder.CreateAdd(builder.CreateLoad(i64, round), ConstantInt::get(i64, 1)), round);
   // How many work-items are still active: any of them, all of them.
-  FunctionCallee sum = F.getParent()->getOrInsertFunction("_Z21work_group_reduce_addi", i32, i32);
-  if (auto *declared = dyn_cast<Function>(sum.getCallee())) declared->addFnAttr(Attribute::Convergent);
-  CallInst *count = builder.CreateCall(sum, {builder.CreateLoad(i32, active)});
+  CallInst *count = countOverGroup(builder, builder.CreateLoad(i32, active));
   count->setMetadata(kMaskedCountMarker, countId);
-  // The group's size, which the work-group loops compute in the prologue.
-  FunctionCallee workItems = F.getParent()->getOrInsertFunction(kWorkItemCountPlaceholder, i64);
-  if (auto *declared = dyn_cast<Function>(workItems.getCallee())) {
-    declared->setDoesNotAccessMemory();
-    declared->setDoesNotThrow();
-    declared->setWillReturn();
-  }
-  Value *zext = builder.CreateZExt(count, i64);
-  Value *everyOne = builder.CreateICmpEQ(zext, builder.CreateCall(workItems));
+  Value *everyOne = isWholeGroup(builder, count);
   builder.CreateStore(builder.CreateZExt(everyOne, i32), allActive);
   builder.CreateCondBr(builder.CreateICmpNE(count, ConstantInt::get(i32, 0)), top, exit);
   ++maskedLoops;
