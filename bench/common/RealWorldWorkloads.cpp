@@ -88,6 +88,21 @@ Verdict GemvProblem::verify(const float *y) const {
   return firstMismatch("gemv y = A x", bad, n, first, y[first], first_want);
 }
 
+Conv1dProblem::Conv1dProblem(size_t n)
+    : n(n), in(randomFloats(n + kTaps - 1, 38, 0, 1)), w(randomFloats(kTaps, 39, 0, 1)) {}
+
+Verdict Conv1dProblem::verify(const float *out) const {
+  size_t bad = 0, first = 0;
+  double first_want = 0;
+  for (size_t i = 0; i < n; ++i) {
+    double want = 0;
+    for (int k = 0; k < kTaps; ++k) want += double{in[i + k]} * w[k];
+    if (!(std::fabs(out[i] - want) <= 2.0 * kTaps * kUnitRoundoff * want) && bad++ == 0) first = i, first_want = want;
+  }
+  if (bad == 0) return {};
+  return firstMismatch("1-D convolution", bad, n, first, out[first], first_want);
+}
+
 TileSumProblem::TileSumProblem(uint32_t n) : n(n), in(randomFloats(size_t{n} * n, 36, 0, 1)) {}
 
 Verdict TileSumProblem::verify(const float *sums) const {

@@ -44,6 +44,17 @@ struct GemvProblem {
   Verdict verify(const float *y) const;
 };
 
+// A 1-D convolution: out[i] = sum over k < taps of in[i + k] * w[k] for i < n
+// (in has n + taps - 1 entries). Entries in [0, 1): any order of the adds
+// stays within `taps` roundings of the sum.
+struct Conv1dProblem {
+  explicit Conv1dProblem(size_t n);
+  static constexpr int kTaps = 17;
+  size_t n;
+  std::vector<float> in, w;
+  Verdict verify(const float *out) const;
+};
+
 // The sums of the 16 x 16 tiles of an n x n grid (n a multiple of 16), one
 // per tile, row-major by tile. Entries in [0, 1): any order of a tile's 256
 // adds stays within 256 roundings of its sum.

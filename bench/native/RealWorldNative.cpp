@@ -99,6 +99,16 @@ Record runGemv(const BenchInfo &info, uint64_t n, const Options &options) {
   return rateRecord(info, sizeText("n", n), timings, double(n) * n * sizeof(float), 1e9);
 }
 
+Record runConv1d(const BenchInfo &info, uint64_t n, const Options &options) {
+  Conv1dProblem problem(n);
+  std::vector<float> out(n);
+  auto timings = measureRuns(
+      options.reps, [&] { poison(out); },
+      [&] { strongConv1d(problem.in.data(), problem.w.data(), out.data(), n, Conv1dProblem::kTaps); },
+      [&] { return problem.verify(out.data()); });
+  return rateRecord(info, sizeText("n", n), timings, 2.0 * Conv1dProblem::kTaps * n, 1e9);
+}
+
 Record runStencil3d(const BenchInfo &info, uint64_t n, const Options &options) {
   Stencil3dProblem problem(n);
   std::vector<float> out(n * n * n);
@@ -170,6 +180,9 @@ const std::vector<NativeBench> &strongNativeBenchmarks() {
       {{"rw_int4", "out = (a * 3 + b) ^ (a >> 3), simd loop", "GB/s", true, 1 << 25, 1 << 16, 4,
         "ints"},
        runIntMix},
+      {{"rw_conv1d", "1-D convolution, outputs a simd vector at a time", "GFLOP/s", true, (1 << 24) - 100,
+        (1 << 16) - 100, 1, "outputs", uint64_t{1} << 30},
+       runConv1d},
       {{"rw_gemv", "y = A x, simd dot product per row", "GB/s", true, 4096, 64, 1, "n (n x n matrix)",
         16384},
        runGemv},

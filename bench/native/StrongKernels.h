@@ -28,6 +28,9 @@ void strongIntMix(const int32_t *a, const int32_t *b, int32_t *out, size_t n);
 
 // y = A x, row-major A: a vectorized dot product per row, rows spread.
 void strongGemv(const float *a, const float *x, float *y, size_t n);
+// out[i] = sum over k < taps of in[i + k] * w[k]: the outputs a simd vector
+// at a time, each tap a broadcast multiply-add.
+void strongConv1d(const float *in, const float *w, float *out, size_t n, int taps);
 
 // The sums of the 16 x 16 tiles of an n x n grid: each band of 16 rows summed
 // column-wise into a row of 16-column partial sums (vector adds along the

@@ -16,6 +16,7 @@ constexpr uint32_t kPoison = 0xffffffffu;  // NaN as a float
 constexpr size_t kTile = 16;
 constexpr size_t kHistogramItems = size_t{1} << 20;  // 1M work-items, grid-stride
 constexpr size_t kHistogramGroup = 256;
+constexpr size_t kConvGroup = 256;
 
 // The SGEMMs take `int N` (ClBenchmarks.cpp runs them).
 Record runSgemmNaive(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
@@ -110,6 +111,28 @@ Record runHistogram(Session &session, const BenchInfo &info, uint64_t n, const O
 
 Record runHistogramGlobal(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
   return runHistogramKernel(session, info, n, options, false);
+}
+
+// A 1-D convolution of n outputs in groups of 256, the global size rounded up
+// to a whole group as host code does: the kernel's guard leaves the last
+// group's extra work-items out.
+Record runConv1d(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
+  Conv1dProblem problem(n);
+  Buffer in = session.buffer(problem.in.size() * sizeof(float), problem.in.data(), CL_MEM_READ_ONLY);
+  Buffer w = session.buffer(problem.w.size() * sizeof(float), problem.w.data(), CL_MEM_READ_ONLY);
+  Buffer out = session.buffer(n * sizeof(float), nullptr, CL_MEM_WRITE_ONLY);
+  cl_kernel kernel = session.kernel("rw_conv1d");
+  session.requireGroup(kernel, kConvGroup, 0);
+  setArgs(kernel, in, out, w, static_cast<cl_int>(Conv1dProblem::kTaps), static_cast<cl_int>(n));
+  std::vector<float> got(n);
+  size_t local = kConvGroup, global = (n + kConvGroup - 1) / kConvGroup * kConvGroup;
+  auto timings = timeKernel(
+      session, options, kernel, 1, &global, &local, [&] { session.fill(out, kPoison, n * sizeof(float)); },
+      [&] {
+        session.read(out, got.data(), n * sizeof(float));
+        return problem.verify(got.data());
+      });
+  return rateRecord(info, sizeText("n", n), timings, 2.0 * Conv1dProblem::kTaps * n, 1e9);
 }
 
 // out = a * x + y on float4: the triad's check (b + s * c), n floats.
@@ -275,6 +298,11 @@ const std::vector<ClBench> &realWorldBenchmarks() {
         true, 1 << 24, 1 << 16, 1, "bytes", uint64_t{1} << 30},
        "rw_histogram_global",
        runHistogramGlobal,
+       Program::RealWorld},
+      {{"rw_conv1d", "17-tap 1-D convolution, filter in __constant, `if (i >= n) return` guard", "GFLOP/s",
+        true, (1 << 24) - 100, (1 << 16) - 100, 1, "outputs", uint64_t{1} << 30},
+       "rw_conv1d",
+       runConv1d,
        Program::RealWorld},
       {{"rw_saxpy4", "out = a * x + y on float4", "GB/s", true, 1 << 25, 1 << 16, 4, "floats"},
        "rw_saxpy4",

@@ -111,6 +111,17 @@ kernel void rw_gemv(global const float *A, global const float *x, global float *
   }
 }
 
+// 1-D convolution with a filter in __constant memory, a work-item per
+// output behind the usual guard (the host rounds the global size up to a
+// multiple of the group), the filter's length an argument.
+kernel void rw_conv1d(global const float *in, global float *out, constant float *w, int taps, int n) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  float acc = 0.0f;
+  for (int k = 0; k < taps; k++) acc += in[i + k] * w[k];
+  out[i] = acc;
+}
+
 // SAXPY on float4: out = a * x + y.
 kernel void rw_saxpy4(global const float4 *x, global const float4 *y, global float4 *out,
                       float a) {
