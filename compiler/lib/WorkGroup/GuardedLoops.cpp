@@ -169,13 +169,7 @@ void cloneForWholeGroups(BasicBlock *header, AllocaInst *entered, FunctionAnalys
   BasicBlock *all = BasicBlock::Create(context, "guard.all", &F, header);
   BasicBlock *some = BasicBlock::Create(context, "guard.some", &F, header);
   ValueToValueMapTy map;
-  SmallVector<BasicBlock *, 8> copies;
-  for (BasicBlock *block : loop->blocks()) {
-    BasicBlock *copy = CloneBasicBlock(block, map, ".all", &F);
-    map[block] = copy;
-    copies.push_back(copy);
-  }
-  remapInstructionsInBlocks(copies, map);
+  SmallVector<BasicBlock *, 16> copies = copyLoopBlocks(*loop, ".all", map);
   cast<BasicBlock>(map[header])->replacePhiUsesWith(join, all);
   header->replacePhiUsesWith(join, some);
   // The copy leaves to an exit of its own, whose values join the loop's

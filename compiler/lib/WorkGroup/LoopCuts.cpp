@@ -26,6 +26,7 @@
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/Debug.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/Local.h>
 
 #include "Analysis/LoopCutCost.h"
@@ -50,6 +51,17 @@ namespace {
 cl::opt<bool> kMaskAtomicLoops("lockstep-mask-atomic-loops", cl::Hidden, cl::init(false),
                                cl::desc("Mask loops whose trip count differs even when they make atomics"));
 }  // namespace
+
+SmallVector<BasicBlock *, 16> copyLoopBlocks(Loop &loop, StringRef suffix, ValueToValueMapTy &map) {
+  SmallVector<BasicBlock *, 16> copies;
+  for (BasicBlock *block : loop.blocks()) {
+    BasicBlock *copy = CloneBasicBlock(block, map, suffix, block->getParent());
+    map[block] = copy;
+    copies.push_back(copy);
+  }
+  remapInstructionsInBlocks(copies, map);
+  return copies;
+}
 
 // Whether a cut could serve `loop` were every work-item to run it alike:
 // the loop is not one LastRound.cpp keeps whole, its accesses do not favour

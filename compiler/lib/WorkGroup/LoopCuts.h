@@ -11,6 +11,7 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/PassManager.h>
+#include <llvm/Transforms/Utils/ValueMapper.h>
 
 namespace llvm {
 class AssumptionCache;
@@ -28,6 +29,12 @@ class WorkItemDivergence;
 // a value of the prologue (the kernel's arguments, the group's geometry)
 // other than a private variable's address, or arithmetic on such.
 bool computedAlike(const llvm::Value *value, const llvm::BasicBlock *prologue, unsigned depth = 6);
+
+// Copies of `loop`'s blocks in its function, named with `suffix`, their
+// instructions remapped to one another through `map` (which maps each block
+// and value to its copy); values from outside the loop stay as they are.
+llvm::SmallVector<llvm::BasicBlock *, 16> copyLoopBlocks(llvm::Loop &loop, llvm::StringRef suffix,
+                                                         llvm::ValueToValueMapTy &map);
 
 // A work_group_reduce_add of `flag` (i32, 0 or 1 per work-item): a
 // collective, so a cut; and whether such a count is the whole group.

@@ -150,14 +150,8 @@ Value *LoopCutter::sureRounds(Loop *loop, const DenseMap<const Value *, Value *>
 // `next`, entered at the returned copy of the header.
 BasicBlock *LoopCutter::copySureRound(Loop *loop, BasicBlock *latch, BasicBlock *next) {
   ValueToValueMapTy map;
-  SmallVector<BasicBlock *, 16> copies;
-  for (BasicBlock *block : loop->blocks()) {
-    BasicBlock *copy = CloneBasicBlock(block, map, ".sure", &F);
-    map[block] = copy;
-    copies.push_back(copy);
-  }
+  SmallVector<BasicBlock *, 16> copies = copyLoopBlocks(*loop, ".sure", map);
   for (BasicBlock *copy : copies) {
-    for (Instruction &I : *copy) RemapInstruction(&I, map, RF_IgnoreMissingLocals | RF_NoModuleLevelChanges);
     copy->getTerminator()->setMetadata(LLVMContext::MD_loop, nullptr);
     copy->getTerminator()->replaceSuccessorWith(latch, next);
   }
