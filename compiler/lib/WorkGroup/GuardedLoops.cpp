@@ -95,6 +95,19 @@ std::optional<std::pair<BasicBlock *, BasicBlock *>> waysOf(BasicBlock *branch, 
   return reachesFirst ? std::make_pair(first, second) : std::make_pair(second, first);
 }
 
+// Values whose uses a change of the CFG left undominated go through private
+// variables (allocas in `prologue`), which the work-items that took the new
+// way never read.
+void demoteUndominatedValues(Function &F, BasicBlock *prologue) {
+  DominatorTree dominators(F);
+  SmallVector<Instruction *, 8> undominated;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      if (any_of(I.uses(), [&](const Use &use) { return !dominators.dominates(&I, use); }))
+        undominated.push_back(&I);
+  for (Instruction *I : undominated) DemoteRegToStack(*I, false, prologue->getFirstInsertionPt());
+}
+
 std::optional<Guard> findGuard(Loop *loop, const WorkItemDivergence &divergence, DominatorTree &dominators,
                                LoopInfo &loops) {
   BasicBlock *header = loop->getHeader(), *preheader = loop->getLoopPreheader();
@@ -152,7 +165,7 @@ std::optional<Guard> findGuard(Loop *loop, const WorkItemDivergence &divergence,
 //   join: n = work_group_reduce_add(entered); br n == size, all, some
 //   all:  br header.all      (the copy, to an exit of its own)
 //   some: br entered, header, exit   (whole in each work-item, as before)
-void cloneForWholeGroups(BasicBlock *header, AllocaInst *entered, FunctionAnalysisManager &analyses) {
+bool cloneForWholeGroups(BasicBlock *header, AllocaInst *entered, FunctionAnalysisManager &analyses) {
   Function &F = *header->getParent();
   LLVMContext &context = F.getContext();
   // Out of its guard, the loop's exits are seen as they are: alike or not.
@@ -162,7 +175,7 @@ void cloneForWholeGroups(BasicBlock *header, AllocaInst *entered, FunctionAnalys
   Loop *loop = loops.getLoopFor(header);
   BasicBlock *join = loop->getLoopPreheader(), *exit = loop->getUniqueExitBlock();
   if (!join || !exit || any_of(loop->blocks(), [&](BasicBlock *block) { return divergence.isBranching(block); }))
-    return;
+    return false;
   // Every value of the loop used past it goes through a phi of its exit,
   // which the copy adds its own incoming values to.
   formLCSSA(*loop, dominators, &loops, &analyses.getResult<ScalarEvolutionAnalysis>(F));
@@ -210,6 +223,7 @@ void cloneForWholeGroups(BasicBlock *header, AllocaInst *entered, FunctionAnalys
   builder.CreateCondBr(isWholeGroup(builder, countOverGroup(builder, flag)), all, some);
   ++NumWholeGroupCopies;
   analyses.invalidate(F, PreservedAnalyses::none());
+  return true;
 }
 
 }  // namespace
@@ -224,7 +238,7 @@ void LoopCutter::hoistGuardedLoops(FunctionAnalysisManager &analyses) {
     bool keepsVectorsWhole = summarizeFunction(F, vectorBits).fullWidthVectors;
     std::optional<Guard> found;
     for (Loop *loop : loops) {  // the outermost loops
-      if (!loop->isInnermost() || guardedHeaders.contains(loop->getHeader()) ||
+      if (!loop->isInnermost() || hoistedHeaders.contains(loop->getHeader()) ||
           !divergence.isControlled(loop->getHeader()))
         continue;
       if (!mayCut(loop, evolution, divergence, keepsVectorsWhole) || makesAtomics(*loop)) continue;
@@ -277,18 +291,34 @@ void LoopCutter::hoistGuardedLoops(FunctionAnalysisManager &analyses) {
     for (auto [phi, value] : skipValues) phi->addIncoming(value, skipped);
 
     // Values of the guarded code before the loop, used from the join on.
-    DominatorTree fresh(F);
-    SmallVector<Instruction *, 8> crossing;
-    for (BasicBlock &BB : F)
-      for (Instruction &I : BB)
-        if (any_of(I.uses(), [&](const Use &use) { return !fresh.dominates(&I, use); })) crossing.push_back(&I);
-    for (Instruction *I : crossing) DemoteRegToStack(*I, false, prologue->getFirstInsertionPt());
+    demoteUndominatedValues(F, prologue);
 
-    guardedHeaders[header] = entered;
+    hoistedHeaders.insert(header);
     ++NumGuardedLoops;
     analyses.invalidate(F, PreservedAnalyses::none());
-    cloneForWholeGroups(header, entered, analyses);
+    // Copied, the loop itself is behind its guard again; else it is to be
+    // masked from the flags.
+    if (!cloneForWholeGroups(header, entered, analyses)) guardedHeaders[header] = entered;
   }
+}
+
+// A loop taken out of its guard that is not to be masked after all (nothing
+// the hoist checked should let this happen): the join sends the work-items
+// that failed the guard straight to the exit, and the loop runs whole for
+// the others, as before.
+void LoopCutter::keepGuard(Loop *loop) {
+  BasicBlock *join = loop->getLoopPreheader(), *exit = loop->getUniqueExitBlock();
+  AllocaInst *entered = guardedHeaders.lookup(loop->getHeader());
+  if (!join || !exit || !entered) report_fatal_error("lockstep: a guarded loop without its join, exit or flag");
+  join->getTerminator()->eraseFromParent();
+  IRBuilder<> builder(join);
+  Value *passed = builder.CreateICmpNE(builder.CreateLoad(entered->getAllocatedType(), entered, "entered"),
+                                       ConstantInt::get(entered->getAllocatedType(), 0));
+  builder.CreateCondBr(passed, loop->getHeader(), exit);
+  for (PHINode &phi : exit->phis()) phi.addIncoming(PoisonValue::get(phi.getType()), join);
+  // The loop's values used past it, which the new edge no longer passes.
+  demoteUndominatedValues(F, prologue);
+  guardedHeaders.erase(loop->getHeader());
 }
 
 }  // namespace lockstep::compiler

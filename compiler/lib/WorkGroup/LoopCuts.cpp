@@ -163,14 +163,21 @@ unsigned LoopCutter::run(FunctionAnalysisManager &analyses) {
   // Scalar evolution of the kernel as it is, for choosing the loops and
   // then for cutting them (the cuts change no trip count).
   ScalarEvolution &cutEvolution = analyses.getResult<ScalarEvolutionAnalysis>(F);
+  SmallVector<Loop *, 2> keptGuarded;
   for (Loop *loop : loops.getLoopsInPreorder()) {
-    if (!loop->isInnermost() || !reachedAlike(loop)) continue;
-    if (!mayCut(loop, cutEvolution, divergence, keepsVectorsWhole)) continue;
+    if (!loop->isInnermost()) continue;
+    // A loop taken out of its guard (GuardedLoops.cpp), the cut checked
+    // there, runs no round for the work-items the guard kept out: its trip
+    // count differs, and it must be masked.
+    bool guarded = guardedHeaders.contains(loop->getHeader());
+    if (guarded && (!reachedAlike(loop) || !loop->getLoopPreheader() || !loop->getUniqueExitBlock())) {
+      keptGuarded.push_back(loop);
+      continue;
+    }
+    if (!guarded && (!reachedAlike(loop) || !mayCut(loop, cutEvolution, divergence, keepsVectorsWhole))) continue;
     SmallVector<BasicBlock *, 4> exiting;
     loop->getExitingBlocks(exiting);
-    // A loop taken out of its guard (GuardedLoops.cpp) runs no round for
-    // the work-items the guard kept out: its trip count differs.
-    bool uniformExits = !divergence.isControlled(loop->getHeader()) && !guardedHeaders.contains(loop->getHeader());
+    bool uniformExits = !divergence.isControlled(loop->getHeader()) && !guarded;
     for (BasicBlock *block : exiting)
       if (divergence.isBranching(block) || divergence.isControlled(block)) uniformExits = false;
     LLVM_DEBUG(dbgs() << "loop at " << loop->getHeader()->getName() << " in " << F.getName()
@@ -179,11 +186,13 @@ unsigned LoopCutter::run(FunctionAnalysisManager &analyses) {
       uniformLoops.push_back(loop);
     } else if (loop->getLoopPreheader() && loop->getUniqueExitBlock()) {
       differingLoops.push_back(loop);
-      if (!kMaskAtomicLoops && makesAtomics(*loop) &&
+      if (!guarded && !kMaskAtomicLoops && makesAtomics(*loop) &&
           !runsAcrossWorkItems(loop, cutEvolution, divergence.differingValues()))
         keptUnmasked.insert(loop);
     }
   }
+  for (Loop *loop : keptGuarded) keepGuard(loop);
+  if (!keptGuarded.empty()) dominators.recalculate(F);
   if (!uniformLoops.empty())
     cutUniformLoops(uniformLoops, dominators, loops, cutEvolution, analyses.getResult<AssumptionAnalysis>(F),
                     [&](const Value *value) { return divergence.differs(value); });

@@ -6,6 +6,7 @@
 
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/IRBuilder.h>
@@ -63,6 +64,7 @@ class LoopCutter {
               bool keepsVectorsWhole) const;
   void splitLastRounds(llvm::FunctionAnalysisManager &analyses);
   void hoistGuardedLoops(llvm::FunctionAnalysisManager &analyses);
+  void keepGuard(llvm::Loop *loop);
   bool splitLastRound(llvm::Loop *loop, llvm::DominatorTree &dominators, llvm::LoopInfo &loops);
   void maskLoop(llvm::Loop *loop);
   llvm::Value *sureRounds(llvm::Loop *loop, const llvm::DenseMap<const llvm::Value *, llvm::Value *> &stepOf);
@@ -76,9 +78,10 @@ class LoopCutter {
   llvm::BasicBlock *prologue;
   unsigned vectorBits;
   unsigned cuts = 0, maskedLoops = 0;
-  // The headers of loops taken out of their guards (GuardedLoops.cpp), and
-  // each one's flag: whether the work-item passed the guard (an i32, 0 or
-  // 1, private).
+  // The headers of loops taken out of their guards (GuardedLoops.cpp); of
+  // those to be masked, each one's flag: whether the work-item passed the
+  // guard (an i32, 0 or 1, private).
+  llvm::SmallPtrSet<llvm::BasicBlock *, 4> hoistedHeaders;
   llvm::DenseMap<llvm::BasicBlock *, llvm::AllocaInst *> guardedHeaders;
 };
 
