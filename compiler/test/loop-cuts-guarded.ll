@@ -6,8 +6,8 @@
 ; a work_group_reduce_add, at the join), which is cut like any uniform loop;
 ; the other groups run the loop whole in each work-item that passed. A loop
 ; whose trip count differs is masked, its `active` flags starting from the
-; guard's. A guard that some work-items skip by another way, or a loop that
-; walks a row per work-item, is left as it was.
+; guard's. A loop nest is copied the same way. A guard that some work-items
+; skip by another way is left as it was.
 ; RUN: %opt -passes=lockstep-loop-cuts -lockstep-last-round-max-size=0 -S %s | FileCheck %s
 ; RUN: %opt -passes=lockstep-loop-cuts -lockstep-last-round-max-size=0 -lockstep-hoist-guarded-loops=false -S %s \
 ; RUN:   | FileCheck %s --check-prefix=OFF
@@ -169,6 +169,79 @@ end:
 ; OFF-LABEL: define void @guarded_rows(
 ; OFF-NOT: guard.
 ; OFF-NOT: loop.active
+; OFF: ret void
+
+; if (lid0 < n) { lo = -r; for (j = lo; j <= r; j++) for (i = lo; i <= r; i++)
+; sum += in[(j + i) * 1024 + lid0]; }: a nest, whose lower bound the guarded
+; code computes. The bound moves before the guard (every work-item computes
+; it alike; kept in a variable it would make the nest's rounds differ), and
+; the nest is copied for whole groups, its inner loop cut in the copy.
+define void @guarded_nest(ptr %args, ptr %group, ptr %local, ptr %context) "lockstep-kernel"="guarded_nest" {
+prologue:
+  %n = load i64, ptr %args, align 8
+  %rp = getelementptr i8, ptr %args, i64 8
+  %r = load i32, ptr %rp, align 4
+  %inp = getelementptr i8, ptr %args, i64 16
+  %in = load ptr, ptr %inp, align 8
+  %outp = getelementptr i8, ptr %args, i64 24
+  %out = load ptr, ptr %outp, align 8
+  br label %entry
+
+entry:
+  %lid = call i64 @__lockstep.local_id(i32 0)
+  %inside = icmp ult i64 %lid, %n
+  br i1 %inside, label %then, label %end
+
+then:
+  %lo = sub i32 0, %r
+  br label %outer
+
+outer:
+  %j = phi i32 [ %lo, %then ], [ %j.next, %outer.latch ]
+  %sum = phi float [ 0.0, %then ], [ %sum.inner, %outer.latch ]
+  %more.j = icmp sle i32 %j, %r
+  br i1 %more.j, label %inner, label %done
+
+inner:
+  %i = phi i32 [ %lo, %outer ], [ %i.next, %inner.body ]
+  %s = phi float [ %sum, %outer ], [ %s.next, %inner.body ]
+  %more.i = icmp sle i32 %i, %r
+  br i1 %more.i, label %inner.body, label %outer.latch
+
+inner.body:
+  %ji = add i32 %j, %i
+  %ji64 = sext i32 %ji to i64
+  %row = mul i64 %ji64, 1024
+  %idx = add i64 %row, %lid
+  %p = getelementptr float, ptr %in, i64 %idx
+  %v = load float, ptr %p
+  %s.next = fadd float %s, %v
+  %i.next = add i32 %i, 1
+  br label %inner
+
+outer.latch:
+  %sum.inner = phi float [ %s, %inner ]
+  %j.next = add i32 %j, 1
+  br label %outer
+
+done:
+  %q = getelementptr float, ptr %out, i64 %lid
+  store float %sum, ptr %q
+  br label %end
+
+end:
+  ret void
+}
+
+; CHECK-LABEL: define void @guarded_nest(
+; CHECK: entry:
+; CHECK: %lo = sub i32 0, %r
+; CHECK-NEXT: br i1 %inside, label %then, label %guard.skip
+; CHECK: br i1 %{{[0-9]+}}, label %guard.all, label %guard.some
+; CHECK: inner.body.all:
+; CHECK-NEXT: call void @_Z7barrierj(i32 0), !lockstep.loop_cut
+; OFF-LABEL: define void @guarded_nest(
+; OFF-NOT: guard.
 ; OFF: ret void
 
 ; if (lid0 < n) { if (lid1 == 0) { out[lid0] = 0; return; } loop }: the

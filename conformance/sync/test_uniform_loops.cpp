@@ -1586,5 +1586,46 @@ TEST_F(UniformLoops, LoopsBehindGuards) {
   }
 }
 
+// A loop nest behind a guard (a filter's window whose radius is an
+// argument), with the window's bounds computed inside the guard: groups
+// whose work-items all pass run a copy of the nest whose inner loop is cut.
+const char *kGuardedNest = R"CLC(
+kernel void guarded_nest(global const uint *in, global uint *out, int r, uint cutoff, uint total) {
+  uint g = GIDX;
+  uint acc = 5u;
+  if (g < cutoff) {
+    int lo = -r, w = 2 * r + 1;
+    acc = (uint)w;
+    for (int j = lo; j <= r; j++)
+      for (int i = lo; i <= r; i++) acc = acc * 3u + in[(g + 4u * total + (uint)(j * w + i)) % total];
+  }
+  out[g] = acc;
+}
+)CLC";
+
+TEST_F(UniformLoops, LoopNestBehindGuard) {
+  cl_kernel k = make(kGuardedNest, "guarded_nest");
+  for (cl_int r : {0, 1, 3}) {
+    for (int cut : {0, 1}) {
+      SCOPED_TRACE("r " + std::to_string(r) + " cutoff " + std::to_string(cut));
+      auto cutoff = [cut](const Shape &s) { return cl_uint(cut == 0 ? s.items() : s.items() * 3 / 5); };
+      checkItems(
+          k, 1,
+          [&](cl_kernel k, const Shape &s) { return setKernelArgs(k, 2, r, cutoff(s), cl_uint(s.items())); },
+          [&](const Shape &s, const Group &g, size_t l, const std::vector<u32> &in, u32 *o) {
+            const u32 gi = u32(g.items[l].index), total = u32(s.items());
+            u32 acc = 5u;
+            if (gi < cutoff(s)) {
+              const int lo = -r, w = 2 * r + 1;
+              acc = u32(w);
+              for (int j = lo; j <= r; j++)
+                for (int i = lo; i <= r; i++) acc = acc * 3u + in[(gi + 4u * total + u32(j * w + i)) % total];
+            }
+            o[0] = acc;
+          });
+    }
+  }
+}
+
 }  // namespace
 }  // namespace lockstep::test::sync

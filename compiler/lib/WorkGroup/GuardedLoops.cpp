@@ -26,15 +26,19 @@
 // each leads on to the next (its only predecessor) or to S, and the other
 // way to one block T from which the loop cannot be reached. S dominates the
 // preheader P and P post-dominates S: whoever passes the guards runs the
-// loop. T's phis take one value from all the guards. The loop is innermost
-// and in no loop, and is one a cut would serve (LoopCutter::mayCut), makes no
-// atomics (which do not widen masked) and is not one -O3 unrolls whole (a
-// small constant trip count, which a masked vector body serves as well).
+// loop. T's phis take one value from all the guards. The loop is in no
+// loop, makes no atomics (which do not widen masked), and is, or is a nest
+// around, an innermost loop a cut would serve (LoopCutter::mayCut) that -O3
+// does not unroll whole (a small constant trip count, which a masked vector
+// body serves as well). A nest (a 2-D filter's window) is only copied for
+// whole groups; where its rounds differ, its guard goes back (keepGuard).
 //
 // Values defined between the guard and the loop that are used past the join
 // go through private variables (the work-items kept out never read them).
 #include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/ADT/PostOrderIterator.h>
 #include <llvm/Analysis/CFG.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/IR/CFG.h>
@@ -95,17 +99,36 @@ std::optional<std::pair<BasicBlock *, BasicBlock *>> waysOf(BasicBlock *branch, 
   return reachesFirst ? std::make_pair(first, second) : std::make_pair(second, first);
 }
 
-// Values whose uses a change of the CFG left undominated go through private
-// variables (allocas in `prologue`), which the work-items that took the new
-// way never read.
-void demoteUndominatedValues(Function &F, BasicBlock *prologue) {
-  DominatorTree dominators(F);
-  SmallVector<Instruction *, 8> undominated;
-  for (BasicBlock &BB : F)
-    for (Instruction &I : BB)
-      if (any_of(I.uses(), [&](const Use &use) { return !dominators.dominates(&I, use); }))
-        undominated.push_back(&I);
-  for (Instruction *I : undominated) DemoteRegToStack(*I, false, prologue->getFirstInsertionPt());
+// Values whose uses a change of the CFG left undominated: those that can
+// run anywhere (arithmetic on values available there: a bound `-r` or
+// `2 * r + 1` the guarded code computed) move before `hoistPoint` if there
+// is one, where every work-item computes them alike; the rest go through
+// private variables (allocas in `prologue`), which the work-items that took
+// the new way never read. Demoted, a uniform bound would have become a load
+// per work-item, and the loop it bounds one whose trip count differs.
+void demoteUndominatedValues(Function &F, BasicBlock *prologue, Instruction *hoistPoint = nullptr) {
+  auto undominated = [&F] {
+    DominatorTree dominators(F);
+    SmallVector<Instruction *, 8> found;
+    for (BasicBlock *BB : ReversePostOrderTraversal<Function *>(&F))
+      for (Instruction &I : *BB)
+        if (any_of(I.uses(), [&](const Use &use) { return !dominators.dominates(&I, use); })) found.push_back(&I);
+    return found;
+  };
+  if (hoistPoint) {
+    DominatorTree dominators(F);
+    SmallPtrSet<Instruction *, 8> moved;
+    for (Instruction *I : undominated()) {
+      bool available = all_of(I->operands(), [&](const Use &operand) {
+        auto *from = dyn_cast<Instruction>(operand.get());
+        return !from || moved.contains(from) || dominators.dominates(from, hoistPoint);
+      });
+      if (isa<PHINode>(I) || !available || !isSafeToSpeculativelyExecute(I)) continue;
+      I->moveBefore(hoistPoint);
+      moved.insert(I);
+    }
+  }
+  for (Instruction *I : undominated()) DemoteRegToStack(*I, false, prologue->getFirstInsertionPt());
 }
 
 std::optional<Guard> findGuard(Loop *loop, const WorkItemDivergence &divergence, DominatorTree &dominators,
@@ -237,12 +260,15 @@ void LoopCutter::hoistGuardedLoops(FunctionAnalysisManager &analyses) {
     const WorkItemDivergence &divergence = analyses.getResult<WorkItemDivergenceAnalysis>(F);
     bool keepsVectorsWhole = summarizeFunction(F, vectorBits).fullWidthVectors;
     std::optional<Guard> found;
-    for (Loop *loop : loops) {  // the outermost loops
-      if (!loop->isInnermost() || hoistedHeaders.contains(loop->getHeader()) ||
-          !divergence.isControlled(loop->getHeader()))
-        continue;
-      if (!mayCut(loop, evolution, divergence, keepsVectorsWhole) || makesAtomics(*loop)) continue;
-      if (unsigned trips = evolution.getSmallConstantTripCount(loop); trips && keepsWhole(loop, trips, vectorBits))
+    // A loop a cut would serve: innermost, not unrolled whole by -O3.
+    auto served = [&](Loop *inner) {
+      if (!inner->isInnermost() || !mayCut(inner, evolution, divergence, keepsVectorsWhole)) return false;
+      unsigned trips = evolution.getSmallConstantTripCount(inner);
+      return trips == 0 || !keepsWhole(inner, trips, vectorBits);
+    };
+    for (Loop *loop : loops) {  // the outermost loops: one such loop, or a nest around one
+      if (hoistedHeaders.contains(loop->getHeader()) || !divergence.isControlled(loop->getHeader()) ||
+          makesAtomics(*loop) || none_of(loop->getLoopsInPreorder(), served))
         continue;
       if ((found = findGuard(loop, divergence, dominators, loops))) break;
     }
@@ -291,24 +317,32 @@ void LoopCutter::hoistGuardedLoops(FunctionAnalysisManager &analyses) {
     for (auto [phi, value] : skipValues) phi->addIncoming(value, skipped);
 
     // Values of the guarded code before the loop, used from the join on.
-    demoteUndominatedValues(F, prologue);
+    demoteUndominatedValues(F, prologue, found->chain.front()->getTerminator());
 
     hoistedHeaders.insert(header);
     ++NumGuardedLoops;
     analyses.invalidate(F, PreservedAnalyses::none());
     // Copied, the loop itself is behind its guard again; else it is to be
-    // masked from the flags.
-    if (!cloneForWholeGroups(header, entered, analyses)) guardedHeaders[header] = entered;
+    // masked from the flags, which only an innermost loop can be.
+    if (cloneForWholeGroups(header, entered, analyses)) continue;
+    Loop *out = analyses.getResult<LoopAnalysis>(F).getLoopFor(header);
+    if (out->isInnermost()) {
+      guardedHeaders[header] = entered;
+    } else {
+      keepGuard(out, entered);
+      analyses.invalidate(F, PreservedAnalyses::none());
+    }
   }
 }
 
-// A loop taken out of its guard that is not to be masked after all (nothing
-// the hoist checked should let this happen): the join sends the work-items
+// A loop taken out of its guard that is not to be masked after all (a nest
+// whose rounds differ between work-items, which only an innermost loop can
+// be masked for; or, which nothing the hoist checked should let happen, an
+// innermost loop LoopCutter does not mask): the join sends the work-items
 // that failed the guard straight to the exit, and the loop runs whole for
 // the others, as before.
-void LoopCutter::keepGuard(Loop *loop) {
+void LoopCutter::keepGuard(Loop *loop, AllocaInst *entered) {
   BasicBlock *join = loop->getLoopPreheader(), *exit = loop->getUniqueExitBlock();
-  AllocaInst *entered = guardedHeaders.lookup(loop->getHeader());
   if (!join || !exit || !entered) report_fatal_error("lockstep: a guarded loop without its join, exit or flag");
   join->getTerminator()->eraseFromParent();
   IRBuilder<> builder(join);

@@ -191,7 +191,7 @@ unsigned LoopCutter::run(FunctionAnalysisManager &analyses) {
         keptUnmasked.insert(loop);
     }
   }
-  for (Loop *loop : keptGuarded) keepGuard(loop);
+  for (Loop *loop : keptGuarded) keepGuard(loop, guardedHeaders.lookup(loop->getHeader()));
   if (!keptGuarded.empty()) dominators.recalculate(F);
   if (!uniformLoops.empty())
     cutUniformLoops(uniformLoops, dominators, loops, cutEvolution, analyses.getResult<AssumptionAnalysis>(F),
