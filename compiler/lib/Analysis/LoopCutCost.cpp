@@ -36,6 +36,25 @@ cl::opt<uint64_t> kCutArithmeticPerCarriedLane(
     "lockstep-cut-arithmetic-per-carried-lane", cl::Hidden, cl::init(4),
     cl::desc("Lanes of arithmetic per carried lane from which a loop of few rounds that stays a loop is cut"));
 
+// Whether `I` has the same value on every round of `loop`: defined outside
+// it, or computed inside it, without touching memory, from such values (the
+// kernels arrive unoptimized: `B[col * (N / 4) + k]` divides N on every
+// round, and the row walk it makes looked like nothing moved along the loop).
+cl::opt<bool> kStepsSeeInvariants("lockstep-loop-steps-see-invariants", cl::Hidden, cl::init(true),
+                                   cl::desc("Values computed inside a kernel loop from values outside it count "
+                                            "as not moving along it (the cut's access order)"));
+
+bool invariantIn(const Loop &loop, const Instruction &I, unsigned depth = 4) {
+  if (!loop.contains(&I)) return true;
+  if (!kStepsSeeInvariants) return false;
+  if (depth == 0 || isa<PHINode>(I) || I.mayReadOrWriteMemory() || I.mayHaveSideEffects() || I.isTerminator())
+    return false;
+  return all_of(I.operands(), [&](const Use &operand) {
+    auto *from = dyn_cast<Instruction>(operand.get());
+    return !from || invariantIn(loop, *from, depth - 1);
+  });
+}
+
 // How much `expression` grows from one value of a variable to the next, in
 // the variable's units: along `loop` (one iteration) or across the work-items
 // of dimension 0 (the next local id), through casts (as if nothing wrapped:
@@ -50,7 +69,7 @@ struct StepOf {
     if (auto *unknown = dyn_cast<SCEVUnknown>(expression)) {
       if (loop) {
         auto *inside = dyn_cast<Instruction>(unknown->getValue());
-        return inside && loop->contains(inside) ? std::nullopt : std::optional<int64_t>(0);
+        return inside && !invariantIn(*loop, *inside) ? std::nullopt : std::optional<int64_t>(0);
       }
       if (!divergent.count(unknown->getValue())) return 0;
       auto *call = dyn_cast<CallInst>(unknown->getValue());
