@@ -1,25 +1,33 @@
 // Guarded loops: a kernel loop behind a guard that only some work-items pass
 // (`if (row < N && col < N) { for (k ...) ... }`, `if (i >= n) return;`
 // before a loop) comes out of the guard, so that every work-item reaches it
-// and it can be masked and cut like a loop whose trip count differs
-// (MaskedLoops.cpp): the work-items the guard kept out run no round.
+// and a cut can go in.
 //
 //   before:                          after:
 //     guard: br c, S, T                guard: br c, S, skip
 //     S ... P: br header               S ... P: entered = 1; br join
-//     loop                             skip:  entered = 0; br join
-//     exit: ... (-> T or elsewhere)    join:  br header
-//     T: phi [v, guard], ...           loop                (masked: active = entered)
-//                                      exit:  br entered, exit.rest, skipped
-//                                      exit.rest: ...      (as before)
-//                                      skipped: br T
-//                                      T: phi [v, skipped], ...
+//                                      skip:  entered = 0; br join
+//     loop                             join:  n = work_group_reduce_add(entered)
+//                                             br n == size, all, some
+//                                      all:   the loop's copy (cut like a loop
+//                                             reached alike), to exit.all
+//                                      some:  br entered, header, exit
+//                                      loop   (whole, as before)
+//     exit: ... (-> T or elsewhere)    exit:  br entered, exit.entered, skipped
+//                                      exit.all: br exit.entered
+//                                      exit.entered: ... (as before)
+//     T: phi [v, guard], ...           skipped: br T;  T: phi [v, skipped], ...
 //
 // A guard reached in divergent control flow controls the loop: the
 // work-items that fail it never reach the header, so no cut (a barrier) may
 // go in the loop and it ran whole within each work-item, its work-item loop
 // outside it and scalar: a naive SGEMM with the guard every tutorial writes
-// ran 8.7x slower than without it, a 1-D convolution 2.4x, nbody 3x.
+// ran 8.7x slower than without it, a 1-D convolution 2.4x, nbody 3x, a 2-D
+// filter 12x. Groups whose work-items all pass, nearly all of them, now run
+// a copy that is reached alike; where the loop's rounds differ between the
+// work-items anyway (an escape loop), there is no copy, and the loop is
+// masked instead (MaskedLoops.cpp), its `active` flags starting from
+// `entered`.
 //
 // Which guards. The differing branches that control the loop's header form
 // a chain: the first is reached alike by all work-items and not in a loop;
@@ -30,11 +38,13 @@
 // loop, makes no atomics (which do not widen masked), and is, or is a nest
 // around, an innermost loop a cut would serve (LoopCutter::mayCut) that -O3
 // does not unroll whole (a small constant trip count, which a masked vector
-// body serves as well). A nest (a 2-D filter's window) is only copied for
-// whole groups; where its rounds differ, its guard goes back (keepGuard).
+// body serves as well). A nest (a 2-D filter's window) is only copied;
+// where its rounds differ, its guard goes back (keepGuard).
 //
-// Values defined between the guard and the loop that are used past the join
-// go through private variables (the work-items kept out never read them).
+// Values the guarded code computes before the loop and uses from the join
+// on move before the guard where they can run anywhere (a window's bound
+// `-r`: demoted, it would make the loop's rounds differ); the rest go
+// through private variables, which the work-items kept out never read.
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/PostOrderIterator.h>
 #include <llvm/Analysis/CFG.h>
