@@ -1,6 +1,7 @@
 // The loop cuts of one work-group function (LoopCuts.cpp): its kernel loops
-// cut at the top of their body, peeled (FewRounds.cpp), unrolled before the
-// cut (CutLoopUnroll.cpp) or masked (MaskedLoops.cpp). What it adds is
+// taken out of guards (GuardedLoops.cpp), cut at the top of their body,
+// peeled (FewRounds.cpp), unrolled before the cut (CutLoopUnroll.cpp) or
+// masked (MaskedLoops.cpp). What it adds is
 // marked in the IR for the work-group loops (PhaseMarkers.h).
 #pragma once
 

@@ -5,9 +5,10 @@
 //                              the versions it may run as, each marked with
 //                              kWorkGroupVersionAttr, and lists them on the
 //                              kernel (kVersionsMetadata);
-//   lockstep-loop-cuts         (LoopCuts.cpp) cuts, peels and masks kernel
-//                              loops in the kernel and in its versions that
-//                              keep loop cuts, marking what it adds
+//   lockstep-loop-cuts         (LoopCuts.cpp) takes kernel loops out of
+//                              guards (GuardedLoops.cpp), cuts, peels and
+//                              masks them in the kernel and in its versions
+//                              that keep loop cuts, marking what it adds
 //                              (kLoopCutMarker, kResidentMarker,
 //                              kGroupWideMarker, kMaskedCountMarker,
 //                              kWorkItemCountPlaceholder), and drops the
