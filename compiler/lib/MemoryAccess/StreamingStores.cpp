@@ -94,12 +94,12 @@ bool streamsStores(Loop *loop, PredicatedScalarEvolution &PSE, const DataLayout 
 }
 
 // Runs a second copy of the loop, whose stores are non-temporal, when every
-// store starts aligned (to its size, or to a cache line) and the launch stores more than the caches
-// keep (GroupInfo::streamingStoreMiB, which the runtime sets to half the
-// last-level cache, at least 16 MiB; the bytes from the number of groups and
-// what one run of the loop stores): such stores skip the read for
-// ownership, a third of vector_add's traffic, and would only evict data from
-// the caches.
+// store starts aligned (to its size, or to a cache line) and the launch
+// stores more than the caches keep (GroupInfo::streamingStoreMiB, which the
+// runtime sets to half the last-level cache, at least 16 MiB; the bytes from
+// the number of groups and what one run of the loop stores): such stores
+// skip the read for ownership, a third of vector_add's traffic, and would
+// only evict data from the caches.
 bool streamLoop(Function &F, Loop *loop, ArrayRef<StreamedStore> stores, PredicatedScalarEvolution &PSE,
                 LoopInfo &loops, DominatorTree &dominators, const DataLayout &layout) {
   ScalarEvolution &SE = *PSE.getSE();
@@ -145,8 +145,7 @@ bool streamLoop(Function &F, Loop *loop, ArrayRef<StreamedStore> stores, Predica
   ValueToValueMapTy map;
   versionLoop(loop, stream, ".stream", loops, dominators, map);
   MDNode *nontemporal = MDNode::get(F.getContext(), ConstantAsMetadata::get(builder.getInt32(1)));
-  for (const StreamedStore &original : stores) {
-    StoreInst *store = original.store;
+  for (const auto &[store, first] : stores) {
     auto *streamed = cast<StoreInst>(map[store]);
     streamed->setAlignment(Align(streamAlignment(storeBytes(store, layout))));
     streamed->setMetadata(LLVMContext::MD_nontemporal, nontemporal);
@@ -156,7 +155,8 @@ bool streamLoop(Function &F, Loop *loop, ArrayRef<StreamedStore> stores, Predica
 }
 
 bool streamStores(Function &F, LoopInfo &loops, DominatorTree &dominators, ScalarEvolution &SE) {
-  if (!StreamStores || !F.hasFnAttribute(kStraightLineAttr) || !Triple(F.getParent()->getTargetTriple()).isX86()) return false;
+  if (!StreamStores || !F.hasFnAttribute(kStraightLineAttr) || !Triple(F.getParent()->getTargetTriple()).isX86())
+    return false;
   const DataLayout &layout = F.getParent()->getDataLayout();
   struct Found {
     Loop *loop;

@@ -86,14 +86,29 @@ cl::opt<bool> kHoistGuardedLoops("lockstep-hoist-guarded-loops", cl::Hidden, cl:
 cl::opt<unsigned> kMaxGuardedLoops("lockstep-max-guarded-loops", cl::Hidden, cl::init(8),
                                    cl::desc("Most loops of a kernel taken out of their guards"));
 
-// A loop's guards: the chain of branches, the block the work-items that
-// fail one of them go to, and the first block past the last.
+// A loop's guards: the chain of branches and the block the work-items that
+// fail one of them go to.
 struct Guard {
   Loop *loop;
   SmallVector<BasicBlock *, 2> chain;
   BasicBlock *skipTo;
-  BasicBlock *passed;
 };
+
+// Whether the work-item passed the guard: its flag (an i32, 0 or 1) set.
+Value *passedGuard(IRBuilder<> &builder, AllocaInst *entered) {
+  Type *flag = entered->getAllocatedType();
+  return builder.CreateICmpNE(builder.CreateLoad(flag, entered, "entered"), ConstantInt::get(flag, 0));
+}
+
+// Ends `from` in a branch to `header` for the work-items that passed the
+// guard and to the loop's `exit` for the others (whose values there are
+// poison: they go on past the exit's own test of the flag).
+void enterIfPassed(BasicBlock *from, AllocaInst *entered, BasicBlock *header, BasicBlock *exit) {
+  if (Instruction *terminator = from->getTerminator()) terminator->eraseFromParent();
+  IRBuilder<> builder(from);
+  builder.CreateCondBr(passedGuard(builder, entered), header, exit);
+  for (PHINode &phi : exit->phis()) phi.addIncoming(PoisonValue::get(phi.getType()), from);
+}
 
 // The successor of `branch` on the way to `header` and the other one, or
 // none unless exactly one of them can reach it.
@@ -166,7 +181,7 @@ std::optional<Guard> findGuard(Loop *loop, const WorkItemDivergence &divergence,
       first = candidate;
   if (!first || loops.getLoopFor(first) || controlledByOthers.contains(first)) return std::nullopt;
 
-  Guard guard{loop, {first}, nullptr, nullptr};
+  Guard guard{loop, {first}, nullptr};
   auto ways = waysOf(first, header, dominators, loops);
   if (!ways) return std::nullopt;
   guard.skipTo = ways->second;
@@ -177,16 +192,65 @@ std::optional<Guard> findGuard(Loop *loop, const WorkItemDivergence &divergence,
     guard.chain.push_back(next);
     next = onward->first;
   }
-  guard.passed = next;
+  // `next` is the first block past the guards.
   if (guard.chain.size() != controllers.size()) return std::nullopt;
-  if (!dominators.dominates(guard.passed, preheader) || !postDominators.dominates(preheader, guard.passed))
-    return std::nullopt;
+  if (!dominators.dominates(next, preheader) || !postDominators.dominates(preheader, next)) return std::nullopt;
   for (PHINode &phi : guard.skipTo->phis()) {
     Value *value = phi.getIncomingValueForBlock(first);
     for (BasicBlock *branch : guard.chain)
       if (phi.getIncomingValueForBlock(branch) != value) return std::nullopt;
   }
   return guard;
+}
+
+// Takes `guard.loop` out of its guards (the CFG at the top of this file, but
+// for the copy): returns the work-items' flag of having passed them.
+AllocaInst *takeOutOfGuard(const Guard &guard, BasicBlock *prologue, DominatorTree &dominators, LoopInfo &loops) {
+  Loop *loop = guard.loop;
+  BasicBlock *header = loop->getHeader(), *preheader = loop->getLoopPreheader();
+  BasicBlock *exit = loop->getUniqueExitBlock();
+  BasicBlock *skipTo = guard.skipTo;
+  Function &F = *header->getParent();
+  LLVMContext &context = F.getContext();
+
+  // The exit, reached from the loop only (the work-items that skipped
+  // the loop leave it for `skipTo` below).
+  SmallVector<BasicBlock *, 4> inside;
+  for (BasicBlock *from : predecessors(exit))
+    if (loop->contains(from)) inside.push_back(from);
+  if (inside.size() != pred_size(exit))
+    exit = SplitBlockPredecessors(exit, inside, ".guarded", &dominators, &loops, nullptr, false);
+
+  // An i32, not an i1: a vector of flags stores whole.
+  Type *flag = Type::getInt32Ty(context);
+  IRBuilder<> entry(prologue->getTerminator());
+  AllocaInst *entered = entry.CreateAlloca(flag, nullptr, "guard.entered");
+  BasicBlock *skip = BasicBlock::Create(context, "guard.skip", &F, header);
+  BasicBlock *join = BasicBlock::Create(context, "guard.join", &F, header);
+  new StoreInst(ConstantInt::get(flag, 0), entered, skip);
+  BranchInst::Create(join, skip);
+  SmallVector<std::pair<PHINode *, Value *>, 4> skipValues;
+  for (PHINode &phi : skipTo->phis()) skipValues.push_back({&phi, phi.getIncomingValueForBlock(guard.chain[0])});
+  for (BasicBlock *branch : guard.chain) {
+    skipTo->removePredecessor(branch, /*KeepOneInputPHIs=*/true);
+    branch->getTerminator()->replaceSuccessorWith(skipTo, skip);
+  }
+  new StoreInst(ConstantInt::get(flag, 1), entered, preheader->getTerminator());
+  preheader->getTerminator()->replaceSuccessorWith(header, join);
+  BranchInst::Create(header, join);
+  header->replacePhiUsesWith(preheader, join);
+
+  BasicBlock *rest = exit->splitBasicBlock(exit->getFirstNonPHIIt(), exit->getName() + ".entered");
+  BasicBlock *skipped = BasicBlock::Create(context, "guard.skipped", &F, skipTo);
+  BranchInst::Create(skipTo, skipped);
+  exit->getTerminator()->eraseFromParent();
+  IRBuilder<> leave(exit);
+  leave.CreateCondBr(passedGuard(leave, entered), rest, skipped);
+  for (auto [phi, value] : skipValues) phi->addIncoming(value, skipped);
+
+  // Values of the guarded code before the loop, used from the join on.
+  demoteUndominatedValues(F, prologue, guard.chain.front()->getTerminator());
+  return entered;
 }
 
 // The loop of a guard that every work-item passes alike once through it
@@ -245,13 +309,9 @@ bool cloneForWholeGroups(BasicBlock *header, AllocaInst *entered, FunctionAnalys
   BranchInst::Create(cast<BasicBlock>(map[header]), all);
   // The other groups' work-items run the loop whole, as before, each one
   // that passed the guard.
-  IRBuilder<> builder(some);
-  builder.CreateCondBr(builder.CreateICmpNE(builder.CreateLoad(builder.getInt32Ty(), entered, "entered"),
-                                            builder.getInt32(0)),
-                       header, exit);
-  for (PHINode &phi : exit->phis()) phi.addIncoming(PoisonValue::get(phi.getType()), some);
+  enterIfPassed(some, entered, header, exit);
   join->getTerminator()->eraseFromParent();
-  builder.SetInsertPoint(join);
+  IRBuilder<> builder(join);
   Value *flag = builder.CreateLoad(builder.getInt32Ty(), entered, "entered");
   builder.CreateCondBr(isWholeGroup(builder, countOverGroup(builder, flag)), all, some);
   ++NumWholeGroupCopies;
@@ -283,52 +343,10 @@ void LoopCutter::hoistGuardedLoops(FunctionAnalysisManager &analyses) {
       if ((found = findGuard(loop, divergence, dominators, loops))) break;
     }
     if (!found) return;
-    Loop *loop = found->loop;
-    BasicBlock *header = loop->getHeader(), *preheader = loop->getLoopPreheader();
-    BasicBlock *exit = loop->getUniqueExitBlock();
-    BasicBlock *skipTo = found->skipTo;
+    BasicBlock *header = found->loop->getHeader();
     LLVM_DEBUG(dbgs() << "loop at " << header->getName() << " in " << F.getName() << ": out of "
                       << found->chain.size() << " guard(s)\n");
-
-    // The exit, reached from the loop only (the work-items that skipped
-    // the loop leave it for `skipTo` below).
-    SmallVector<BasicBlock *, 4> inside;
-    for (BasicBlock *from : predecessors(exit))
-      if (loop->contains(from)) inside.push_back(from);
-    if (inside.size() != pred_size(exit))
-      exit = SplitBlockPredecessors(exit, inside, ".guarded", &dominators, &loops, nullptr, false);
-
-    // An i32, not an i1: a vector of flags stores whole.
-    Type *flag = Type::getInt32Ty(context);
-    IRBuilder<> entry(prologue->getTerminator());
-    AllocaInst *entered = entry.CreateAlloca(flag, nullptr, "guard.entered");
-    BasicBlock *skip = BasicBlock::Create(context, "guard.skip", &F, header);
-    BasicBlock *join = BasicBlock::Create(context, "guard.join", &F, header);
-    new StoreInst(ConstantInt::get(flag, 0), entered, skip);
-    BranchInst::Create(join, skip);
-    SmallVector<std::pair<PHINode *, Value *>, 4> skipValues;
-    for (PHINode &phi : skipTo->phis()) skipValues.push_back({&phi, phi.getIncomingValueForBlock(found->chain[0])});
-    for (BasicBlock *branch : found->chain) {
-      skipTo->removePredecessor(branch, /*KeepOneInputPHIs=*/true);
-      branch->getTerminator()->replaceSuccessorWith(skipTo, skip);
-    }
-    new StoreInst(ConstantInt::get(flag, 1), entered, preheader->getTerminator());
-    preheader->getTerminator()->replaceSuccessorWith(header, join);
-    BranchInst::Create(header, join);
-    header->replacePhiUsesWith(preheader, join);
-
-    BasicBlock *rest = exit->splitBasicBlock(exit->getFirstNonPHIIt(), exit->getName() + ".entered");
-    BasicBlock *skipped = BasicBlock::Create(context, "guard.skipped", &F, skipTo);
-    BranchInst::Create(skipTo, skipped);
-    exit->getTerminator()->eraseFromParent();
-    IRBuilder<> leave(exit);
-    leave.CreateCondBr(leave.CreateICmpNE(leave.CreateLoad(flag, entered, "entered"), ConstantInt::get(flag, 0)), rest,
-                       skipped);
-    for (auto [phi, value] : skipValues) phi->addIncoming(value, skipped);
-
-    // Values of the guarded code before the loop, used from the join on.
-    demoteUndominatedValues(F, prologue, found->chain.front()->getTerminator());
-
+    AllocaInst *entered = takeOutOfGuard(*found, prologue, dominators, loops);
     hoistedHeaders.insert(header);
     ++NumGuardedLoops;
     analyses.invalidate(F, PreservedAnalyses::none());
@@ -354,12 +372,7 @@ void LoopCutter::hoistGuardedLoops(FunctionAnalysisManager &analyses) {
 void LoopCutter::keepGuard(Loop *loop, AllocaInst *entered) {
   BasicBlock *join = loop->getLoopPreheader(), *exit = loop->getUniqueExitBlock();
   if (!join || !exit || !entered) report_fatal_error("lockstep: a guarded loop without its join, exit or flag");
-  join->getTerminator()->eraseFromParent();
-  IRBuilder<> builder(join);
-  Value *passed = builder.CreateICmpNE(builder.CreateLoad(entered->getAllocatedType(), entered, "entered"),
-                                       ConstantInt::get(entered->getAllocatedType(), 0));
-  builder.CreateCondBr(passed, loop->getHeader(), exit);
-  for (PHINode &phi : exit->phis()) phi.addIncoming(PoisonValue::get(phi.getType()), join);
+  enterIfPassed(join, entered, loop->getHeader(), exit);
   // The loop's values used past it, which the new edge no longer passes.
   demoteUndominatedValues(F, prologue);
   guardedHeaders.erase(loop->getHeader());
