@@ -10,7 +10,7 @@
 // After the work-group passes, every loop of a work-group function (the
 // kernel's and each version of it that KernelVersions.cpp made for narrow
 // groups or rows) whose backedge-taken count scalar evolution cannot
-// compute gets, at the top of its header:
+// compute gets, on each of its back edges:
 //
 //   %stop = load atomic i32, ptr %stop.word monotonic
 //   br (%stop != 0), label %stop.group, label %rest   (weights: unlikely)
@@ -19,7 +19,9 @@
 //
 // The call (CheckReports.cpp) longjmps out of the group, which the launcher
 // runs through runCheckedGroup for such kernels; to the IR it touches only
-// memory the kernel cannot see, so loads may still leave the loop. Loops
+// memory the kernel cannot see, so loads may still leave the loop, and
+// comes back to a frame that holds it (willreturn), so stores may too. It
+// comes at the end of a trip, after the trip's stores. Loops
 // with a computable trip count end by themselves and are left alone: the
 // work-item loops (a group's size bounds them), and the loops a kernel runs
 // a counted number of times, whose work-item loops still widen. A loop of
@@ -58,6 +60,11 @@ PreservedAnalyses StopPollPass::run(Module &M, ModuleAnalysisManager &analyses) 
   FunctionCallee stop = M.getOrInsertFunction(kStopGroupSymbol, FunctionType::get(Type::getVoidTy(context), false));
   if (auto *callee = dyn_cast<Function>(stop.getCallee())) {
     callee->setDoesNotThrow();
+    // It longjmps to runCheckedGroup, a point of the call stack that holds
+    // this call: that is `willreturn` to LLVM, which then takes the poll for
+    // one that passes control on. Without it, a poll in a loop made LICM
+    // keep every store there (a strip's accumulators, Strips.cpp).
+    callee->setWillReturn();
     callee->addFnAttr(Attribute::Cold);
     callee->setOnlyAccessesInaccessibleMemory();
   }
@@ -69,15 +76,22 @@ PreservedAnalyses StopPollPass::run(Module &M, ModuleAnalysisManager &analyses) 
     if (F.isDeclaration() || !F.hasFnAttribute(kWorkGroupCodeAttr)) continue;
     LoopInfo &loops = functions.getResult<LoopAnalysis>(F);
     ScalarEvolution &evolution = functions.getResult<ScalarEvolutionAnalysis>(F);
-    SmallVector<BasicBlock *, 8> headers;
-    for (Loop *loop : loops.getLoopsInPreorder())
-      if (isa<SCEVCouldNotCompute>(evolution.getBackedgeTakenCount(loop))) headers.push_back(loop->getHeader());
-    if (headers.empty()) continue;
+    // The back edges of the loops that poll.
+    SmallVector<std::pair<BasicBlock *, BasicBlock *>, 8> edges;
+    for (Loop *loop : loops.getLoopsInPreorder()) {
+      if (!isa<SCEVCouldNotCompute>(evolution.getBackedgeTakenCount(loop))) continue;
+      SmallVector<BasicBlock *, 4> latches;
+      loop->getLoopLatches(latches);
+      for (BasicBlock *latch : latches) edges.push_back({latch, loop->getHeader()});
+    }
+    if (edges.empty()) continue;
     IRBuilder<> entry(F.getEntryBlock().getTerminator());
     Value *word = loadGroupInfo(entry, F.getArg(kGroupInfoParam), kStop);
     word->setName("stop.word");
-    for (BasicBlock *header : headers) {
-      IRBuilder<> builder(&*header->getFirstInsertionPt());
+    for (auto [latch, header] : edges) {
+      BasicBlock *back = SplitEdge(latch, header);
+      back->setName("stop.poll");
+      IRBuilder<> builder(back->getTerminator());
       LoadInst *flag = builder.CreateAlignedLoad(builder.getInt32Ty(), word, Align(4), "stop");
       flag->setAtomic(AtomicOrdering::Monotonic);
       Value *stopping = builder.CreateICmpNE(flag, builder.getInt32(0));

@@ -1,6 +1,8 @@
 ; Loops of a work-group function whose trip count scalar evolution cannot
-; compute poll GroupInfo::stop (field 14) at the top of their header and call
-; the runtime to leave the group when it is set; counted loops do not. So do
+; compute poll GroupInfo::stop (field 14) on their back edge, after the trip's
+; stores, and call the runtime to leave the group when it is set (which comes
+; back to a frame that holds the call: willreturn, so that LICM may still keep
+; what the loop stores in registers); counted loops do not. So do
 ; the versions of a kernel it calls for narrow groups (KernelVersions.cpp), and
 ; a kernel that calls a polling version is marked as polling.
 ; RUN: %opt -passes=lockstep-stop-poll -S %s | FileCheck %s
@@ -57,18 +59,25 @@ attributes #1 = { "lockstep-work-group-code" }
 ; CHECK: counted:
 ; CHECK-NOT: load atomic
 ; CHECK: wait:
+; CHECK-NEXT: %v = load volatile i32, ptr %flag
+; CHECK-NEXT: %zero = icmp eq i32 %v, 0
+; CHECK-NEXT: br i1 %zero, label %stop.poll, label %exit
+; CHECK: stop.poll:
 ; CHECK-NEXT: %stop = load atomic i32, ptr %stop.word monotonic, align 4
 ; CHECK-NEXT: %[[SET:.*]] = icmp ne i32 %stop, 0
-; CHECK-NEXT: br i1 %[[SET]], label %stop.group, label %{{.*}}, !prof
+; CHECK-NEXT: br i1 %[[SET]], label %stop.group, label %[[BACK:.*]], !prof
 ; CHECK: stop.group:
 ; CHECK-NEXT: call void @__lockstep_stop_group()
+; CHECK-NEXT: br label %[[BACK]]
+; CHECK: [[BACK]]:
+; CHECK-NEXT: br label %wait
 ; CHECK-LABEL: define void @__lockstep_wg_v(
 ; CHECK-NOT: load atomic
 ; CHECK: ret void
 ; CHECK-LABEL: define internal void @__lockstep_wg_v.narrow(
-; CHECK: wait:
+; CHECK: stop.poll:
 ; CHECK-NEXT: %stop = load atomic i32, ptr %stop.word monotonic, align 4
 ; CHECK: declare void @__lockstep_stop_group() #[[ATTRS:[0-9]+]]
 ; CHECK: attributes #0 = { "lockstep-kernel"="k" "lockstep-stop-polls" "lockstep-work-group-code" }
 ; CHECK: attributes #1 = { "lockstep-work-group-code" }
-; CHECK: attributes #[[ATTRS]] = { cold nounwind memory(inaccessiblemem: readwrite) }
+; CHECK: attributes #[[ATTRS]] = { cold nounwind willreturn memory(inaccessiblemem: readwrite) }
