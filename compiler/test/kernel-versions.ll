@@ -1,6 +1,8 @@
 ; lockstep-kernel-versions alone: a kernel with a loop is cloned into a
 ; version that keeps its loops whole, a narrow-cut version and ones for rows
-; of 16 and of 4 work-items (vector rows, each with its width), internal,
+; of 16 and of 4 work-items (vector rows, each with its width), and, since it
+; has no barrier and reads no y or z id (so it may run in strips), one with
+; loop cuts over whole rows (whole_rows); all internal,
 ; marked with their kind and listed on the kernel; a straight-line kernel
 ; gets a masked-tail version only with fold-narrow-rows (targets with masked
 ; vector memory access). Every one is marked as work-group code, a
@@ -45,6 +47,7 @@ entry:
 ; PLAIN:      define void @straight({{.*}}) #[[STRAIGHT:[0-9]+]] {
 ; FOLD:       define void @straight({{.*}}) #[[STRAIGHT:[0-9]+]] !lockstep.versions [[ROWS:![0-9]+]] {
 ; CHECK:      define internal void @loop.whole_loops({{.*}}) #[[WHOLE:[0-9]+]] {
+; CHECK:      define internal void @loop.whole_rows({{.*}}) #[[WHOLEROWS:[0-9]+]] {
 ; CHECK:      define internal void @loop.narrow_cut({{.*}}) #[[NARROWCUT:[0-9]+]] {
 ; CHECK:      define internal void @loop.vector_rows({{.*}}) #[[VECTORROWS:[0-9]+]] {
 ; CHECK:      define internal void @loop.vector_rows4({{.*}}) #[[VECTORROWS4:[0-9]+]] {
@@ -53,9 +56,10 @@ entry:
 ; CHECK:      attributes #[[LOOP]] = { "lockstep-kernel"="loop" "lockstep-work-group-code" }
 ; CHECK:      attributes #[[STRAIGHT]] = { "lockstep-kernel"="straight" "lockstep-straight-line" "lockstep-work-group-code" }
 ; CHECK:      attributes #[[WHOLE]] = { "lockstep-kernel"="loop" "lockstep-work-group-code" "lockstep-work-group-version"="whole-loops" }
+; CHECK:      attributes #[[WHOLEROWS]] = { "lockstep-kernel"="loop" "lockstep-work-group-code" "lockstep-work-group-version"="whole-rows" }
 ; CHECK:      attributes #[[NARROWCUT]] = { "lockstep-kernel"="loop" "lockstep-work-group-code" "lockstep-work-group-version"="narrow-cut" }
 ; CHECK:      attributes #[[VECTORROWS]] = { "lockstep-kernel"="loop" "lockstep-row-width"="16" "lockstep-work-group-code" "lockstep-work-group-version"="vector-rows" }
 ; CHECK:      attributes #[[VECTORROWS4]] = { "lockstep-kernel"="loop" "lockstep-row-width"="4" "lockstep-work-group-code" "lockstep-work-group-version"="vector-rows" }
 ; FOLD:       attributes #[[NARROWROWS]] = { "lockstep-kernel"="straight" "lockstep-straight-line" "lockstep-work-group-code" "lockstep-work-group-version"="narrow-rows" }
-; CHECK:      [[LOOPVERSIONS]] = !{ptr @loop.whole_loops, ptr @loop.narrow_cut, ptr @loop.vector_rows, ptr @loop.vector_rows4}
+; CHECK:      [[LOOPVERSIONS]] = !{ptr @loop.whole_loops, ptr @loop.whole_rows, ptr @loop.narrow_cut, ptr @loop.vector_rows, ptr @loop.vector_rows4}
 ; FOLD:       [[ROWS]] = !{ptr @straight.narrow_rows}

@@ -9,8 +9,8 @@
 ; alone. After lockstep-kernel-versions, the versions of a kernel the pass
 ; cut nothing in go (the vector-rows one too when the kernel has no barrier),
 ; and the narrow-cut and vector-rows versions are cut as their kernel is.
-; RUN: %opt -passes=lockstep-loop-cuts -lockstep-last-round-max-size=0 -S %s | FileCheck %s
-; RUN: %opt -passes=lockstep-kernel-versions,lockstep-loop-cuts -lockstep-last-round-max-size=0 -S %s \
+; RUN: %opt -passes=lockstep-loop-cuts -lockstep-last-round-max-size=0 -lockstep-strip-vectors=0 -S %s | FileCheck %s
+; RUN: %opt -passes=lockstep-kernel-versions,lockstep-loop-cuts -lockstep-last-round-max-size=0 -lockstep-strip-vectors=0 -S %s \
 ; RUN:   | FileCheck %s --check-prefix=VERSIONS --implicit-check-not=@row_per_work_item.
 
 declare i64 @__lockstep.local_id(i32) memory(none)

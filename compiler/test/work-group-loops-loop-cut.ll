@@ -17,8 +17,8 @@
 ; work-item loops take one vector a trip, not interleaved (narrow_cut: a
 ; 16-wide row in one vector, not in the epilogue of a 64-wide loop), else
 ; as the vectorizer chooses.
-; RUN: %opt -passes=lockstep-work-group -lockstep-last-round-max-size=0 -S %s | FileCheck %s
-; RUN: %opt -passes=lockstep-work-group -lockstep-last-round-max-size=0 -S %s | FileCheck %s --check-prefix=VERSIONS
+; RUN: %opt -passes=lockstep-work-group -lockstep-last-round-max-size=0 -lockstep-strip-vectors=0 -S %s | FileCheck %s
+; RUN: %opt -passes=lockstep-work-group -lockstep-last-round-max-size=0 -lockstep-strip-vectors=0 -S %s | FileCheck %s --check-prefix=VERSIONS
 
 declare i64 @__lockstep.local_id(i32) memory(none)
 

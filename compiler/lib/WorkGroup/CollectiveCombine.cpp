@@ -166,25 +166,27 @@ void WorkGroupLoops::emitCombine(IRBuilder<> &builder, const Collective &collect
   if (dirty && !state) {
     // A masked loop's count while no flag can be 0: the group's size. A
     // count that reads the flags says whether they are all 1 again.
-    Value *zero = builder.getInt64(0);
+    // Over the strip in strip mode (Strips.cpp), else the group.
+    Value *first = stripMode ? subGroupFirst : builder.getInt64(0);
+    Value *end = stripMode ? subGroupEnd : workItemCount;
     BasicBlock *read = BasicBlock::Create(context, "count.flags", &F);
     BasicBlock *known = BasicBlock::Create(context, "count.all.stayed", &F);
     BasicBlock *done = BasicBlock::Create(context, "count.done", &F);
-    Value *size = builder.CreateTrunc(workItemCount, collective.type);
+    Value *size = builder.CreateTrunc(builder.CreateSub(end, first), collective.type);
     builder.CreateCondBr(builder.CreateICmpNE(builder.CreateLoad(builder.getInt32Ty(), dirty), builder.getInt32(0)),
                          read, known);
     builder.SetInsertPoint(known);
-    storeResult(builder, collective, zero, workItemCount, nullptr, size);
+    storeResult(builder, collective, first, end, nullptr, size);
     builder.CreateBr(done);
     builder.SetInsertPoint(read);
-    emitCombineSegment(builder, collective, accumulator, zero, workItemCount, nullptr);
+    emitCombineSegment(builder, collective, accumulator, first, end, nullptr);
     Value *count = builder.CreateLoad(collective.type, slots[allocaSlot.lookup(collective.out)].base);
     builder.CreateStore(builder.CreateZExt(builder.CreateICmpNE(count, size), builder.getInt32Ty()), dirty);
     builder.CreateBr(done);
     builder.SetInsertPoint(done);
     return;
   }
-  if (subGroupMode) {  // just the current sub-group
+  if (subGroupMode) {  // just the current sub-group (or strip)
     emitCombineSegment(builder, collective, accumulator, subGroupFirst, subGroupEnd, state);
     return;
   }
@@ -201,12 +203,13 @@ void WorkGroupLoops::emitCombine(IRBuilder<> &builder, const Collective &collect
 
 // Gives the work-items [first, end) `value` as the collective's result. A
 // result every work-item shares that the analysis keeps as a uniform
-// variable is read from the first work-item's slot only.
+// variable is read from work-item 0's slot only (a strip's count too; a
+// sub-group's result differs between sub-groups, never uniform).
 void WorkGroupLoops::storeResult(IRBuilder<> &b, const Collective &collective, Value *first, Value *end, Value *state,
                                  Value *value) {
   unsigned outSlot = allocaSlot.lookup(collective.out);
-  if (!state && !subGroupMode && uniformVariable[allocaIndex.lookup(collective.out)])
-    b.CreateStore(value, contextAddress(b, outSlot, first));
+  if (!state && (!subGroupMode || stripMode) && uniformVariable[allocaIndex.lookup(collective.out)])
+    b.CreateStore(value, stripMode ? slots[outSlot].base : contextAddress(b, outSlot, first));
   else
     emitCountedLoop(b, first, end,
                     [&](IRBuilder<> &l, Value *i) { l.CreateStore(value, contextAddress(l, outSlot, i)); });

@@ -88,9 +88,10 @@ void WorkGroupLoops::layOutContext() {
 
 // Where a group-wide variable lives: work-item 0's place in its slot. Null
 // in lane or sub-group mode, where each work-item keeps its own and the
-// combine does not read it.
+// combine does not read it; strips (Strips.cpp), which run one after
+// another, share it.
 Value *WorkGroupLoops::groupWideAddress(AllocaInst *alloca) const {
-  if (laneMode || subGroupMode || !isGroupWide(*alloca)) return nullptr;
+  if (laneMode || (subGroupMode && !stripMode) || !isGroupWide(*alloca)) return nullptr;
   return slots[allocaSlot.lookup(alloca)].base;
 }
 

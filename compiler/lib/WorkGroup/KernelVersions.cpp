@@ -4,7 +4,9 @@
 // too narrow to widen a cut loop's rows) and one whose work-item loops take
 // one vector a trip (for narrow rows); the loop cuts drop both where they
 // cut nothing. It also gets one for rows of exactly 16 work-items (16 x 16
-// tiles), whose work-item loops run a constant count. A straight-line
+// tiles), whose work-item loops run a constant count. A kernel without a
+// barrier or collective of its own runs in strips (Strips.cpp) and gets a
+// copy that does not, for rows the strips do not divide. A straight-line
 // kernel, with `fold-narrow-rows` (targets with masked vector memory
 // access), gets a copy with masked loop tails for
 // groups whose width is not a multiple of the vector step. Each copy is an
@@ -73,6 +75,7 @@ constexpr std::pair<WorkGroupVersion, const char *> kVersionNames[] = {
     {WorkGroupVersion::NarrowCut, "narrow-cut"},
     {WorkGroupVersion::NarrowRows, "narrow-rows"},
     {WorkGroupVersion::VectorRows, "vector-rows"},
+    {WorkGroupVersion::WholeRows, "whole-rows"},
 };
 
 // A kernel without loops, barriers or collectives: one pass over its
@@ -122,10 +125,15 @@ void setVersion(Function &F, WorkGroupVersion version) {
 
 WorkGroupLoopsOptions optionsFor(const Function &F, unsigned vectorBits) {
   WorkGroupVersion version = versionOf(F);
-  return {.cutLoops = version == WorkGroupVersion::LoopCuts || version == WorkGroupVersion::NarrowCut,
+  bool strips = version == WorkGroupVersion::LoopCuts && any_of(versionsOf(F), [](const Function *other) {
+                  return versionOf(*other) == WorkGroupVersion::WholeRows;
+                });
+  return {.cutLoops = version == WorkGroupVersion::LoopCuts || version == WorkGroupVersion::NarrowCut ||
+                      version == WorkGroupVersion::WholeRows,
           .foldTails = version == WorkGroupVersion::NarrowRows,
           .narrowRows = version == WorkGroupVersion::NarrowCut || version == WorkGroupVersion::VectorRows,
           .rowWidth = version == WorkGroupVersion::VectorRows ? functionAttrNumber(F, kRowWidthAttr) : 0,
+          .stripWidth = strips ? stripWidthFor(vectorBits) : 0,
           .vectorBits = vectorBits};
 }
 
@@ -169,6 +177,8 @@ PreservedAnalyses KernelVersionsPass::run(Module &M, ModuleAnalysisManager &modu
       versions.push_back(cloneVersion(*F, WorkGroupVersion::NarrowRows, ".narrow_rows"));
     } else {
       versions.push_back(cloneVersion(*F, WorkGroupVersion::WholeLoops, ".whole_loops"));
+      if (mayRunInStrips(*F))
+        versions.push_back(cloneVersion(*F, WorkGroupVersion::WholeRows, ".whole_rows"));
       if (kNarrowCutWidth != 0) versions.push_back(cloneVersion(*F, WorkGroupVersion::NarrowCut, ".narrow_cut"));
       if (F->getInstructionCount() <= kVectorRowsMaxInstructions)
         for (uint64_t width : vectorRowWidths()) {

@@ -277,14 +277,15 @@ PreservedAnalyses LoopCutsPass::run(Module &M, ModuleAnalysisManager &moduleAnal
         }
         kept.push_back(version);
         LoopCutter(*version, vectorBits).run(analyses);
-      } else if (kind != WorkGroupVersion::WholeLoops && kind != WorkGroupVersion::NarrowCut) {
+      } else if (kind != WorkGroupVersion::WholeLoops && kind != WorkGroupVersion::NarrowCut &&
+                 kind != WorkGroupVersion::WholeRows) {
         kept.push_back(version);
       } else if (made == 0) {
         analyses.clear(*version, version->getName());
         version->eraseFromParent();
       } else {
         kept.push_back(version);
-        if (kind == WorkGroupVersion::NarrowCut) LoopCutter(*version, vectorBits).run(analyses);
+        if (kind != WorkGroupVersion::WholeLoops) LoopCutter(*version, vectorBits).run(analyses);
       }
     }
     if (kept.size() != versions.size()) setVersions(*kernel, kept);

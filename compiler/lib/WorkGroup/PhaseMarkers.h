@@ -76,7 +76,13 @@ enum class WorkGroupVersion {
   VectorRows,  // loop cuts, rows of exactly kRowWidthAttr work-items (16,
                // and the narrower kNarrowRowWidths): the work-item loops'
                // length is a constant
+  WholeRows,   // loop cuts over whole rows, for a kernel that runs in
+               // strips (Strips.cpp): rows that are not a multiple of the
+               // strip width
 };
+// A kernel that runs in strips: their width, in work-items (set by the
+// work-group loops, read by the dispatch).
+inline constexpr const char *kStripWidthAttr = "lockstep-strip-width";
 // A vector-rows version's row width, in work-items.
 inline constexpr const char *kRowWidthAttr = "lockstep-row-width";
 WorkGroupVersion versionOf(const llvm::Function &F);
@@ -103,11 +109,19 @@ struct WorkGroupLoopsOptions {
   // Nonzero: every row of the group is this many work-items wide, so the
   // work-item loops along x run a constant count (VectorRows).
   uint64_t rowWidth = 0;
+  // Nonzero: the kernel has no barrier or collective of its own, so its
+  // region machine may run strip by strip, this many work-items of a row
+  // each (Strips.cpp).
+  uint64_t stripWidth = 0;
   // The width of the target's vector registers: a kernel with vectors this
   // wide keeps its vectors whole (they are not split for widening across
   // work-items), so its loops with vector values are not cut.
   unsigned vectorBits = 512;
 };
 WorkGroupLoopsOptions optionsFor(const llvm::Function &F, unsigned vectorBits);
+// The strips' width for vectors of `vectorBits` (Strips.cpp), and whether a
+// kernel (before its loops are cut) may run in strips.
+uint64_t stripWidthFor(unsigned vectorBits);
+bool mayRunInStrips(const llvm::Function &kernel);
 
 }  // namespace lockstep::compiler

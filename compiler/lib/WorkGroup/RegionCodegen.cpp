@@ -97,7 +97,8 @@ void WorkGroupLoops::emitControl(IRBuilder<> &builder, const std::optional<Exit>
       Instruction *terminator = exit->block->getTerminator();
       unsigned slot = decisionSlot.lookup(exit->block);
       if (checking) emitDivergenceCheck(builder, exit->block, slot);
-      Value *first = subGroupMode ? contextAddress(builder, slot, subGroupFirst) : slots[slot].base;
+      bool ownSegment = subGroupMode && !stripMode;
+      Value *first = ownSegment ? contextAddress(builder, slot, subGroupFirst) : slots[slot].base;
       Value *value = builder.CreateLoad(slots[slot].type, first, "uniform.condition");
       if (auto *branch = dyn_cast<BranchInst>(terminator)) {
         builder.CreateCondBr(builder.CreateICmpNE(value, builder.getInt32(0)),
@@ -232,8 +233,9 @@ void WorkGroupLoops::buildRegion(BasicBlock *entry, BasicBlock *pre) {
     // The branch after the loops reads work-item 0's condition, which every
     // work-item shares (barriers are reached in uniform control flow): one
     // place for all, unless the check compares them or a sub-group's first
-    // work-item is not work-item 0. The store then leaves the loop.
-    bool perWorkItem = checking || subGroupMode || laneMode;
+    // work-item is not work-item 0 (a strip's decision is made and read
+    // before the next strip runs). The store then leaves the loop.
+    bool perWorkItem = checking || (subGroupMode && !stripMode) || laneMode;
     at.CreateStore(condition, perWorkItem ? contextAddress(at, slot, workItem) : slots[slot].base);
     terminator->eraseFromParent();
     BranchInst::Create(stores.lookup(exit->block), clone);

@@ -5,7 +5,9 @@
 // without loop cuts, narrow rows of a cut kernel the one-vector-a-trip
 // version, rows of a straight-line kernel that are not a multiple of the
 // vector step the masked-tail version, and rows of exactly the vector-row
-// width (16) the version whose rows have that constant length. The list of
+// width (16) the version whose rows have that constant length, and rows a
+// kernel's strips (Strips.cpp) do not divide the version with loop cuts
+// over whole rows. The list of
 // versions goes; each version is marked with its kernel
 // (kDispatchedVersionAttr), for DeferVersionsPass.
 #include <llvm/IR/BasicBlock.h>
@@ -26,6 +28,7 @@ LOCKSTEP_STATISTIC(NumNarrowGroupVersions, "Kernels given a version without loop
 LOCKSTEP_STATISTIC(NumNarrowRowVersions, "Straight-line kernels given a masked-tail version");
 LOCKSTEP_STATISTIC(NumNarrowCutVersions, "Kernels with loop cuts given a version for narrow rows");
 LOCKSTEP_STATISTIC(NumVectorRowVersions, "Kernels given a version for rows of the vector-row width");
+LOCKSTEP_STATISTIC(NumWholeRowVersions, "Kernels in strips given a version for rows the strips do not divide");
 
 namespace lockstep::compiler {
 
@@ -143,7 +146,7 @@ PreservedAnalyses VersionDispatchPass::run(Module &M, ModuleAnalysisManager &) {
   for (Function *kernel : kernelsOf(M)) {
     SmallVector<Function *, 2> versions = versionsOf(*kernel);
     if (versions.empty()) continue;
-    Function *whole = nullptr, *narrowCut = nullptr, *rows = nullptr;
+    Function *whole = nullptr, *narrowCut = nullptr, *rows = nullptr, *wholeRows = nullptr;
     SmallVector<Function *, 3> vectorRows;
     for (Function *version : versions) {
       switch (versionOf(*version)) {
@@ -151,8 +154,20 @@ PreservedAnalyses VersionDispatchPass::run(Module &M, ModuleAnalysisManager &) {
         case WorkGroupVersion::NarrowCut: narrowCut = version; break;
         case WorkGroupVersion::NarrowRows: rows = version; break;
         case WorkGroupVersion::VectorRows: vectorRows.push_back(version); break;
+        case WorkGroupVersion::WholeRows: wholeRows = version; break;
         case WorkGroupVersion::LoopCuts: report_fatal_error("lockstep: a kernel listed as a version of another");
       }
+    }
+    // Tested last: rows the kernel's strips do not divide (Strips.cpp). A
+    // kernel that did not take strips after all has no use for the version.
+    if (uint64_t strip = functionAttrNumber(*kernel, kStripWidthAttr); wholeRows && strip != 0) {
+      ++NumWholeRowVersions;
+      dispatchByWidth(*kernel, wholeRows, "whole.rows", [&](IRBuilder<> &builder, Value *width) {
+        return builder.CreateICmpNE(builder.CreateURem(width, builder.getInt64(strip)), builder.getInt64(0));
+      });
+    } else if (wholeRows) {
+      versions.erase(find(versions, wholeRows));
+      wholeRows->eraseFromParent();
     }
     if (whole || narrowCut || rows) dispatch(*kernel, whole, narrowCut, rows);
     // Tested first: the widths that have versions of their own.

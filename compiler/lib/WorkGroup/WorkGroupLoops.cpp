@@ -112,12 +112,6 @@ void WorkGroupLoops::run() {
       builder.CreateBinaryIntrinsic(Intrinsic::umin, builder.getInt64(subGroupSize), enqueued), builder.getInt32Ty());
   checking = F.hasFnAttribute(kCheckBarriersAttr);
   kernelName = F.getFnAttribute(kKernelNameAttr).getValueAsString().str();
-  if (Function *placeholder = F.getParent()->getFunction(kWorkItemCountPlaceholder))
-    for (User *user : make_early_inc_range(placeholder->users()))
-      if (auto *call = dyn_cast<CallInst>(user); call && call->getFunction() == &F) {
-        call->replaceAllUsesWith(workItemCount);
-        call->eraseFromParent();
-      }
   prepareCollectives();
   splitAtBarriers();
   for (auto &[block, call] : barrierBlocks) loopCuts += call && isLoopCut(*call);
@@ -135,6 +129,7 @@ void WorkGroupLoops::run() {
     (subGroup ? subGroupCuts : groupCuts) = true;
   }
   subGroupMode = subGroupCuts && !groupCuts;
+  chooseStripMode();
   // Lane mode also when sub-group and work-group cuts mix: a sub-group
   // function may stand in control flow that is uniform only per sub-group,
   // which a work-group-wide decision cannot follow.
@@ -167,21 +162,28 @@ void WorkGroupLoops::run() {
     IRBuilder<> builder(header);
     PHINode *index = builder.CreatePHI(builder.getInt64Ty(), 2, "sg.id");
     index->addIncoming(builder.getInt64(0), prologue);
-    subGroupFirst = builder.CreateMul(index, builder.getInt64(subGroupSize), "sg.first");
-    subGroupEnd = builder.CreateBinaryIntrinsic(
-        Intrinsic::umin, builder.CreateAdd(subGroupFirst, builder.getInt64(subGroupSize)), workItemCount);
+    // A strip is whole and within a row: the dispatch runs only rows the
+    // strips divide.
+    uint64_t segment = stripMode ? stripWidth : subGroupSize;
+    subGroupFirst = builder.CreateMul(index, builder.getInt64(segment), "sg.first");
+    subGroupEnd = stripMode ? builder.CreateAdd(subGroupFirst, builder.getInt64(segment), "strip.end", true, true)
+                            : builder.CreateBinaryIntrinsic(
+                                  Intrinsic::umin, builder.CreateAdd(subGroupFirst, builder.getInt64(segment)),
+                                  workItemCount);
     subGroupIds = localIdsOf(builder, subGroupFirst);
     for (int d = 0; d < 3; ++d)
       if (isa<Instruction>(subGroupIds[d])) subGroupIds[d]->setName("sg.lid" + Twine(d));
-    subGroupInRow = builder.CreateICmpULE(builder.CreateAdd(subGroupIds[0], builder.CreateSub(subGroupEnd, subGroupFirst)),
-                                          localSize[0], "sg.in.row");
+    subGroupInRow = stripMode ? builder.getTrue()
+                              : builder.CreateICmpULE(
+                                    builder.CreateAdd(subGroupIds[0], builder.CreateSub(subGroupEnd, subGroupFirst)),
+                                    localSize[0], "sg.in.row");
     BasicBlock *start = laneMode ? BasicBlock::Create(context, "lanes", &F) : regionFor(bodyEntry);
     builder.CreateBr(start);
     if (laneMode) buildLaneMachine(start, subGroupLatch);
     builder.SetInsertPoint(subGroupLatch);
     Value *next = builder.CreateAdd(index, builder.getInt64(1));
     index->addIncoming(next, subGroupLatch);
-    builder.CreateCondBr(builder.CreateICmpULT(builder.CreateMul(next, builder.getInt64(subGroupSize)), workItemCount),
+    builder.CreateCondBr(builder.CreateICmpULT(builder.CreateMul(next, builder.getInt64(segment)), workItemCount),
                          header, done);
     ReturnInst::Create(context, done);
   } else if (laneMode) {

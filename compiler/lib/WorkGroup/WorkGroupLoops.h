@@ -113,6 +113,7 @@ class WorkGroupLoops {
         foldTails(options.foldTails),
         narrowRows(options.narrowRows),
         rowWidth(options.rowWidth),
+        stripWidth(options.stripWidth),
         vectorBits(options.vectorBits) {}
   void run();
 
@@ -193,6 +194,11 @@ class WorkGroupLoops {
   // linear ids [subGroupFirst, subGroupEnd), and sub-groups may take
   // different paths.
   bool subGroupMode = false;
+  // Strip mode (Strips.cpp): sub-group mode whose segments are strips of
+  // stripWidth work-items of a row, for a kernel whose only cuts are its
+  // loops'.
+  bool stripMode = false;
+  void chooseStripMode();
   Value *subGroupFirst = nullptr, *subGroupEnd = nullptr;
   // The local ids of the sub-group's first work-item, and whether all of its
   // work-items lie in that row (x the only id that changes, one at a time).
@@ -239,6 +245,8 @@ class WorkGroupLoops {
   bool narrowRows = false;
   // Rows of this many work-items, a constant (WorkGroupLoopsOptions::rowWidth); 0: the group's.
   uint64_t rowWidth = 0;
+  // Strips of this many work-items may run the machine (WorkGroupLoopsOptions::stripWidth).
+  uint64_t stripWidth = 0;
   // The width of the target's vector registers: a kernel with vectors this
   // wide keeps its vectors whole (they are not split for widening across
   // work-items), so its loops with vector values are not cut.

@@ -28,12 +28,32 @@ std::array<Value *, 3> WorkGroupLoops::localIdsOf(IRBuilder<> &builder, Value *l
 
 // The loops over the work-items of a region: z, y, x over the whole group
 // (do-while: every group has a work-item), or, in sub-group mode, one loop
-// over the linear ids of the current sub-group. `body` is left without a
+// over the linear ids of the current sub-group (or strip). `body` is left without a
 // terminator; `latch` is where an iteration ends.
 WorkGroupLoops::LoopNest WorkGroupLoops::makeLoopNest(BasicBlock *pre, BasicBlock *after) {
   LoopNest nest;
   IRBuilder<> builder(pre);
   Type *i64 = builder.getInt64Ty();
+  if (stripMode) {
+    // A strip's work-items lie in one row, stripWidth of them from its first
+    // (Strips.cpp): counted from 0, the loop's trip count is that constant.
+    BasicBlock *header = BasicBlock::Create(context, "strip.lane", &F);
+    nest.latch = BasicBlock::Create(context, "strip.lane.next", &F);
+    builder.CreateBr(header);
+    builder.SetInsertPoint(header);
+    PHINode *lane = builder.CreatePHI(i64, 2, "lane");
+    lane->addIncoming(builder.getInt64(0), pre);
+    nest.workItem = builder.CreateAdd(subGroupFirst, lane, "wi", true, true);
+    nest.ids[0] = builder.CreateAdd(subGroupIds[0], lane, "lid0", true, true);
+    nest.ids[1] = subGroupIds[1];
+    nest.ids[2] = subGroupIds[2];
+    nest.body = header;
+    builder.SetInsertPoint(nest.latch);
+    Value *next = builder.CreateAdd(lane, builder.getInt64(1), "", true, true);
+    lane->addIncoming(next, nest.latch);
+    nest.innerLatch = builder.CreateCondBr(builder.CreateICmpULT(next, builder.getInt64(stripWidth)), header, after);
+    return nest;
+  }
   if (subGroupMode) {
     BasicBlock *header = BasicBlock::Create(context, "sg.lane", &F);
     nest.latch = BasicBlock::Create(context, "sg.lane.next", &F);

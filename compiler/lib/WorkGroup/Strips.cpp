@@ -1,0 +1,101 @@
+// Strips: a kernel whose only cuts are its loops' runs its region machine
+// once per strip of S work-items of a row, as sub-group mode runs it once
+// per sub-group, instead of once for the whole group.
+//
+// A loop cut makes each trip of a kernel loop one work-item loop over the
+// group, so that the vectorizer widens it across work-items; what the loop
+// carries per work-item (an accumulator) goes to the context and back every
+// trip. A 17-tap convolution, `for (k = 0; k < taps; k++) acc += in[i + k]
+// * w[k]`, then does per 16 work-items a load of acc, a load of in, an FMA
+// and a store of acc: one FMA per three memory operations, where a native
+// loop keeps four vectors of accumulators in registers and does one load per
+// FMA. When no barrier or collective of the kernel's own orders its
+// work-items, nothing ties one work-item's trips to another's: the loop can
+// run all its trips for a strip of S work-items before the next strip starts.
+// Then the work-item loop inside each trip runs a constant S work-items (a
+// few vectors: 4 x 16 floats on AVX-512, `-lockstep-strip-vectors`) over the
+// same context elements every trip; the vectorizer widens it into one trip
+// of S lanes, and LICM keeps those elements in registers across the kernel
+// loop, as in the native loop:
+//
+//   for each trip k:                 for each strip s of S work-items:
+//     for each work-item i:     =>     for each trip k:
+//       ctx.acc[i] += ...                for i in s: acc[i] += ...  (registers)
+//
+// The collectives the loop cuts add for their own decisions (a masked loop's
+// count of active work-items, a guard's count, the sure rounds' maximum)
+// decide as well for a strip as for the group: they count the strip, and a
+// masked loop goes round while any of the strip's work-items is active.
+//
+// Strips are whole and lie within one row: the kernel runs them only where
+// the group's width is a multiple of S (VersionDispatch.cpp); other widths
+// run the WholeRows version, loop cuts over whole rows. The strips are
+// segments of sub-group mode (WorkGroupLoops.cpp): the segment loop, the
+// local ids counted along the row from the strip's first, decisions and
+// uniform variables per segment, the collectives combined per segment
+// (CollectiveCombine.cpp), a masked loop's group-wide `dirty` word kept
+// (each strip's loop leaves it set, as a count of 0 does).
+#include <llvm/IR/Module.h>
+#include <llvm/Support/CommandLine.h>
+
+#include "Analysis/OpenCLNames.h"
+#include "Statistics.h"
+#include "WorkGroup/WorkGroupLoops.h"
+
+using namespace llvm;
+
+#define DEBUG_TYPE "lockstep-work-group-loops"
+LOCKSTEP_STATISTIC(NumStripKernels, "Work-group functions that run their loop cuts strip by strip");
+
+namespace lockstep::compiler {
+
+// Strips of this many vectors of 32-bit work-items (0: the kernels keep
+// their loop cuts over whole rows).
+cl::opt<unsigned> kStripVectors("lockstep-strip-vectors", cl::Hidden, cl::init(4),
+                                cl::desc("Vectors of work-items in a strip of a loop-cut kernel without barriers "
+                                         "(0: no strips)"));
+
+uint64_t stripWidthFor(unsigned vectorBits) { return uint64_t(kStripVectors) * std::max(vectorBits / 32, 1u); }
+
+// A kernel with no barrier or collective of its own whose work-items differ
+// along x alone. One that reads its y or z id keeps its loop cuts over whole
+// rows, where RowJam.cpp jams rows that share loads (a naive SGEMM's B[k *
+// N + col]), which strips of one row would give up: `rw_sgemm_naive` ran at
+// half its rate in strips.
+bool mayRunInStrips(const Function &kernel) {
+  if (kStripVectors == 0 || hasBarrierOrCollective(kernel)) return false;
+  for (const BasicBlock &block : kernel)
+    for (const Instruction &I : block)
+      if (isLocalIdPlaceholder(I)) {
+        auto *dim = dyn_cast<ConstantInt>(cast<CallInst>(I).getArgOperand(0));
+        if (!dim || (dim->getZExtValue() != 0 && dim->getZExtValue() < 3)) return false;
+      }
+  return true;
+}
+
+// Strips where the options allow them and every cut is a loop's: a barrier
+// the loop cuts made, or a work-group collective they made (the kernel's own
+// get no strips: KernelVersions.cpp). The loop cuts' counts compare with the
+// number of work-items that run the machine: the group's, or a strip's.
+void WorkGroupLoops::chooseStripMode() {
+  stripMode = stripWidth != 0 && !laneMode && !subGroupMode && !checking &&
+              all_of(barrierBlocks, [&](const auto &cut) {
+                CallInst *call = cut.second;
+                return call ? isLoopCut(*call) : !collectives[collectiveAt.lookup(cut.first)].op.subGroup;
+              });
+  Value *count = workItemCount;
+  if (stripMode) {
+    ++NumStripKernels;
+    subGroupMode = true;
+    count = ConstantInt::get(workItemCount->getType(), stripWidth);
+    F.addFnAttr(kStripWidthAttr, std::to_string(stripWidth));
+  }
+  if (Function *placeholder = F.getParent()->getFunction(kWorkItemCountPlaceholder))
+    for (User *user : make_early_inc_range(placeholder->users()))
+      if (auto *call = dyn_cast<CallInst>(user); call && call->getFunction() == &F) {
+        call->replaceAllUsesWith(count);
+        call->eraseFromParent();
+      }
+}
+
+}  // namespace lockstep::compiler

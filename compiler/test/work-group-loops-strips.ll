@@ -1,0 +1,173 @@
+; A kernel whose only cuts are its loops' (no barrier or collective of its
+; own, no y or z id) runs its region machine strip by strip (Strips.cpp):
+; strips of 64 work-items of a row (4 vectors of 16 floats), each running
+; every trip of the cut loop before the next strip starts, over a work-item
+; loop of a constant 64 trips counted from 0. Decisions and uniform
+; variables are kept once; a masked loop's count is over the strip and is
+; compared with the strip's size. The kernel records its strip width, and a
+; version with loop cuts over whole rows (whole_rows) is kept for widths the
+; strips do not divide. A kernel that reads its y id keeps whole rows.
+; RUN: %opt -passes=lockstep-work-group -lockstep-last-round-max-size=0 -S %s | FileCheck %s
+; RUN: %opt -passes=lockstep-work-group -lockstep-last-round-max-size=0 -lockstep-strip-vectors=0 -S %s \
+; RUN:   | FileCheck %s --check-prefix=OFF
+
+declare i64 @__lockstep.local_id(i32) memory(none)
+
+; for (k = 0; k < n; k++) acc += in[lid + k]; out[lid] = acc
+define void @conv(ptr %args, ptr %group, ptr %local, ptr %context) "lockstep-kernel"="conv" {
+prologue:
+  %n = load i32, ptr %args, align 4
+  %inp = getelementptr i8, ptr %args, i64 8
+  %in = load ptr, ptr %inp, align 8
+  %outp = getelementptr i8, ptr %args, i64 16
+  %out = load ptr, ptr %outp, align 8
+  br label %entry
+
+entry:
+  %lid = call i64 @__lockstep.local_id(i32 0)
+  br label %header
+
+header:
+  %k = phi i32 [ 0, %entry ], [ %k.next, %body ]
+  %acc = phi float [ 0.0, %entry ], [ %acc.next, %body ]
+  %more = icmp ult i32 %k, %n
+  br i1 %more, label %body, label %done
+
+body:
+  %k64 = zext i32 %k to i64
+  %idx = add i64 %lid, %k64
+  %p = getelementptr float, ptr %in, i64 %idx
+  %v = load float, ptr %p
+  %acc.next = fadd float %acc, %v
+  %k.next = add i32 %k, 1
+  br label %header
+
+done:
+  %q = getelementptr float, ptr %out, i64 %lid
+  store float %acc, ptr %q
+  ret void
+}
+
+; for (i = 0; i < lid % 7; i++) acc += in[i * 64 + lid]: a masked loop (its
+; trip count differs), its count of active work-items over the strip.
+define void @masked(ptr %args, ptr %group, ptr %local, ptr %context) "lockstep-kernel"="masked" {
+prologue:
+  %inp = getelementptr i8, ptr %args, i64 8
+  %in = load ptr, ptr %inp, align 8
+  %outp = getelementptr i8, ptr %args, i64 16
+  %out = load ptr, ptr %outp, align 8
+  br label %entry
+
+entry:
+  %lid = call i64 @__lockstep.local_id(i32 0)
+  %trips = urem i64 %lid, 7
+  br label %header
+
+header:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %body ]
+  %acc = phi float [ 0.0, %entry ], [ %acc.next, %body ]
+  %more = icmp ult i64 %i, %trips
+  br i1 %more, label %body, label %done
+
+body:
+  %row = mul i64 %i, 64
+  %idx = add i64 %row, %lid
+  %p = getelementptr float, ptr %in, i64 %idx
+  %v = load float, ptr %p
+  %acc.next = fadd float %acc, %v
+  %i.next = add i64 %i, 1
+  br label %header
+
+done:
+  %q = getelementptr float, ptr %out, i64 %lid
+  store float %acc, ptr %q
+  ret void
+}
+
+; The same loop as @conv over a 2-D group: rows keep their cuts over the group.
+define void @rows(ptr %args, ptr %group, ptr %local, ptr %context) "lockstep-kernel"="rows" {
+prologue:
+  %n = load i32, ptr %args, align 4
+  %inp = getelementptr i8, ptr %args, i64 8
+  %in = load ptr, ptr %inp, align 8
+  %outp = getelementptr i8, ptr %args, i64 16
+  %out = load ptr, ptr %outp, align 8
+  br label %entry
+
+entry:
+  %lid = call i64 @__lockstep.local_id(i32 0)
+  %lid1 = call i64 @__lockstep.local_id(i32 1)
+  %base = mul i64 %lid1, 1024
+  %at = add i64 %base, %lid
+  br label %header
+
+header:
+  %k = phi i32 [ 0, %entry ], [ %k.next, %body ]
+  %acc = phi float [ 0.0, %entry ], [ %acc.next, %body ]
+  %more = icmp ult i32 %k, %n
+  br i1 %more, label %body, label %done
+
+body:
+  %k64 = zext i32 %k to i64
+  %idx = add i64 %at, %k64
+  %p = getelementptr float, ptr %in, i64 %idx
+  %v = load float, ptr %p
+  %acc.next = fadd float %acc, %v
+  %k.next = add i32 %k, 1
+  br label %header
+
+done:
+  %q = getelementptr float, ptr %out, i64 %at
+  store float %acc, ptr %q
+  ret void
+}
+
+; CHECK-LABEL: define void @conv(
+; CHECK:       %[[REST:[0-9]+]] = urem i64 %{{[0-9]+}}, 64
+; CHECK-NEXT:  %[[PARTIAL:[0-9]+]] = icmp ne i64 %[[REST]], 0
+; CHECK:       br i1 %[[PARTIAL]], label %whole.rows, label %dispatch.next
+; CHECK:       sg:
+; CHECK-NEXT:  %sg.id = phi i64
+; CHECK-NEXT:  %sg.first = mul i64 %sg.id, 64
+; CHECK-NEXT:  %strip.end = add nuw nsw i64 %sg.first, 64
+; CHECK:       sg.next:
+; CHECK-NEXT:  %[[NEXT:[0-9]+]] = add i64 %sg.id, 1
+; CHECK-NEXT:  %[[FIRST:[0-9]+]] = mul i64 %[[NEXT]], 64
+; CHECK-NEXT:  %[[MORE:[0-9]+]] = icmp ult i64 %[[FIRST]], %{{[0-9]+}}
+; CHECK-NEXT:  br i1 %[[MORE]], label %sg, label %sg.done
+; The loop over a strip's work-items counts 64 from 0.
+; CHECK:       strip.lane:
+; CHECK-NEXT:  %lane = phi i64 [ 0, %region ], [ %[[STEP:[0-9]+]], %strip.lane.next ]
+; CHECK-NEXT:  %wi = add nuw nsw i64 %sg.first, %lane
+; CHECK-NEXT:  %lid0 = add nuw nsw i64 %sg.lid0, %lane
+; CHECK:       strip.lane.next:
+; CHECK-NEXT:  %[[STEP]] = add nuw nsw i64 %lane, 1
+; CHECK-NEXT:  %[[IN:[0-9]+]] = icmp ult i64 %[[STEP]], 64
+; CHECK-NEXT:  br i1 %[[IN]], label %strip.lane, label %region.done
+; The loop's decision is made once, read where it was stored.
+; CHECK:       store i32 %{{[0-9]+}}, ptr %[[DECISION:ctx.slot[0-9]*]], align 4
+; CHECK-NOT:   getelementptr i32, ptr %[[DECISION]]
+; CHECK:       define void @masked(
+; A masked loop counts the strip's flags and compares with its size.
+; CHECK:       region.done:
+; CHECK:       %[[SIZE:[0-9]+]] = sub i64 %strip.end, %sg.first
+; CHECK:       combine.loop:
+; CHECK-NEXT:  %i = phi i64 [ %sg.first, %count.flags ], [ %{{[0-9]+}}, %combine.loop ]
+; CHECK:       icmp ult i64 %{{[0-9]+}}, %strip.end
+; CHECK:       %[[COUNT:[0-9]+]] = zext i32 %collective.result.r to i64
+; CHECK-NEXT:  icmp eq i64 %[[COUNT]], 64
+; CHECK:       define void @rows(
+; CHECK-NOT:   sg.first
+; CHECK:       wi.loop0:
+; CHECK:       define internal void @conv.whole_rows(
+; CHECK-NOT:   sg.first
+; CHECK:       wi.loop0:
+; CHECK:       attributes #{{[0-9]+}} = { {{.*}}"lockstep-kernel"="conv" {{.*}}"lockstep-strip-width"="64"
+; CHECK:       attributes #{{[0-9]+}} = { {{.*}}"lockstep-kernel"="masked" {{.*}}"lockstep-strip-width"="64"
+; CHECK-NOT:   "lockstep-kernel"="rows" {{.*}}"lockstep-strip-width"
+
+; OFF-LABEL:   define void @conv(
+; OFF-NOT:     sg.first
+; OFF-NOT:     whole.rows
+; OFF:         wi.loop0:
+; OFF-NOT:     lockstep-strip-width
