@@ -7,11 +7,66 @@
 ; compared with the strip's size. The kernel records its strip width, and a
 ; version with loop cuts over whole rows (whole_rows) is kept for widths the
 ; strips do not divide. A kernel that reads its y id keeps whole rows.
+; In strips, a sign extension of `nsw` arithmetic on an `int` global id is
+; that arithmetic in 64 bits (the truncation is exact where the launch's ids
+; along x are at most INT_MAX, which the kernel records and the dispatch
+; tests, sending other launches to whole_rows).
 ; RUN: %opt -passes=lockstep-work-group -lockstep-last-round-max-size=0 -S %s | FileCheck %s
 ; RUN: %opt -passes=lockstep-work-group -lockstep-last-round-max-size=0 -lockstep-strip-vectors=0 -S %s \
 ; RUN:   | FileCheck %s --check-prefix=OFF
 
+%lockstep.GroupInfo = type { [3 x i64], [3 x i64], [3 x i64], [3 x i64], [3 x i64], [3 x i64], i32, i32, ptr, i64, ptr, ptr, ptr, i64, ptr }
+
 declare i64 @__lockstep.local_id(i32) memory(none)
+
+; int i = get_global_id(0); for (k = 0; k < n; k++) acc += in[i + k]; out[i] = acc
+define void @int_ids(ptr %args, ptr %group, ptr %local, ptr %context) "lockstep-kernel"="int_ids" {
+prologue:
+  %n = load i32, ptr %args, align 4
+  %inp = getelementptr i8, ptr %args, i64 8
+  %in = load ptr, ptr %inp, align 8
+  %outp = getelementptr i8, ptr %args, i64 16
+  %out = load ptr, ptr %outp, align 8
+  %ids = getelementptr inbounds %lockstep.GroupInfo, ptr %group, i32 0, i32 0
+  %idx.p = getelementptr inbounds [3 x i64], ptr %ids, i32 0, i32 0
+  %group.x = load i64, ptr %idx.p, align 8
+  %sizes = getelementptr inbounds %lockstep.GroupInfo, ptr %group, i32 0, i32 2
+  %size.p = getelementptr inbounds [3 x i64], ptr %sizes, i32 0, i32 0
+  %size.x = load i64, ptr %size.p, align 8
+  %offsets = getelementptr inbounds %lockstep.GroupInfo, ptr %group, i32 0, i32 5
+  %offset.p = getelementptr inbounds [3 x i64], ptr %offsets, i32 0, i32 0
+  %offset.x = load i64, ptr %offset.p, align 8
+  %first = mul i64 %group.x, %size.x
+  %global.base = add i64 %first, %offset.x
+  br label %entry
+
+entry:
+  %lid = call i64 @__lockstep.local_id(i32 0)
+  %gid = add i64 %global.base, %lid
+  %i = trunc i64 %gid to i32
+  br label %header
+
+header:
+  %k = phi i32 [ 0, %entry ], [ %k.next, %body ]
+  %acc = phi float [ 0.0, %entry ], [ %acc.next, %body ]
+  %more = icmp slt i32 %k, %n
+  br i1 %more, label %body, label %done
+
+body:
+  %at = add nsw i32 %i, %k
+  %at64 = sext i32 %at to i64
+  %p = getelementptr float, ptr %in, i64 %at64
+  %v = load float, ptr %p
+  %acc.next = fadd float %acc, %v
+  %k.next = add nsw i32 %k, 1
+  br label %header
+
+done:
+  %i64 = sext i32 %i to i64
+  %q = getelementptr float, ptr %out, i64 %i64
+  store float %acc, ptr %q
+  ret void
+}
 
 ; for (k = 0; k < n; k++) acc += in[lid + k]; out[lid] = acc
 define void @conv(ptr %args, ptr %group, ptr %local, ptr %context) "lockstep-kernel"="conv" {
@@ -122,6 +177,23 @@ done:
   ret void
 }
 
+; CHECK-LABEL: define void @int_ids(
+; CHECK:       %[[REST:[0-9]+]] = urem i64 %{{[0-9]+}}, 64
+; CHECK-NEXT:  %[[PARTIAL:[0-9]+]] = icmp ne i64 %[[REST]], 0
+; CHECK:       %[[END:[0-9]+]] = add i64 %[[OFFSET:[0-9]+]], %[[SIZE:[0-9]+]]
+; CHECK-NEXT:  %[[PAST:[0-9]+]] = icmp ugt i64 %[[END]], 2147483648
+; CHECK-NEXT:  %[[LONG:[0-9]+]] = or i1 %{{[0-9]+}}, %[[PAST]]
+; CHECK-NEXT:  %[[WHOLE:[0-9]+]] = or i1 %[[PARTIAL]], %[[LONG]]
+; CHECK:       br i1 %[[WHOLE]], label %whole.rows, label %dispatch.next
+; out[i]: the extension of the id is the id.
+; CHECK:       %[[GID:[0-9]+]] = add i64 %global.base, %lid0{{[0-9]*}}
+; CHECK-NOT:   sext
+; CHECK:       getelementptr float, ptr %out, i64 %[[GID]]
+; in[i + k]: the 32-bit sum widened, k extended.
+; CHECK:       %[[GID2:[0-9]+]] = add i64 %global.base, %lid0{{[0-9]*}}
+; CHECK:       %[[K:[0-9]+]] = sext i32 %k.reload{{.*}} to i64
+; CHECK-NEXT:  %at.r.wide = add nsw i64 %[[GID2]], %[[K]]
+; CHECK-NEXT:  %p.r = getelementptr float, ptr %in, i64 %at.r.wide
 ; CHECK-LABEL: define void @conv(
 ; CHECK:       %[[REST:[0-9]+]] = urem i64 %{{[0-9]+}}, 64
 ; CHECK-NEXT:  %[[PARTIAL:[0-9]+]] = icmp ne i64 %[[REST]], 0
@@ -162,6 +234,7 @@ done:
 ; CHECK:       define internal void @conv.whole_rows(
 ; CHECK-NOT:   sg.first
 ; CHECK:       wi.loop0:
+; CHECK:       attributes #{{[0-9]+}} = { {{.*}}"lockstep-kernel"="int_ids" {{.*}}"lockstep-strip-int-ids" "lockstep-strip-width"="64"
 ; CHECK:       attributes #{{[0-9]+}} = { {{.*}}"lockstep-kernel"="conv" {{.*}}"lockstep-strip-width"="64"
 ; CHECK:       attributes #{{[0-9]+}} = { {{.*}}"lockstep-kernel"="masked" {{.*}}"lockstep-strip-width"="64"
 ; CHECK-NOT:   "lockstep-kernel"="rows" {{.*}}"lockstep-strip-width"

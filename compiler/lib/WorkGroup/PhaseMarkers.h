@@ -83,6 +83,9 @@ enum class WorkGroupVersion {
 // A kernel that runs in strips: their width, in work-items (set by the
 // work-group loops, read by the dispatch).
 inline constexpr const char *kStripWidthAttr = "lockstep-strip-width";
+// A kernel in strips that takes `int` global ids for exact (Strips.cpp):
+// launches whose global ids along x pass INT_MAX run its WholeRows version.
+inline constexpr const char *kStripIntIdsAttr = "lockstep-strip-int-ids";
 // A vector-rows version's row width, in work-items.
 inline constexpr const char *kRowWidthAttr = "lockstep-row-width";
 WorkGroupVersion versionOf(const llvm::Function &F);

@@ -267,6 +267,7 @@ void WorkGroupLoops::buildRegion(BasicBlock *entry, BasicBlock *pre) {
         I.replaceAllUsesWith(id);
         I.eraseFromParent();
       }
+  if (stripMode) widenStripIds(clones, nest);
   SmallVector<BasicBlock *, 34> body(clones.begin(), clones.end());
   body.push_back(nest.body);
   body.append(extraBody.begin(), extraBody.end());

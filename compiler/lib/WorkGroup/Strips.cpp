@@ -35,7 +35,20 @@
 // uniform variables per segment, the collectives combined per segment
 // (CollectiveCombine.cpp), a masked loop's group-wide `dirty` word kept
 // (each strip's loop leaves it set, as a count of 0 does).
+//
+// `int i = get_global_id(0); ... in[i + k]`: the address is a sign extension
+// of 32-bit arithmetic on a truncated id, which the vectorizer widens only
+// behind a check that the id does not wrap across the strip's lanes, made on
+// every trip of the kernel loop (it depends on k); its scalar fallback, which
+// touches the accumulators one lane at a time, kept LICM from holding them in
+// registers. Where the launch's global ids along x are at most INT_MAX, the
+// truncation of a global or local id is exact, and a sign extension of `nsw`
+// arithmetic on such ids is that arithmetic done in 64 bits: sext(k +nsw
+// trunc(gid)) = sext(k) + gid. The strips rewrite those sign extensions so
+// (widenStripIds), and the kernel records it (kStripIntIdsAttr): launches
+// whose ids pass INT_MAX run the WholeRows version (VersionDispatch.cpp).
 #include <llvm/IR/Module.h>
+#include <llvm/IR/PatternMatch.h>
 #include <llvm/Support/CommandLine.h>
 
 #include "Analysis/OpenCLNames.h"
@@ -46,6 +59,7 @@ using namespace llvm;
 
 #define DEBUG_TYPE "lockstep-work-group-loops"
 LOCKSTEP_STATISTIC(NumStripKernels, "Work-group functions that run their loop cuts strip by strip");
+LOCKSTEP_STATISTIC(NumWidenedIndices, "Sign extensions of int work-item indices widened in strips");
 
 namespace lockstep::compiler {
 
@@ -96,6 +110,101 @@ void WorkGroupLoops::chooseStripMode() {
         call->replaceAllUsesWith(count);
         call->eraseFromParent();
       }
+}
+
+namespace {
+
+// A field of the GroupInfo argument along x: load (gep (gep %group, 0, field), 0, 0).
+bool isGroupInfoX(const Value *value, const Function &F, unsigned field) {
+  auto *load = dyn_cast<LoadInst>(value);
+  auto *element = load ? dyn_cast<GetElementPtrInst>(load->getPointerOperand()) : nullptr;
+  auto *member = element ? dyn_cast<GetElementPtrInst>(element->getPointerOperand()) : nullptr;
+  auto isIndex = [](const GetElementPtrInst *gep, uint64_t index) {
+    auto *last = gep->getNumIndices() == 2 ? dyn_cast<ConstantInt>(gep->getOperand(2)) : nullptr;
+    return last && last->getZExtValue() == index;
+  };
+  return member && member->getPointerOperand() == F.getArg(kGroupInfoParam) && isIndex(member, field) &&
+         isIndex(element, 0);
+}
+
+// A 64-bit work-item id along x whose truncation to 32 bits is exact: the
+// local id (below kMaxWorkGroupSize), or, where the launch's global ids are
+// at most INT_MAX, the global id (group id * size + offset + local id) and
+// the id within the NDRange (group id * size + local id), the size being
+// the group's, read or fixed (reqd_work_group_size).
+struct ExactIds {
+  const Function &F;
+  Value *localId;
+  bool usesGlobal = false;
+  bool isGroupSize(Value *value) const {
+    if (auto *constant = dyn_cast<ConstantInt>(value)) {
+      Attribute fixed = F.getFnAttribute(kFixedLocalSizeAttr);
+      uint64_t width = 0;
+      return fixed.isValid() && !fixed.getValueAsString().split(',').first.getAsInteger(10, width) &&
+             constant->getZExtValue() == width;
+    }
+    return isGroupInfoX(value, F, kEnqueuedLocalSize) || isGroupInfoX(value, F, kLocalSize);
+  }
+  bool isGroupStart(Value *value) const {
+    using namespace PatternMatch;
+    Value *group = nullptr, *size = nullptr, *offset = nullptr;
+    if (match(value, m_c_Add(m_c_Mul(m_Value(group), m_Value(size)), m_Value(offset))) &&
+        !isGroupInfoX(offset, F, kGlobalOffset))
+      return false;
+    if (!offset && !match(value, m_c_Mul(m_Value(group), m_Value(size)))) return false;
+    return isGroupInfoX(group, F, kGroupId) && isGroupSize(size);
+  }
+  bool isExact(Value *id) {
+    if (id == localId) return true;
+    Value *a, *b;
+    using namespace PatternMatch;
+    if (!match(id, m_Add(m_Value(a), m_Value(b)))) return false;
+    if ((a == localId && isGroupStart(b)) || (b == localId && isGroupStart(a))) return usesGlobal = true;
+    return false;
+  }
+};
+
+// `value` (i32) sign-extended to i64 without the extension where it is nsw
+// arithmetic (add, sub, mul) on exactly truncated ids and other values,
+// built before `at`; null where it holds no such id.
+Value *widened(Value *value, Instruction *at, ExactIds &ids, unsigned depth = 6) {
+  if (auto *trunc = dyn_cast<TruncInst>(value);
+      trunc && trunc->getSrcTy()->isIntegerTy(64) && ids.isExact(trunc->getOperand(0)))
+    return trunc->getOperand(0);
+  auto *op = dyn_cast<BinaryOperator>(value);
+  if (!op || depth == 0 || !op->hasNoSignedWrap()) return nullptr;
+  if (op->getOpcode() != Instruction::Add && op->getOpcode() != Instruction::Sub &&
+      op->getOpcode() != Instruction::Mul)
+    return nullptr;
+  Value *left = widened(op->getOperand(0), at, ids, depth - 1);
+  Value *right = widened(op->getOperand(1), at, ids, depth - 1);
+  if (!left && !right) return nullptr;
+  IRBuilder<> builder(at);
+  Type *i64 = builder.getInt64Ty();
+  if (!left) left = builder.CreateSExt(op->getOperand(0), i64);
+  if (!right) right = builder.CreateSExt(op->getOperand(1), i64);
+  auto *wide = cast<BinaryOperator>(builder.CreateBinOp(op->getOpcode(), left, right, op->getName() + ".wide"));
+  wide->setHasNoSignedWrap();  // the 32-bit operation does not wrap; 64 bits hold it
+  return wide;
+}
+
+}  // namespace
+
+void WorkGroupLoops::widenStripIds(ArrayRef<BasicBlock *> body, const LoopNest &nest) {
+  ExactIds ids{F, nest.ids[0]};
+  SmallVector<SExtInst *, 8> extensions;
+  for (BasicBlock *block : body)
+    for (Instruction &I : *block)
+      if (auto *sext = dyn_cast<SExtInst>(&I);
+          sext && sext->getSrcTy()->isIntegerTy(32) && sext->getDestTy()->isIntegerTy(64))
+        extensions.push_back(sext);
+  for (SExtInst *sext : extensions)
+    if (Value *wide = widened(sext->getOperand(0), sext, ids)) {
+      sext->replaceAllUsesWith(wide);
+      sext->eraseFromParent();
+      ++NumWidenedIndices;
+    }
+  if (ids.usesGlobal) F.addFnAttr(kStripIntIdsAttr);
 }
 
 }  // namespace lockstep::compiler

@@ -162,8 +162,18 @@ PreservedAnalyses VersionDispatchPass::run(Module &M, ModuleAnalysisManager &) {
     // kernel that did not take strips after all has no use for the version.
     if (uint64_t strip = functionAttrNumber(*kernel, kStripWidthAttr); wholeRows && strip != 0) {
       ++NumWholeRowVersions;
+      bool intIds = kernel->hasFnAttribute(kStripIntIdsAttr);
       dispatchByWidth(*kernel, wholeRows, "whole.rows", [&](IRBuilder<> &builder, Value *width) {
-        return builder.CreateICmpNE(builder.CreateURem(width, builder.getInt64(strip)), builder.getInt64(0));
+        Value *partial = builder.CreateICmpNE(builder.CreateURem(width, builder.getInt64(strip)), builder.getInt64(0));
+        if (!intIds) return partial;
+        // Global ids along x past INT_MAX: `int` ids are not exact.
+        Value *groupInfo = kernel->getArg(kGroupInfoParam);
+        Value *offset = loadGroupInfo(builder, groupInfo, kGlobalOffset, 0);
+        Value *size = loadGroupInfo(builder, groupInfo, kGlobalSize, 0);
+        Value *limit = builder.getInt64(uint64_t(1) << 31);
+        Value *past = builder.CreateOr(builder.CreateICmpUGT(offset, limit), builder.CreateICmpUGT(size, limit));
+        past = builder.CreateOr(past, builder.CreateICmpUGT(builder.CreateAdd(offset, size), limit));
+        return builder.CreateOr(partial, past);
       });
     } else if (wholeRows) {
       versions.erase(find(versions, wholeRows));

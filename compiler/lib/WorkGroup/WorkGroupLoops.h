@@ -199,6 +199,7 @@ class WorkGroupLoops {
   // loops'.
   bool stripMode = false;
   void chooseStripMode();
+  void widenStripIds(ArrayRef<BasicBlock *> body, const LoopNest &nest);
   Value *subGroupFirst = nullptr, *subGroupEnd = nullptr;
   // The local ids of the sub-group's first work-item, and whether all of its
   // work-items lie in that row (x the only id that changes, one at a time).
