@@ -41,10 +41,9 @@ kernel void int_start(global const uint *in, global uint *out, constant uint *w,
 // An int id past INT_MAX is negative, and so is i + k extended to long.
 kernel void wrapping_ids(global long *out, int taps, uint first) {
   int i = get_global_id(0);
-  long sum = 0;
-  if (i <= 0x7ffffff0)
-    for (int k = 0; k < taps; k++) sum += (long)(i + k);
-  out[(uint)get_global_id(0) - first] = sum + ((long)get_local_id(0) << 40);
+  uint j = (uint)get_global_id(0) - first;
+  long group = (long)get_local_id(0) << 40;
+  for (int k = 0; k < taps; k++) out[k * 256 + j] = i <= 0x7ffffff0 ? (long)(i + k) + group : -1;
 }
 kernel void size_conv(global const uint *in, global uint *out, constant uint *w, int taps) {
   size_t i = get_global_id(0) - get_global_offset(0);
@@ -176,19 +175,18 @@ TEST_F(Strips, IntIdsPastIntMax) {
   cl_kernel k = kernel(kStripKernels, "wrapping_ids", "-cl-std=CL3.0");
   ASSERT_NE(k, nullptr);
   const int taps = 5;
+  const size_t global = 256, local = 64;
   for (size_t first : {size_t(0x7fffffff) - 70, size_t(0x7fffffff) - 1000, size_t(0x80000000)}) {
-    const size_t global = 256, local = 64;
-    std::vector<int64_t> want(global, 0);
-    for (size_t i = 0; i < global; ++i) {
-      int32_t id = int32_t(uint32_t(first + i));
+    std::vector<int64_t> want(taps * global, -1);
+    for (size_t j = 0; j < global; ++j) {
+      int32_t id = int32_t(uint32_t(first + j));
       if (id <= 0x7ffffff0)
-        for (int t = 0; t < taps; ++t) want[i] += int64_t(id + t);
-      want[i] += int64_t(i % local) << 40;
+        for (int t = 0; t < taps; ++t) want[t * global + j] = int64_t(id + t) + (int64_t(j % local) << 40);
     }
-    cl_mem mo = bufferFrom(std::vector<int64_t>(global, 0));
+    cl_mem mo = bufferFrom(std::vector<int64_t>(taps * global, 0));
     ASSERT_TRUE(setArgs(k, mo, cl_int(taps), cl_uint(first)));
     ASSERT_TRUE(run(k, {global}, {local}, {first}));
-    EXPECT_EQ(read<int64_t>(mo, global), want) << "first id " << first;
+    EXPECT_EQ(read<int64_t>(mo, taps * global), want) << "first id " << first;
   }
 }
 

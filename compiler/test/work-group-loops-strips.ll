@@ -10,7 +10,9 @@
 ; In strips, a sign extension of `nsw` arithmetic on an `int` global id is
 ; that arithmetic in 64 bits (the truncation is exact where the launch's ids
 ; along x are at most INT_MAX, which the kernel records and the dispatch
-; tests, sending other launches to whole_rows).
+; tests, sending other launches to whole_rows). A loop that touches no
+; memory at a work-item's own address (it only computes) keeps whole rows:
+; its dependent chains want more work-items in flight than a strip has.
 ; RUN: %opt -passes=lockstep-work-group -lockstep-last-round-max-size=0 -S %s | FileCheck %s
 ; RUN: %opt -passes=lockstep-work-group -lockstep-last-round-max-size=0 -lockstep-strip-vectors=0 -S %s \
 ; RUN:   | FileCheck %s --check-prefix=OFF
@@ -139,6 +141,37 @@ done:
   ret void
 }
 
+; for (k = 0; k < n; k++) v = v * v + 1: no memory in the loop.
+define void @compute(ptr %args, ptr %group, ptr %local, ptr %context) "lockstep-kernel"="compute" {
+prologue:
+  %n = load i32, ptr %args, align 4
+  %outp = getelementptr i8, ptr %args, i64 16
+  %out = load ptr, ptr %outp, align 8
+  br label %entry
+
+entry:
+  %lid = call i64 @__lockstep.local_id(i32 0)
+  %v0 = uitofp i64 %lid to float
+  br label %header
+
+header:
+  %k = phi i32 [ 0, %entry ], [ %k.next, %body ]
+  %v = phi float [ %v0, %entry ], [ %v.next, %body ]
+  %more = icmp ult i32 %k, %n
+  br i1 %more, label %body, label %done
+
+body:
+  %sq = fmul float %v, %v
+  %v.next = fadd float %sq, 1.0
+  %k.next = add i32 %k, 1
+  br label %header
+
+done:
+  %q = getelementptr float, ptr %out, i64 %lid
+  store float %v, ptr %q
+  ret void
+}
+
 ; The same loop as @conv over a 2-D group: rows keep their cuts over the group.
 define void @rows(ptr %args, ptr %group, ptr %local, ptr %context) "lockstep-kernel"="rows" {
 prologue:
@@ -228,6 +261,9 @@ done:
 ; CHECK:       icmp ult i64 %{{[0-9]+}}, %strip.end
 ; CHECK:       %[[COUNT:[0-9]+]] = zext i32 %collective.result.r to i64
 ; CHECK-NEXT:  icmp eq i64 %[[COUNT]], 64
+; CHECK:       define void @compute(
+; CHECK-NOT:   sg.first
+; CHECK:       wi.loop0:
 ; CHECK:       define void @rows(
 ; CHECK-NOT:   sg.first
 ; CHECK:       wi.loop0:
@@ -237,6 +273,7 @@ done:
 ; CHECK:       attributes #{{[0-9]+}} = { {{.*}}"lockstep-kernel"="int_ids" {{.*}}"lockstep-strip-int-ids" "lockstep-strip-width"="64"
 ; CHECK:       attributes #{{[0-9]+}} = { {{.*}}"lockstep-kernel"="conv" {{.*}}"lockstep-strip-width"="64"
 ; CHECK:       attributes #{{[0-9]+}} = { {{.*}}"lockstep-kernel"="masked" {{.*}}"lockstep-strip-width"="64"
+; CHECK-NOT:   "lockstep-kernel"="compute" {{.*}}"lockstep-strip-width"
 ; CHECK-NOT:   "lockstep-kernel"="rows" {{.*}}"lockstep-strip-width"
 
 ; OFF-LABEL:   define void @conv(

@@ -129,12 +129,12 @@ void WorkGroupLoops::run() {
     (subGroup ? subGroupCuts : groupCuts) = true;
   }
   subGroupMode = subGroupCuts && !groupCuts;
-  chooseStripMode();
   // Lane mode also when sub-group and work-group cuts mix: a sub-group
   // function may stand in control flow that is uniform only per sub-group,
   // which a work-group-wide decision cannot follow.
   laneMode = (groupCuts && subGroupCuts) ||
              any_of(collectives, [](const Collective &c) { return c.op.nonUniform; });
+  chooseStripMode();
   if (laneMode) numberStates();
   else
     while (addOneDecision()) {
