@@ -29,6 +29,12 @@ kernel void transpose(global const float *in, global float *out, int W, int H) {
   int x = get_global_id(0) - get_global_offset(0), y = get_global_id(1) - get_global_offset(1);
   out[x * H + y] = in[y * W + x];
 }
+// Group-aware, its stores down columns: run with y innermost in the groups
+// the launch gives.
+kernel void transpose_rows_of(global const int *in, global int *out, int W, int H) {
+  int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
+  out[(z * W + x) * H + y] = in[(z * H + y) * W + x] + (int)get_local_id(1) * 1000 + (int)get_local_id(2);
+}
 kernel void gather(global const float *in, global const int *index, global float *out) {
   size_t i = get_global_id(0);
   out[i] = in[index[i]] + (float)get_global_size(0);
@@ -87,6 +93,29 @@ TEST_F(GroupShape, TransposeWithOffsetsAndRemainderGroups) {
     ASSERT_TRUE(run(transpose, {size_t(W), size_t(H)}, local, {3, 1000}));
     EXPECT_EQ(read<float>(mo, in.size()), want) << "local " << (local.empty() ? 0 : local[0]) << " x "
                                                 << (local.empty() ? 0 : local[1]);
+  }
+}
+
+// A kernel whose stores run down columns runs its work-item loops y
+// innermost (GroupShape.cpp, WorkItemLoopNest.cpp): in the groups given, 2-D
+// and 3-D, with remainder groups.
+TEST_F(GroupShape, ColumnStoresInGivenGroups) {
+  if (!offersOpenCLC(2, 0)) GTEST_SKIP() << "remainder groups need OpenCL C 2.0";
+  cl_kernel transpose = kernel(kShapes, "transpose_rows_of", "-cl-std=CL2.0");
+  ASSERT_NE(transpose, nullptr);
+  const int W = 70, H = 45, D = 3;
+  std::vector<int> in = randomValues<int>(W * H * D, -100000, 100000);
+  for (std::vector<size_t> local : std::vector<std::vector<size_t>>{
+           {16, 16, 1}, {1, 64, 1}, {64, 1, 1}, {5, 9, 1}, {16, 4, 2}, {7, 16, 3}, {1, 1, 1}}) {
+    std::vector<int> want(in.size());
+    for (int z = 0; z < D; ++z)
+      for (int y = 0; y < H; ++y)
+        for (int x = 0; x < W; ++x)
+          want[(z * W + x) * H + y] = in[(z * H + y) * W + x] + int(y % local[1]) * 1000 + int(z % local[2]);
+    cl_mem mi = bufferFrom(in), mo = bufferFrom(std::vector<int>(in.size(), 0));
+    ASSERT_TRUE(setArgs(transpose, mi, mo, cl_int(W), cl_int(H)));
+    ASSERT_TRUE(run(transpose, {size_t(W), size_t(H), size_t(D)}, local));
+    EXPECT_EQ(read<int>(mo, in.size()), want) << "local " << local[0] << " x " << local[1] << " x " << local[2];
   }
 }
 

@@ -50,6 +50,10 @@ inline constexpr const char *kJammedRowsAttr = "lockstep-jammed-rows";
 // it may run a launch in groups of its choice.
 inline constexpr const char *kGroupShapeAttr = "lockstep-group-shape";
 inline constexpr const char *kGroupShapeRows = "rows", *kGroupShapeColumns = "columns";
+// A straight-line kernel whose global stores all run down columns (out[x * H
+// + y]): its work-item loops run y innermost, widened along y
+// (GroupShapePass, WorkGroup/WorkItemLoopNest.cpp).
+inline constexpr const char *kColumnStoresAttr = "lockstep-column-stores";
 inline constexpr const char *kGroupFreeAttr = "lockstep-group-free";
 // On a work-group function that may store with non-temporal stores
 // (StreamingStoresPass, or a function it calls): the launcher fences them.

@@ -1,9 +1,13 @@
 ; Each kernel's global accesses have a slope along get_global_id(0): small
 ; everywhere ("rows"), a row's pitch somewhere ("columns"), or one the pass
 ; cannot read (no shape). A kernel that never asks for its group is
-; "lockstep-group-free".
+; "lockstep-group-free". A kernel whose global stores all run down columns
+; (a row's pitch along x, at most 16 bytes along y: a transpose's) is
+; "lockstep-column-stores"; one that reads down a column and stores along
+; rows, or stores both ways, is not.
 ; RUN: %opt -passes=lockstep-group-shape -S %s | FileCheck %s
 ; RUN: %opt -passes=lockstep-group-shape -lockstep-group-shapes=false -S %s | FileCheck %s --check-prefix=OFF
+; RUN: %opt -passes=lockstep-group-shape -lockstep-column-stores=false -S %s | FileCheck %s --check-prefix=NOCOLUMNS
 
 target datalayout = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-G1"
 
@@ -51,6 +55,38 @@ define void @transpose(ptr addrspace(1) %in, ptr addrspace(1) %out, i64 %W, i64 
   %j = add i64 %xh, %y
   %q = getelementptr inbounds float, ptr addrspace(1) %out, i64 %j
   store float %v, ptr addrspace(1) %q
+  ret void
+}
+
+; Reads down a column, stores along a row.
+; CHECK: define void @read_columns({{.*}} #[[READ_COLUMNS:[0-9]+]]
+define void @read_columns(ptr addrspace(1) %in, ptr addrspace(1) %out, i64 %W, i64 %H) "lockstep-kernel"="read_columns" {
+  %x = call i64 @_Z13get_global_idj(i32 0)
+  %y = call i64 @_Z13get_global_idj(i32 1)
+  %xh = mul i64 %x, %H
+  %i = add i64 %xh, %y
+  %p = getelementptr inbounds float, ptr addrspace(1) %in, i64 %i
+  %v = load float, ptr addrspace(1) %p
+  %yw = mul i64 %y, %W
+  %j = add i64 %yw, %x
+  %q = getelementptr inbounds float, ptr addrspace(1) %out, i64 %j
+  store float %v, ptr addrspace(1) %q
+  ret void
+}
+
+; Stores down a column and along a row.
+; CHECK: define void @both_ways({{.*}} #[[BOTH_WAYS:[0-9]+]]
+define void @both_ways(ptr addrspace(1) %out, ptr addrspace(1) %out2, i64 %W, i64 %H) "lockstep-kernel"="both_ways" {
+  %x = call i64 @_Z13get_global_idj(i32 0)
+  %y = call i64 @_Z13get_global_idj(i32 1)
+  %xh = mul i64 %x, %H
+  %i = add i64 %xh, %y
+  %p = getelementptr inbounds float, ptr addrspace(1) %out, i64 %i
+  store float 1.0, ptr addrspace(1) %p
+  %yw = mul i64 %y, %W
+  %j = add i64 %yw, %x
+  %q = getelementptr inbounds float, ptr addrspace(1) %out2, i64 %j
+  store float 2.0, ptr addrspace(1) %q
   ret void
 }
 
@@ -143,9 +179,11 @@ define void @device_atomic(ptr addrspace(1) %out) "lockstep-kernel"="device_atom
 }
 
 ; CHECK-DAG: attributes #[[STENCIL]] = { "lockstep-group-free" "lockstep-group-shape"="rows" "lockstep-kernel"="stencil" }
-; CHECK-DAG: attributes #[[TRANSPOSE]] = { "lockstep-group-free" "lockstep-group-shape"="columns" "lockstep-kernel"="transpose" }
+; CHECK-DAG: attributes #[[TRANSPOSE]] = { "lockstep-column-stores" "lockstep-group-free" "lockstep-group-shape"="columns" "lockstep-kernel"="transpose" }
+; CHECK-DAG: attributes #[[READ_COLUMNS]] = { "lockstep-group-free" "lockstep-group-shape"="columns" "lockstep-kernel"="read_columns" }
+; CHECK-DAG: attributes #[[BOTH_WAYS]] = { "lockstep-group-free" "lockstep-group-shape"="columns" "lockstep-kernel"="both_ways" }
 ; CHECK-DAG: attributes #[[HELPER_ROWS]] = { "lockstep-group-free" "lockstep-group-shape"="rows" "lockstep-kernel"="helper_rows" }
-; CHECK-DAG: attributes #[[HELPER_COLUMNS]] = { "lockstep-group-free" "lockstep-group-shape"="columns" "lockstep-kernel"="helper_columns" }
+; CHECK-DAG: attributes #[[HELPER_COLUMNS]] = { "lockstep-column-stores" "lockstep-group-free" "lockstep-group-shape"="columns" "lockstep-kernel"="helper_columns" }
 ; CHECK-DAG: attributes #[[GATHER]] = { "lockstep-group-free" "lockstep-kernel"="gather" }
 ; CHECK-DAG: attributes #[[OPAQUE_CALL]] = { "lockstep-group-free" "lockstep-kernel"="opaque_call" }
 ; CHECK-DAG: attributes #[[LOCAL_ID]] = { "lockstep-group-shape"="rows" "lockstep-kernel"="local_id" }
@@ -155,3 +193,4 @@ define void @device_atomic(ptr addrspace(1) %out) "lockstep-kernel"="device_atom
 
 ; OFF-NOT: lockstep-group-shape"=
 ; OFF-NOT: lockstep-group-free
+; NOCOLUMNS-NOT: lockstep-column-stores

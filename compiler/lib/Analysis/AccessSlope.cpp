@@ -49,17 +49,18 @@ Slope merge(Slope a, Slope b) {
   return a == b ? a : Slope::unknown();
 }
 
-// The slope of a global id query: 1 along x, 0 along the other dimensions,
-// unknown for a dimension only the run knows (or none of the three); none
-// for another call.
-std::optional<Slope> globalIdSlope(const CallBase &call) {
+// The slope of a global id query along `dimension`: 1 for its own id, 0
+// for the other dimensions', unknown for a dimension only the run knows (or
+// none of the three); the linear id moves by 1 along x and by a row along y
+// or z; none for another call.
+std::optional<Slope> globalIdSlope(const CallBase &call, unsigned dimension) {
   const Function *callee = call.getCalledFunction();
   WorkItemQuery query = callee ? workItemQuery(callee->getName()) : WorkItemQuery::None;
-  if (query == WorkItemQuery::GlobalLinearId) return Slope::constant(1);
+  if (query == WorkItemQuery::GlobalLinearId) return dimension == 0 ? Slope::constant(1) : Slope::symbolic();
   if (query != WorkItemQuery::GlobalId) return std::nullopt;
   auto *dim = dyn_cast<ConstantInt>(call.getArgOperand(0));
   if (!dim || dim->getValue().uge(3)) return Slope::unknown();
-  return dim->isZero() ? Slope::constant(1) : Slope::zero();
+  return dim->getZExtValue() == dimension ? Slope::constant(1) : Slope::zero();
 }
 
 }  // namespace
@@ -81,7 +82,7 @@ Slope SlopeReader::of(const Value *value, unsigned depth) {
 
 Slope SlopeReader::compute(const Instruction &I, unsigned depth) {
   if (auto *call = dyn_cast<CallBase>(&I)) {
-    if (std::optional<Slope> id = globalIdSlope(*call)) return *id;
+    if (std::optional<Slope> id = globalIdSlope(*call, dimension)) return *id;
     if (auto *intrinsic = dyn_cast<IntrinsicInst>(call)) {
       switch (intrinsic->getIntrinsicID()) {
         case Intrinsic::smax:
@@ -181,7 +182,7 @@ Slope SlopeReader::returned(const CallBase &call, const Function &callee, unsign
   // Of arguments every work-item shares, the same for all (a function
   // that asks for the work-item is inlined by now).
   if (!moves) return Slope::zero();
-  SlopeReader inner(layout, std::move(bound), callDepth + 1);
+  SlopeReader inner(layout, std::move(bound), callDepth + 1, dimension);
   Slope slope{Slope::Pending, 0};
   for (const BasicBlock &block : callee)
     if (auto *ret = dyn_cast<ReturnInst>(block.getTerminator()); ret && ret->getReturnValue())

@@ -1,4 +1,5 @@
-// AccessSlope: how far an address moves when get_global_id(0) grows by one,
+// AccessSlope: how far an address moves when get_global_id(0) grows by one
+// (or the id of another dimension: GroupShapePass reads y's too),
 // read from its arithmetic before the work-item functions are lowered (sums,
 // products with values every work-item shares, shifts, the extensions and
 // truncations of `int` indices, InstCombine's `(x << 32) >> 32`, GEPs,
@@ -40,8 +41,10 @@ class SlopeReader {
  public:
   static constexpr unsigned kMaxCallDepth = 4;
 
-  SlopeReader(const llvm::DataLayout &layout, ParameterSlopes parameters = ParameterSlopes(), unsigned callDepth = 0)
-      : layout(layout), parameters(std::move(parameters)), callDepth(callDepth) {}
+  // Slopes along get_global_id(dimension) (0 unless said).
+  SlopeReader(const llvm::DataLayout &layout, ParameterSlopes parameters = ParameterSlopes(), unsigned callDepth = 0,
+              unsigned dimension = 0)
+      : layout(layout), parameters(std::move(parameters)), callDepth(callDepth), dimension(dimension) {}
 
   Slope of(const llvm::Value *value, unsigned depth = 0);
 
@@ -59,6 +62,7 @@ class SlopeReader {
   const llvm::DataLayout &layout;
   ParameterSlopes parameters;
   unsigned callDepth;
+  unsigned dimension;
   llvm::DenseMap<const llvm::Instruction *, Slope> slopes;
 };
 

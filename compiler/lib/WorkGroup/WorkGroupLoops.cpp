@@ -135,6 +135,7 @@ void WorkGroupLoops::run() {
   laneMode = (groupCuts && subGroupCuts) ||
              any_of(collectives, [](const Collective &c) { return c.op.nonUniform; });
   chooseStripMode();
+  columnMajor = F.hasFnAttribute(kColumnStoresAttr) && barrierBlocks.empty() && !subGroupMode && !laneMode;
   if (laneMode) numberStates();
   else
     while (addOneDecision()) {

@@ -199,6 +199,9 @@ class WorkGroupLoops {
   // loops'.
   bool stripMode = false;
   void chooseStripMode();
+  // A straight-line kernel whose stores run down columns
+  // (kColumnStoresAttr): its work-item loops run y innermost.
+  bool columnMajor = false;
   void widenStripIds(ArrayRef<BasicBlock *> body, const LoopNest &nest);
   Value *subGroupFirst = nullptr, *subGroupEnd = nullptr;
   // The local ids of the sub-group's first work-item, and whether all of its

@@ -90,39 +90,48 @@ WorkGroupLoops::LoopNest WorkGroupLoops::makeLoopNest(BasicBlock *pre, BasicBloc
     nest.innerLatch = builder.CreateCondBr(builder.CreateICmpULT(next, subGroupEnd), header, after);
     return nest;
   }
+  // The loops from the outermost in: z, y, x; or z, x, y for a kernel whose
+  // stores run down columns (columnMajor: widened along y, they store whole
+  // vectors). Level 2 is the outermost, level 0 the innermost.
+  const int dims[3] = {columnMajor ? 1 : 0, columnMajor ? 0 : 1, 2};  // level -> dimension
   BasicBlock *headers[3], *latches[3];
   PHINode *ids[3];
-  for (int d = 2; d >= 0; --d) {
-    headers[d] = BasicBlock::Create(context, "wi.loop" + Twine(d), &F);
-    latches[d] = BasicBlock::Create(context, "wi.next" + Twine(d), &F);
+  for (int level = 2; level >= 0; --level) {
+    headers[level] = BasicBlock::Create(context, "wi.loop" + Twine(dims[level]), &F);
+    latches[level] = BasicBlock::Create(context, "wi.next" + Twine(dims[level]), &F);
   }
   builder.CreateBr(headers[2]);
-  for (int d = 2; d >= 0; --d) {
-    builder.SetInsertPoint(headers[d]);
+  for (int level = 2; level >= 0; --level) {
+    int d = dims[level];
+    builder.SetInsertPoint(headers[level]);
     ids[d] = builder.CreatePHI(i64, 2, "lid" + Twine(d));
-    ids[d]->addIncoming(builder.getInt64(0), d == 2 ? pre : headers[d + 1]);
+    ids[d]->addIncoming(builder.getInt64(0), level == 2 ? pre : headers[level + 1]);
     nest.ids[d] = ids[d];
-    if (d > 0) builder.CreateBr(headers[d - 1]);
+    if (level > 0) builder.CreateBr(headers[level - 1]);
   }
   builder.SetInsertPoint(headers[0]);
   nest.workItem = builder.CreateAdd(
       builder.CreateMul(builder.CreateAdd(builder.CreateMul(ids[2], localSize[1]), ids[1]), localSize[0]),
       ids[0], "wi");
   nest.body = headers[0];
-  for (int d = 0; d < 3; ++d) {
-    builder.SetInsertPoint(latches[d]);
+  for (int level = 0; level < 3; ++level) {
+    int d = dims[level];
+    builder.SetInsertPoint(latches[level]);
     Value *next = builder.CreateAdd(ids[d], builder.getInt64(1), "", true, true);
-    ids[d]->addIncoming(next, latches[d]);
-    BasicBlock *outer = d == 2 ? after : latches[d + 1];
-    auto *branch = builder.CreateCondBr(builder.CreateICmpULT(next, localSize[d]), headers[d], outer);
-    if (d == 0) {
+    ids[d]->addIncoming(next, latches[level]);
+    BasicBlock *outer = level == 2 ? after : latches[level + 1];
+    auto *branch = builder.CreateCondBr(builder.CreateICmpULT(next, localSize[d]), headers[level], outer);
+    if (level == 0) {
       nest.innerLatch = branch;
-      branch->setMetadata(kWorkItemLoopMarker, MDNode::get(context, {}));
+      // The passes after the work-group loops that reshape the loop over x
+      // (WorkItemLoopFlatten, WorkItemLoopSplit) find it by this mark.
+      if (!columnMajor) branch->setMetadata(kWorkItemLoopMarker, MDNode::get(context, {}));
     }
   }
   nest.latch = latches[0];
-  nest.rowHeader = headers[1];
-  nest.rowLatch = latches[1];
+  // RowJam jams rows of x loops: none here when y is innermost.
+  nest.rowHeader = columnMajor ? nullptr : headers[1];
+  nest.rowLatch = columnMajor ? nullptr : latches[1];
   return nest;
 }
 
