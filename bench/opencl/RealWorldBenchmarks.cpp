@@ -60,6 +60,10 @@ Record runTranspose(Session &session, const BenchInfo &info, uint64_t n, const O
                                    kTile * (kTile + 1) * sizeof(float), false);
 }
 
+Record runTransposeNaive(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
+  return runGrid<TransposeProblem>(session, info, n, options, "rw_transpose_naive", true, 0, false);
+}
+
 Record runStencilHalo(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
   return runGrid<StencilProblem>(session, info, n, options, "rw_stencil_halo", true,
                                  (kTile + 2) * (kTile + 2) * sizeof(float), true);
@@ -273,6 +277,11 @@ const std::vector<ClBench> &realWorldBenchmarks() {
         4096, 64, kTile, "matrix order", 16384},
        "rw_transpose",
        runTranspose,
+       Program::RealWorld},
+      {{"rw_transpose_naive", "n x n transpose from global memory, int indices, 16x16 work-groups",
+        "GB/s", true, 4096, 64, kTile, "matrix order", 16384},
+       "rw_transpose_naive",
+       runTransposeNaive,
        Program::RealWorld},
       {{"rw_stencil_halo", "5-point sweep, 18x18 __local tile, halo loaded by the edge work-items",
         "GB/s", true, 4096, 64, kTile, "grid order", 16384},

@@ -51,6 +51,13 @@ kernel void rw_transpose(global const float *in, global float *out, int N) {
   out[(bx + ly) * N + by + lx] = tile[lx][ly];
 }
 
+// out = in^T straight from global memory, int indices, 16 x 16 groups: the
+// loads run along the rows, the stores down the columns.
+kernel void rw_transpose_naive(global const float *in, global float *out, int N) {
+  int x = get_global_id(0), y = get_global_id(1);
+  out[x * N + y] = in[y * N + x];
+}
+
 // 5-point Jacobi sweep (border copied) through an 18 x 18 __local tile whose
 // halo is loaded by the work-items on the group's edge; 16 x 16 groups.
 kernel void rw_stencil_halo(global const float *in, global float *out, int W, int H) {
