@@ -12,6 +12,9 @@
 //                         (branches that choose between barriers);
 //   LaneMode.cpp          or, for the cl_khr_subgroup_* functions, number the
 //                         states of a per-work-item state machine instead;
+//   Strips.cpp            or, for a kernel whose only cuts are its loops',
+//                         run the machine per strip of a row (sub-group
+//                         mode's segments);
 //   LiveValues.cpp        demote values that cross blocks, classify the
 //                         private variables, liveness across regions;
 //   CarriedValues.cpp     a loop-carried phi and its update in one variable;
