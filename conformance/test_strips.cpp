@@ -13,6 +13,7 @@
 // loop nest with a uniform break, and a 2-D launch of groups one row high.
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "ClTest.h"
@@ -126,6 +127,16 @@ class Strips : public ClTest {
     return "local " + std::to_string(l.local) + ", global " + std::to_string(l.global) + ", offset " +
            std::to_string(l.offset);
   }
+  // The `words` of output a launch of `k` writes, its arguments set by
+  // `set` given the output buffer (filled with `fill` first).
+  std::vector<u32> outputOf(cl_kernel k, const Launch &l, size_t words, u32 fill,
+                            const std::function<::testing::AssertionResult(cl_mem)> &set) {
+    cl_mem mo = bufferFrom(std::vector<u32>(words, fill));
+    ::testing::AssertionResult ok = set(mo);
+    if (ok) ok = run(k, {l.global}, {l.local}, {l.offset});
+    if (!ok) ADD_FAILURE() << ok.message() << " (" << where(l) << ")";
+    return read<u32>(mo, words);
+  }
   std::vector<u32> in_, w_;
 };
 
@@ -142,10 +153,9 @@ TEST_F(Strips, IntIdsUniformLoop) {
         for (int t = 0; t < taps; ++t) acc = acc * 3u + in_[i + t] * w_[t];
         want[i] = acc ^ (u32(i % l.local) << 24);
       }
-      cl_mem mo = bufferFrom(std::vector<u32>(l.global, 0xabcdu));
-      ASSERT_TRUE(setArgs(k, mi, mo, mw, cl_int(taps), cl_int(l.offset), cl_int(n)));
-      ASSERT_TRUE(run(k, {l.global}, {l.local}, {l.offset}));
-      EXPECT_EQ(read<u32>(mo, l.global), want) << where(l) << ", taps " << taps;
+      auto set = [&](cl_mem mo) { return setArgs(k, mi, mo, mw, cl_int(taps), cl_int(l.offset), cl_int(n)); };
+      EXPECT_EQ(outputOf(k, l, l.global, 0xabcdu, set), want)
+          << where(l) << ", taps " << taps;
     }
 }
 
@@ -162,10 +172,8 @@ TEST_F(Strips, IntGroupStartPlusLocalId) {
         for (int t = 0; t < taps; ++t) acc = acc * 3u + in_[i + t] * w_[t];
         want[i] = acc;
       }
-      cl_mem mo = bufferFrom(std::vector<u32>(l.global, 0u));
-      ASSERT_TRUE(setArgs(k, mi, mo, mw, cl_int(taps)));
-      ASSERT_TRUE(run(k, {l.global}, {l.local}, {l.offset}));
-      EXPECT_EQ(read<u32>(mo, l.global), want) << where(l) << ", taps " << taps;
+      auto set = [&](cl_mem mo) { return setArgs(k, mi, mo, mw, cl_int(taps)); };
+      EXPECT_EQ(outputOf(k, l, l.global, 0u, set), want) << where(l) << ", taps " << taps;
     }
 }
 
@@ -206,10 +214,8 @@ TEST_F(Strips, SizeIdsUniformLoop) {
         want[2 * i] = acc;
         want[2 * i + 1] = sum + u32(i % l.local);
       }
-      cl_mem mo = bufferFrom(std::vector<u32>(2 * l.global, 0u));
-      ASSERT_TRUE(setArgs(k, mi, mo, mw, cl_int(taps)));
-      ASSERT_TRUE(run(k, {l.global}, {l.local}, {l.offset}));
-      EXPECT_EQ(read<u32>(mo, 2 * l.global), want) << where(l) << ", taps " << taps;
+      auto set = [&](cl_mem mo) { return setArgs(k, mi, mo, mw, cl_int(taps)); };
+      EXPECT_EQ(outputOf(k, l, 2 * l.global, 0u, set), want) << where(l) << ", taps " << taps;
     }
 }
 
@@ -224,10 +230,8 @@ TEST_F(Strips, MaskedLoopCountsTheStrip) {
       for (size_t j = 0; j < i % 13; ++j) acc = acc * 5u + in_[i + 7 * j];
       want[i] = acc ^ (u32(i % l.local) << 24);
     }
-    cl_mem mo = bufferFrom(std::vector<u32>(l.global, 0u));
-    ASSERT_TRUE(setArgs(k, mi, mo));
-    ASSERT_TRUE(run(k, {l.global}, {l.local}, {l.offset}));
-    EXPECT_EQ(read<u32>(mo, l.global), want) << where(l);
+    auto set = [&](cl_mem mo) { return setArgs(k, mi, mo); };
+    EXPECT_EQ(outputOf(k, l, l.global, 0u, set), want) << where(l);
   }
 }
 
@@ -245,10 +249,8 @@ TEST_F(Strips, LoopBehindAGuard) {
           for (int t = 0; t < taps; ++t) acc = acc * 3u + in_[i + 2 * t];
         want[i] = acc ^ (u32(i % l.local) << 24);
       }
-      cl_mem mo = bufferFrom(std::vector<u32>(l.global, 0u));
-      ASSERT_TRUE(setArgs(k, mi, mo, cl_int(taps), cl_int(cut)));
-      ASSERT_TRUE(run(k, {l.global}, {l.local}, {l.offset}));
-      EXPECT_EQ(read<u32>(mo, l.global), want) << where(l) << ", cutoff " << cut;
+      auto set = [&](cl_mem mo) { return setArgs(k, mi, mo, cl_int(taps), cl_int(cut)); };
+      EXPECT_EQ(outputOf(k, l, l.global, 0u, set), want) << where(l) << ", cutoff " << cut;
     }
 }
 
@@ -269,10 +271,8 @@ TEST_F(Strips, NestWithUniformBreak) {
           }
         want[i] = acc ^ (u32(i % l.local) << 24);
       }
-      cl_mem mo = bufferFrom(std::vector<u32>(l.global, 0u));
-      ASSERT_TRUE(setArgs(k, mi, mo, cl_int(rows), cl_int(cols), cl_int(stop)));
-      ASSERT_TRUE(run(k, {l.global}, {l.local}, {l.offset}));
-      EXPECT_EQ(read<u32>(mo, l.global), want) << where(l) << ", stop " << stop;
+      auto set = [&](cl_mem mo) { return setArgs(k, mi, mo, cl_int(rows), cl_int(cols), cl_int(stop)); };
+      EXPECT_EQ(outputOf(k, l, l.global, 0u, set), want) << where(l) << ", stop " << stop;
     }
 }
 

@@ -171,7 +171,8 @@ PreservedAnalyses GroupShapePass::run(Module &M, ModuleAnalysisManager &) {
       case Shape::Rows: F.addFnAttr(kGroupShapeAttr, kGroupShapeRows), ++NumRows; break;
       case Shape::Columns:
         F.addFnAttr(kGroupShapeAttr, kGroupShapeColumns), ++NumColumns;
-        if (ColumnStores && storesRunDownColumns(F, M.getDataLayout())) F.addFnAttr(kColumnStoresAttr), ++NumColumnStores;
+        if (ColumnStores && storesRunDownColumns(F, M.getDataLayout()))
+          F.addFnAttr(kColumnStoresAttr), ++NumColumnStores;
         break;
       case Shape::None: break;
     }

@@ -34,33 +34,34 @@ WorkGroupLoops::LoopNest WorkGroupLoops::makeLoopNest(BasicBlock *pre, BasicBloc
   LoopNest nest;
   IRBuilder<> builder(pre);
   Type *i64 = builder.getInt64Ty();
+  // One loop over a segment's work-items (sub-group or strip mode): `lane`
+  // from `start` while below `end`; the caller gives the ids.
+  auto laneLoop = [&](const Twine &name, const Twine &laneName, Value *start, Value *end) {
+    BasicBlock *header = BasicBlock::Create(context, name, &F);
+    nest.latch = BasicBlock::Create(context, name + ".next", &F);
+    builder.CreateBr(header);
+    builder.SetInsertPoint(header);
+    PHINode *lane = builder.CreatePHI(i64, 2, laneName);
+    lane->addIncoming(start, pre);
+    IRBuilder<> latch(nest.latch);
+    Value *next = latch.CreateAdd(lane, latch.getInt64(1), "", true, true);
+    lane->addIncoming(next, nest.latch);
+    nest.innerLatch = latch.CreateCondBr(latch.CreateICmpULT(next, end), header, after);
+    return lane;
+  };
   if (stripMode) {
     // A strip's work-items lie in one row, stripWidth of them from its first
     // (Strips.cpp): counted from 0, the loop's trip count is that constant.
-    BasicBlock *header = BasicBlock::Create(context, "strip.lane", &F);
-    nest.latch = BasicBlock::Create(context, "strip.lane.next", &F);
-    builder.CreateBr(header);
-    builder.SetInsertPoint(header);
-    PHINode *lane = builder.CreatePHI(i64, 2, "lane");
-    lane->addIncoming(builder.getInt64(0), pre);
+    PHINode *lane = laneLoop("strip.lane", "lane", builder.getInt64(0), builder.getInt64(stripWidth));
     nest.workItem = builder.CreateAdd(subGroupFirst, lane, "wi", true, true);
     nest.ids[0] = builder.CreateAdd(subGroupIds[0], lane, "lid0", true, true);
     nest.ids[1] = subGroupIds[1];
     nest.ids[2] = subGroupIds[2];
-    nest.body = header;
-    builder.SetInsertPoint(nest.latch);
-    Value *next = builder.CreateAdd(lane, builder.getInt64(1), "", true, true);
-    lane->addIncoming(next, nest.latch);
-    nest.innerLatch = builder.CreateCondBr(builder.CreateICmpULT(next, builder.getInt64(stripWidth)), header, after);
+    nest.body = builder.GetInsertBlock();
     return nest;
   }
   if (subGroupMode) {
-    BasicBlock *header = BasicBlock::Create(context, "sg.lane", &F);
-    nest.latch = BasicBlock::Create(context, "sg.lane.next", &F);
-    builder.CreateBr(header);
-    builder.SetInsertPoint(header);
-    PHINode *lane = builder.CreatePHI(i64, 2, "wi");
-    lane->addIncoming(subGroupFirst, pre);
+    PHINode *lane = laneLoop("sg.lane", "wi", subGroupFirst, subGroupEnd);
     // A sub-group within one row (every sub-group, where the rows are a
     // multiple of its size) counts x from its first work-item's; else each
     // work-item's ids are divided out of its linear id.
@@ -84,10 +85,6 @@ WorkGroupLoops::LoopNest WorkGroupLoops::makeLoopNest(BasicBlock *pre, BasicBloc
     }
     nest.workItem = lane;
     nest.body = body;
-    builder.SetInsertPoint(nest.latch);
-    Value *next = builder.CreateAdd(lane, builder.getInt64(1), "", true, true);
-    lane->addIncoming(next, nest.latch);
-    nest.innerLatch = builder.CreateCondBr(builder.CreateICmpULT(next, subGroupEnd), header, after);
     return nest;
   }
   // The loops from the outermost in: z, y, x; or z, x, y for a kernel whose
