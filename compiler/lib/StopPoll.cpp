@@ -10,7 +10,7 @@
 // After the work-group passes, every loop of a work-group function (the
 // kernel's and each version of it that KernelVersions.cpp made for narrow
 // groups or rows) whose backedge-taken count scalar evolution cannot
-// compute gets, on each of its back edges:
+// compute gets, in a block that all of its back edges now go through:
 //
 //   %stop = load atomic i32, ptr %stop.word monotonic
 //   br (%stop != 0), label %stop.group, label %rest   (weights: unlikely)
@@ -21,8 +21,8 @@
 // runs through runCheckedGroup for such kernels; to the IR it touches only
 // memory the kernel cannot see, so loads may still leave the loop, and
 // comes back to a frame that holds it (willreturn), so stores may too. It
-// comes at the end of a trip, after the trip's stores. Loops
-// with a computable trip count end by themselves and are left alone: the
+// comes at the end of a trip, after the trip's stores. Loops with a
+// computable trip count end by themselves and are left alone: the
 // work-item loops (a group's size bounds them), and the loops a kernel runs
 // a counted number of times, whose work-item loops still widen. A loop of
 // the kernel's that WorkGroupLoops runs in lockstep across the work-items (a
@@ -76,20 +76,23 @@ PreservedAnalyses StopPollPass::run(Module &M, ModuleAnalysisManager &analyses) 
     if (F.isDeclaration() || !F.hasFnAttribute(kWorkGroupCodeAttr)) continue;
     LoopInfo &loops = functions.getResult<LoopAnalysis>(F);
     ScalarEvolution &evolution = functions.getResult<ScalarEvolutionAnalysis>(F);
-    // The back edges of the loops that poll.
-    SmallVector<std::pair<BasicBlock *, BasicBlock *>, 8> edges;
+    // The loops that poll, each with its latches.
+    SmallVector<std::pair<BasicBlock *, SmallVector<BasicBlock *, 4>>, 8> polled;
     for (Loop *loop : loops.getLoopsInPreorder()) {
       if (!isa<SCEVCouldNotCompute>(evolution.getBackedgeTakenCount(loop))) continue;
       SmallVector<BasicBlock *, 4> latches;
       loop->getLoopLatches(latches);
-      for (BasicBlock *latch : latches) edges.push_back({latch, loop->getHeader()});
+      polled.push_back({loop->getHeader(), std::move(latches)});
     }
-    if (edges.empty()) continue;
+    if (polled.empty()) continue;
     IRBuilder<> entry(F.getEntryBlock().getTerminator());
     Value *word = loadGroupInfo(entry, F.getArg(kGroupInfoParam), kStop);
     word->setName("stop.word");
-    for (auto [latch, header] : edges) {
-      BasicBlock *back = SplitEdge(latch, header);
+    for (auto &[header, latches] : polled) {
+      // One block all of the loop's back edges go through (every edge from
+      // a latch, a switch's several cases too), the header's phis merged
+      // there.
+      BasicBlock *back = SplitBlockPredecessors(header, latches, ".back");
       back->setName("stop.poll");
       IRBuilder<> builder(back->getTerminator());
       LoadInst *flag = builder.CreateAlignedLoad(builder.getInt32Ty(), word, Align(4), "stop");

@@ -1,6 +1,6 @@
 ; Loops of a work-group function whose trip count scalar evolution cannot
-; compute poll GroupInfo::stop (field 14) on their back edge, after the trip's
-; stores, and call the runtime to leave the group when it is set (which comes
+; compute poll GroupInfo::stop (field 14) on their back edges (all of them
+; through one block), after the trip's stores, and call the runtime to leave the group when it is set (which comes
 ; back to a frame that holds the call: willreturn, so that LICM may still keep
 ; what the loop stores in registers); counted loops do not. So do
 ; the versions of a kernel it calls for narrow groups (KernelVersions.cpp), and
@@ -49,7 +49,26 @@ exit:
   ret void
 }
 
+; A latch whose switch goes back by two cases: both go through the poll.
+define void @__lockstep_wg_s(ptr %args, ptr %group, ptr %local, ptr %context) #2 {
+entry:
+  %flag = load ptr, ptr %args, align 8
+  br label %wait
+
+wait:
+  %n = phi i32 [ 0, %entry ], [ %v, %wait ], [ %v, %wait ]
+  %v = load volatile i32, ptr %flag, align 4
+  switch i32 %v, label %exit [
+    i32 1, label %wait
+    i32 2, label %wait
+  ]
+
+exit:
+  ret void
+}
+
 attributes #0 = { "lockstep-kernel"="k" "lockstep-work-group-code" }
+attributes #2 = { "lockstep-kernel"="s" "lockstep-work-group-code" }
 attributes #1 = { "lockstep-work-group-code" }
 
 ; CHECK-LABEL: define void @__lockstep_wg_k(
@@ -58,10 +77,6 @@ attributes #1 = { "lockstep-work-group-code" }
 ; CHECK: %stop.word = load ptr, ptr %[[FIELD]], align 8, !invariant.load
 ; CHECK: counted:
 ; CHECK-NOT: load atomic
-; CHECK: wait:
-; CHECK-NEXT: %v = load volatile i32, ptr %flag
-; CHECK-NEXT: %zero = icmp eq i32 %v, 0
-; CHECK-NEXT: br i1 %zero, label %stop.poll, label %exit
 ; CHECK: stop.poll:
 ; CHECK-NEXT: %stop = load atomic i32, ptr %stop.word monotonic, align 4
 ; CHECK-NEXT: %[[SET:.*]] = icmp ne i32 %stop, 0
@@ -71,12 +86,24 @@ attributes #1 = { "lockstep-work-group-code" }
 ; CHECK-NEXT: br label %[[BACK]]
 ; CHECK: [[BACK]]:
 ; CHECK-NEXT: br label %wait
+; CHECK: wait:
+; CHECK-NEXT: %v = load volatile i32, ptr %flag
+; CHECK-NEXT: %zero = icmp eq i32 %v, 0
+; CHECK-NEXT: br i1 %zero, label %stop.poll, label %exit
 ; CHECK-LABEL: define void @__lockstep_wg_v(
 ; CHECK-NOT: load atomic
 ; CHECK: ret void
 ; CHECK-LABEL: define internal void @__lockstep_wg_v.narrow(
 ; CHECK: stop.poll:
 ; CHECK-NEXT: %stop = load atomic i32, ptr %stop.word monotonic, align 4
+; CHECK-LABEL: define void @__lockstep_wg_s(
+; CHECK: stop.poll: ; preds = %wait, %wait
+; CHECK-NEXT: %stop = load atomic i32
+; CHECK: wait: ; preds = %{{[0-9]+}}, %entry
+; CHECK-NEXT: %n = phi i32 [ 0, %entry ], [ %v, %{{[0-9]+}} ]
+; CHECK: switch i32 %v, label %exit [
+; CHECK-NEXT: i32 1, label %stop.poll
+; CHECK-NEXT: i32 2, label %stop.poll
 ; CHECK: declare void @__lockstep_stop_group() #[[ATTRS:[0-9]+]]
 ; CHECK: attributes #0 = { "lockstep-kernel"="k" "lockstep-stop-polls" "lockstep-work-group-code" }
 ; CHECK: attributes #1 = { "lockstep-work-group-code" }

@@ -45,9 +45,7 @@ std::optional<Start> startOf(Value *value, function_ref<bool(const Value *)> sha
 
 }  // namespace
 
-// The GroupInfo field and dimension that `value` loads, if it loads one of
-// the group's sizes.
-std::optional<std::pair<unsigned, unsigned>> groupSize(const Value *value, const Function &F) {
+std::optional<std::pair<unsigned, unsigned>> groupInfoRead(const Value *value, const Function &F) {
   auto *load = dyn_cast<LoadInst>(value);
   if (!load || !load->getType()->isIntegerTy(64)) return std::nullopt;
   const DataLayout &layout = F.getDataLayout();
@@ -55,13 +53,19 @@ std::optional<std::pair<unsigned, unsigned>> groupSize(const Value *value, const
   const Value *base = load->getPointerOperand()->stripAndAccumulateConstantOffsets(layout, offset, true);
   if (base != F.getArg(kGroupInfoParam)) return std::nullopt;
   const StructLayout *fields = layout.getStructLayout(groupInfoType(F.getContext()));
-  for (unsigned field : {kLocalSize, kEnqueuedLocalSize, kGlobalSize}) {
+  for (unsigned field = kGroupId; field <= kGlobalOffset; ++field) {
     uint64_t at = fields->getElementOffset(field), bytes = offset.getZExtValue();
     if (bytes >= at && bytes < at + 24 && (bytes - at) % 8 == 0) return std::pair{field, unsigned((bytes - at) / 8)};
   }
   return std::nullopt;
 }
 
+std::optional<std::pair<unsigned, unsigned>> groupSize(const Value *value, const Function &F) {
+  auto read = groupInfoRead(value, F);
+  if (read && (read->first == kLocalSize || read->first == kEnqueuedLocalSize || read->first == kGlobalSize))
+    return read;
+  return std::nullopt;
+}
 
 // The start of the work-item whose local id is `id`, built at `builder`.
 Value *startAt(const Start &start, Value *id, IRBuilder<> &builder) {

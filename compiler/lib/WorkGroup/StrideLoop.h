@@ -17,7 +17,9 @@
 namespace lockstep::compiler {
 
 // The GroupInfo field and dimension that `value` loads, if it loads one of
-// the group's sizes.
+// the per-dimension fields (kGroupId to kGlobalOffset); groupSize: only if
+// one of the group's sizes.
+std::optional<std::pair<unsigned, unsigned>> groupInfoRead(const llvm::Value *value, const llvm::Function &F);
 std::optional<std::pair<unsigned, unsigned>> groupSize(const llvm::Value *value, const llvm::Function &F);
 
 // The start `lid(d) + u` (through casts and adds of values the group

@@ -58,6 +58,7 @@
 
 #include "Analysis/OpenCLNames.h"
 #include "Statistics.h"
+#include "WorkGroup/StrideLoop.h"
 #include "WorkGroup/WorkGroupLoops.h"
 
 using namespace llvm;
@@ -129,8 +130,7 @@ static bool cutLoopsReadPerWorkItem(Function &F, function_ref<bool(BasicBlock *)
 
 // Strips where the options allow them and every cut is a loop's: a barrier
 // the loop cuts made, or a work-group collective they made (the kernel's own
-// get no strips: KernelVersions.cpp). The loop cuts' counts compare with the
-// number of work-items that run the machine: the group's, or a strip's.
+// get no strips: KernelVersions.cpp).
 void WorkGroupLoops::chooseStripMode() {
   stripMode = stripWidth != 0 && !laneMode && !subGroupMode && !checking &&
               all_of(barrierBlocks,
@@ -139,34 +139,18 @@ void WorkGroupLoops::chooseStripMode() {
                        return call ? isLoopCut(*call) : !collectives[collectiveAt.lookup(cut.first)].op.subGroup;
                      }) &&
               cutLoopsReadPerWorkItem(F, [&](BasicBlock *block) { return barrierBlocks.count(block) != 0; });
-  Value *count = workItemCount;
-  if (stripMode) {
-    ++NumStripKernels;
-    subGroupMode = true;
-    count = ConstantInt::get(workItemCount->getType(), stripWidth);
-    F.addFnAttr(kStripWidthAttr, std::to_string(stripWidth));
-  }
-  if (Function *placeholder = F.getParent()->getFunction(kWorkItemCountPlaceholder))
-    for (User *user : make_early_inc_range(placeholder->users()))
-      if (auto *call = dyn_cast<CallInst>(user); call && call->getFunction() == &F) {
-        call->replaceAllUsesWith(count);
-        call->eraseFromParent();
-      }
+  if (!stripMode) return;
+  ++NumStripKernels;
+  subGroupMode = true;
+  F.addFnAttr(kStripWidthAttr, std::to_string(stripWidth));
 }
 
 namespace {
 
-// A field of the GroupInfo argument along x: load (gep (gep %group, 0, field), 0, 0).
+// A read of the GroupInfo field `field` along x.
 bool isGroupInfoX(const Value *value, const Function &F, unsigned field) {
-  auto *load = dyn_cast<LoadInst>(value);
-  auto *element = load ? dyn_cast<GetElementPtrInst>(load->getPointerOperand()) : nullptr;
-  auto *member = element ? dyn_cast<GetElementPtrInst>(element->getPointerOperand()) : nullptr;
-  auto isIndex = [](const GetElementPtrInst *gep, uint64_t index) {
-    auto *last = gep->getNumIndices() == 2 ? dyn_cast<ConstantInt>(gep->getOperand(2)) : nullptr;
-    return last && last->getZExtValue() == index;
-  };
-  return member && member->getPointerOperand() == F.getArg(kGroupInfoParam) && isIndex(member, field) &&
-         isIndex(element, 0);
+  auto read = groupInfoRead(value, F);
+  return read && read->first == field && read->second == 0;
 }
 
 // A 64-bit work-item id along x whose truncation to 32 bits is exact: the
@@ -190,10 +174,11 @@ struct ExactIds {
   bool isGroupStart(Value *value) const {
     using namespace PatternMatch;
     Value *group = nullptr, *size = nullptr, *offset = nullptr;
-    if (match(value, m_c_Add(m_c_Mul(m_Value(group), m_Value(size)), m_Value(offset))) &&
-        !isGroupInfoX(offset, F, kGlobalOffset))
+    if (match(value, m_c_Add(m_c_Mul(m_Value(group), m_Value(size)), m_Value(offset)))) {
+      if (!isGroupInfoX(offset, F, kGlobalOffset)) return false;
+    } else if (!match(value, m_c_Mul(m_Value(group), m_Value(size)))) {
       return false;
-    if (!offset && !match(value, m_c_Mul(m_Value(group), m_Value(size)))) return false;
+    }
     return isGroupInfoX(group, F, kGroupId) && isGroupSize(size);
   }
   bool isExact(Value *id) {

@@ -135,6 +135,15 @@ void WorkGroupLoops::run() {
   laneMode = (groupCuts && subGroupCuts) ||
              any_of(collectives, [](const Collective &c) { return c.op.nonUniform; });
   chooseStripMode();
+  // The loop cuts compare their counts with the number of work-items that
+  // run the machine: the group's, or a strip's.
+  Value *machineItems = stripMode ? ConstantInt::get(workItemCount->getType(), stripWidth) : workItemCount;
+  if (Function *placeholder = F.getParent()->getFunction(kWorkItemCountPlaceholder))
+    for (User *user : make_early_inc_range(placeholder->users()))
+      if (auto *call = dyn_cast<CallInst>(user); call && call->getFunction() == &F) {
+        call->replaceAllUsesWith(machineItems);
+        call->eraseFromParent();
+      }
   columnMajor = F.hasFnAttribute(kColumnStoresAttr) && barrierBlocks.empty() && !subGroupMode && !laneMode;
   if (laneMode) numberStates();
   else
