@@ -10,19 +10,23 @@
 
 // Every image type.
 #define LS_QUERIES_ALL(T, ACCESS)                                                           \
-  LS_OVERLOAD int get_image_width(ACCESS T image) { return __lockstep_image(image)->width; } \
-  LS_OVERLOAD int get_image_channel_data_type(ACCESS T image) {                             \
+  LS_IMAGE_BUILTIN int get_image_width(ACCESS T image) {                                    \
+    return __lockstep_image(image)->width;                                                  \
+  }                                                                                         \
+  LS_IMAGE_BUILTIN int get_image_channel_data_type(ACCESS T image) {                        \
     return __lockstep_image(image)->channelType;                                            \
   }                                                                                         \
-  LS_OVERLOAD int get_image_channel_order(ACCESS T image) {                                 \
+  LS_IMAGE_BUILTIN int get_image_channel_order(ACCESS T image) {                            \
     return __lockstep_image(image)->channelOrder;                                           \
   }
 LS_FOR_EACH_IMAGE(LS_QUERIES_ALL)
 
 // 2D images, 2D arrays (their layer size) and 2D depth images.
 #define LS_QUERIES_2D(T, ACCESS)                                                            \
-  LS_OVERLOAD int get_image_height(ACCESS T image) { return __lockstep_image(image)->height; } \
-  LS_OVERLOAD int2 get_image_dim(ACCESS T image) {                                          \
+  LS_IMAGE_BUILTIN int get_image_height(ACCESS T image) {                                   \
+    return __lockstep_image(image)->height;                                                 \
+  }                                                                                         \
+  LS_IMAGE_BUILTIN int2 get_image_dim(ACCESS T image) {                                     \
     ls_image d = __lockstep_image(image);                                                   \
     return (int2)(d->width, d->height);                                                     \
   }
@@ -33,9 +37,13 @@ LS_FOR_EACH_IMAGE_ACCESS(LS_QUERIES_2D, image2d_array_depth_t)
 
 // 3D images: dim is (width, height, depth, 0).
 #define LS_QUERIES_3D(T, ACCESS)                                                            \
-  LS_OVERLOAD int get_image_height(ACCESS T image) { return __lockstep_image(image)->height; } \
-  LS_OVERLOAD int get_image_depth(ACCESS T image) { return __lockstep_image(image)->depth; } \
-  LS_OVERLOAD int4 get_image_dim(ACCESS T image) {                                          \
+  LS_IMAGE_BUILTIN int get_image_height(ACCESS T image) {                                   \
+    return __lockstep_image(image)->height;                                                 \
+  }                                                                                         \
+  LS_IMAGE_BUILTIN int get_image_depth(ACCESS T image) {                                    \
+    return __lockstep_image(image)->depth;                                                  \
+  }                                                                                         \
+  LS_IMAGE_BUILTIN int4 get_image_dim(ACCESS T image) {                                     \
     ls_image d = __lockstep_image(image);                                                   \
     return (int4)(d->width, d->height, d->depth, 0);                                        \
   }
@@ -43,7 +51,7 @@ LS_FOR_EACH_IMAGE_ACCESS(LS_QUERIES_3D, image3d_t)
 
 // Array images.
 #define LS_QUERIES_ARRAY(T, ACCESS)                                                         \
-  LS_OVERLOAD size_t get_image_array_size(ACCESS T image) {                                 \
+  LS_IMAGE_BUILTIN size_t get_image_array_size(ACCESS T image) {                            \
     return (size_t)__lockstep_image(image)->arraySize;                                      \
   }
 LS_FOR_EACH_IMAGE_ACCESS(LS_QUERIES_ARRAY, image1d_array_t)

@@ -133,6 +133,9 @@ LS_HELPER float4 ls_image_linear(ls_image d, float4 coord, int4 limits, uint sam
   if (arrayed && dims == 2) k = (int2)ls_image_layer(coord.z, limits.z);
 
   float4 sum = (float4)0.0f;
+  // Unrolled before the vectorizer (the count is a constant once inlined):
+  // a loop left inside the work-item loop would keep that loop scalar.
+#pragma unroll
   for (int t = 0; t < (1 << dims); ++t) {
     float wx = (t & 1) ? a : 1.0f - a;
     float wy = (t & 2) ? b : 1.0f - b;

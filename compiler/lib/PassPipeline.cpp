@@ -111,6 +111,10 @@ ModulePassManager buildOptimizePipeline(PassBuilder &builder, TargetMachine &mac
     versioning.addPass(SimplifyCFGPass());
     passes.addPass(createModuleToFunctionPassAdaptor(std::move(versioning)));
   }
+  // Before the first LICM, which would hoist the image built-ins' descriptor
+  // loads out of their conditions by dropping their invariance.
+  builder.registerPeepholeEPCallback(
+      [](FunctionPassManager &passes, OptimizationLevel) { passes.addPass(InvariantLoadHoistingPass()); });
   builder.registerVectorizerStartEPCallback([checkBounds = options.checkBounds](FunctionPassManager &passes,
                                                                                OptimizationLevel) {
     // The loop vectorizer widens only scalar instructions: vector values of

@@ -169,6 +169,13 @@ struct NextGroupPrefetchPass : llvm::PassInfoMixin<NextGroupPrefetchPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 
+// In -O3 after the inliner: invariant loads at a constant offset from a
+// pointer dereferenceable where it is defined (image descriptors) move to
+// that definition, one load per field, out of every loop.
+struct InvariantLoadHoistingPass : llvm::PassInfoMixin<InvariantLoadHoistingPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
+};
+
 // Before the loop vectorizer: a work-item loop that stores through a uint
 // index whose step only the run knows gets a scalar copy with 64-bit
 // indices, run when the step is more than 2 elements and no index wraps.
