@@ -434,6 +434,76 @@ TEST_F(ImageSampling, LaunchesCompiledForTheirFormatsAndSamplers) {
   }
 }
 
+// An image resized through a linear sampler into another image, one
+// work-item per output pixel at the pixel's centre in normalized
+// coordinates (the shape of bench's image_resize): the work-item loop's
+// interior gathers the 2x2 texels of each pixel, whose places the scaled
+// coordinate decides. Enlarged and shrunk, into float and 8-bit UNORM
+// images, with and without a border, in launches of 2^18 work-items and
+// more (compiled for their formats at once) and in small ones.
+TEST_F(ImageSampling, ResizeThroughALinearSamplerIntoAnotherImage) {
+  cl_kernel k = kernel(R"(
+    kernel void resize(read_only image2d_t in, write_only image2d_t out, sampler_t s) {
+      int x = get_global_id(0), y = get_global_id(1);
+      float2 scale = (float2)(1.0f / get_image_width(out), 1.0f / get_image_height(out));
+      write_imagef(out, (int2)(x, y), read_imagef(in, s, ((float2)(x, y) + 0.5f) * scale));
+    })",
+                       "resize", kImageBuildOptions);
+  ASSERT_NE(k, nullptr);
+  struct Case {
+    size_t sourceWidth, sourceHeight, width, height;
+    cl_addressing_mode addressing;
+    cl_image_format target;
+  } cases[] = {{301, 203, 640, 410, CL_ADDRESS_CLAMP_TO_EDGE, {CL_RGBA, CL_FLOAT}},
+               {700, 500, 530, 499, CL_ADDRESS_CLAMP, {CL_RGBA, CL_UNORM_INT8}},
+               {64, 48, 77, 53, CL_ADDRESS_CLAMP, {CL_RGBA, CL_FLOAT}},
+               {90, 60, 41, 29, CL_ADDRESS_CLAMP_TO_EDGE, {CL_RGBA, CL_UNORM_INT8}}};
+  for (const Case &c : cases) {
+    HostImage source = randomImage(CL_MEM_OBJECT_IMAGE2D, {CL_RGBA, CL_UNORM_INT8}, c.sourceWidth,
+                                   c.sourceHeight);
+    ASSERT_NE(source.mem, nullptr);
+    image::Sampler s{true, c.addressing, CL_FILTER_LINEAR};
+    cl_sampler sampler = this->sampler(s.normalized, s.addressing, s.filter);
+    ASSERT_NE(sampler, nullptr);
+    cl_mem target = image(CL_MEM_WRITE_ONLY, c.target, desc(CL_MEM_OBJECT_IMAGE2D, c.width, c.height));
+    ASSERT_NE(target, nullptr);
+    ASSERT_TRUE(setArgs(k, source.mem, target, sampler));
+    ASSERT_TRUE(run(k, {c.width, c.height}));
+    size_t pixel = image::pixelSize(c.target);
+    std::vector<uint8_t> stored(c.width * c.height * pixel);
+    size_t origin[3] = {0, 0, 0}, region[3] = {c.width, c.height, 1};
+    ASSERT_CL(clEnqueueReadImage(queue_, target, CL_TRUE, origin, region, 0, 0, stored.data(), 0,
+                                 nullptr, nullptr));
+    std::string what = std::to_string(c.sourceWidth) + "x" + std::to_string(c.sourceHeight) + " to " +
+                       std::to_string(c.width) + "x" + std::to_string(c.height) + " " +
+                       image::formatName(c.target);
+    image::View view = source.view();
+    int failures = 0;
+    for (size_t y = 0; y < c.height && failures < 5; ++y)
+      for (size_t x = 0; x < c.width && failures < 5; ++x) {
+        std::array<float, 3> coord{(float(x) + 0.5f) * (1.0f / float(c.width)),
+                                   (float(y) + 0.5f) * (1.0f / float(c.height)), 0.0f};
+        const uint8_t *texel = stored.data() + (y * c.width + x) * pixel;
+        std::string why;
+        bool ok;
+        if (c.target.image_channel_data_type == CL_FLOAT) {
+          Float4 got;
+          std::memcpy(got.data(), texel, 16);
+          ok = image::sampleMatches(view, s, coord, got, &why);
+        } else {
+          std::array<double, 4> ideal = image::sampleFloat(view, s, coord);
+          Float4 value{float(ideal[0]), float(ideal[1]), float(ideal[2]), float(ideal[3])};
+          ok = image::storedMatches(c.target, image::idealStored(c.target, value), texel, &why);
+        }
+        if (!ok) {
+          ++failures;
+          ADD_FAILURE() << what << ", pixel (" << x << ", " << y << "): " << why;
+        }
+      }
+    if (HasFailure()) return;
+  }
+}
+
 // A program's __global variables are one copy that all its kernels share,
 // also when a launch runs the copy of a kernel compiled for its formats.
 TEST_F(ImageSampling, LargeImageLaunchesShareProgramScopeVariables) {
