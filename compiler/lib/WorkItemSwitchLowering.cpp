@@ -22,8 +22,9 @@
 // Only work-item loops (innermost, their accesses marked parallel by
 // WorkGroupLoops) not yet vectorized, of at most kMaxLoopSize instructions,
 // and switches of a few cases (kMaxCases): a larger one is a jump table the
-// masks would run case by case. What the vectorizer leaves scalar,
-// SimplifyCFG after it makes a switch again.
+// masks would run case by case. A default that cannot be taken becomes the
+// last case, untested. What the vectorizer leaves scalar, SimplifyCFG after
+// it makes a switch again.
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/IRBuilder.h>
@@ -66,6 +67,15 @@ void lowerSwitch(SwitchInst *switchInst) {
   BasicBlock *fallback = switchInst->getDefaultDest();
   SmallVector<std::pair<ConstantInt *, BasicBlock *>, 8> cases;
   for (auto &c : switchInst->cases()) cases.push_back({c.getCaseValue(), c.getCaseSuccessor()});
+  // A default that is never taken (`default: unreachable`, what SimplifyCFG
+  // makes of `switch (op & 3)` whose cases cover every value): the last case
+  // needs no test. A branch to the unreachable block would leave the loop
+  // by a second exit, and the vectorizer gives up on such a loop ("could
+  // not determine number of loop iterations").
+  if (!cases.empty() && isa<UnreachableInst>(fallback->getFirstNonPHIOrDbg())) {
+    fallback = cases.back().second;
+    cases.pop_back();
+  }
   // The successors, each once, and the value their phis took from `block`.
   SmallVector<BasicBlock *, 8> successors;
   for (BasicBlock *successor : llvm::successors(block))

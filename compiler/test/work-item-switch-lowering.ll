@@ -92,6 +92,43 @@ done:
 ; CHECK: latch:
 ; CHECK-NEXT: %w = phi i32 [ 5, %odd ], [ 2, %switch.next ]
 
+; `switch (op & 3)` with a case for every value: SimplifyCFG made the
+; default unreachable. The last case is the chain's end, untested, and no
+; branch leaves the loop for the unreachable block.
+define void @covered(ptr %out, ptr %ops, i64 %n) #0 {
+entry:
+  br label %loop
+loop:
+  %x = phi i64 [ 0, %entry ], [ %next, %store ]
+  %opp = getelementptr i32, ptr %ops, i64 %x
+  %op = load i32, ptr %opp, align 4, !llvm.access.group !0
+  %k = and i32 %op, 1
+  switch i32 %k, label %never [
+    i32 0, label %even
+    i32 1, label %odd
+  ]
+even:
+  br label %store
+odd:
+  br label %store
+never:
+  unreachable
+store:
+  %v = phi i32 [ 10, %even ], [ 11, %odd ]
+  %p = getelementptr i32, ptr %out, i64 %x
+  store i32 %v, ptr %p, align 4, !llvm.access.group !0
+  %next = add nuw nsw i64 %x, 1
+  %more = icmp ult i64 %next, %n
+  br i1 %more, label %loop, label %done, !llvm.loop !7
+done:
+  ret void
+}
+; CHECK-LABEL: define void @covered(
+; CHECK: %switch.case = icmp eq i32 %k, 0
+; CHECK-NEXT: br i1 %switch.case, label %even, label %odd
+; CHECK-NOT: switch.case1
+; CHECK: store:
+
 ; Already vectorized (its remainder): left alone.
 define void @vectorized(ptr %out, i32 %k, i64 %n) #0 {
 entry:
@@ -171,3 +208,4 @@ attributes #0 = { "lockstep-work-group-code" }
 !4 = !{!"llvm.loop.parallel_accesses", !0}
 !5 = !{!"llvm.loop.isvectorized", i32 1}
 !6 = distinct !{!6, !4}
+!7 = distinct !{!7, !4}
