@@ -136,6 +136,60 @@ done:
 ; CHECK-NOT: sfence
 ; CHECK: ret void
 
+; y[x] = y[x] * 2 + z[x] (an update in place) beside w[x] = z[x]: only the
+; store to w, which the loop does not read, is streamed.
+define void @in_place(ptr %args, ptr %group, ptr %local, ptr %context, ptr addrspace(1) %y, ptr addrspace(1) %z, ptr addrspace(1) %w, i64 %n) "lockstep-straight-line" {
+entry:
+  br label %loop
+
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %py = getelementptr inbounds <8 x float>, ptr addrspace(1) %y, i64 %i
+  %pz = getelementptr inbounds <8 x float>, ptr addrspace(1) %z, i64 %i
+  %pw = getelementptr inbounds <8 x float>, ptr addrspace(1) %w, i64 %i
+  %vy = load <8 x float>, ptr addrspace(1) %py, align 4
+  %vz = load <8 x float>, ptr addrspace(1) %pz, align 4
+  %twice = fadd <8 x float> %vy, %vy
+  %sum = fadd <8 x float> %twice, %vz
+  store <8 x float> %sum, ptr addrspace(1) %py, align 4
+  store <8 x float> %vz, ptr addrspace(1) %pw, align 4
+  %i.next = add nuw i64 %i, 1
+  %more = icmp ult i64 %i.next, %n
+  br i1 %more, label %loop, label %done
+
+done:
+  ret void
+}
+
+; CHECK-LABEL: define void @in_place(
+; CHECK: loop.stream:
+; CHECK: store <8 x float> %sum.stream, ptr addrspace(1) %py.stream, align 4{{$}}
+; CHECK-NEXT: store <8 x float> %vz.stream, ptr addrspace(1) %pw.stream, align 32, !nontemporal
+; CHECK: ret void
+
+; Only an update in place: no copy.
+define void @only_in_place(ptr %args, ptr %group, ptr %local, ptr %context, ptr addrspace(1) %y, i64 %n) "lockstep-straight-line" {
+entry:
+  br label %loop
+
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %py = getelementptr inbounds <8 x float>, ptr addrspace(1) %y, i64 %i
+  %vy = load <8 x float>, ptr addrspace(1) %py, align 4
+  %twice = fadd <8 x float> %vy, %vy
+  store <8 x float> %twice, ptr addrspace(1) %py, align 4
+  %i.next = add nuw i64 %i, 1
+  %more = icmp ult i64 %i.next, %n
+  br i1 %more, label %loop, label %done
+
+done:
+  ret void
+}
+
+; CHECK-LABEL: define void @only_in_place(
+; CHECK-NOT: nontemporal
+; CHECK: ret void
+
 ; A kernel with loops of its own (not straight-line) is left alone.
 define void @not_straight(ptr %args, ptr %group, ptr %local, ptr %context, ptr addrspace(1) %c, i64 %n) {
 entry:

@@ -2,7 +2,8 @@
 // stores whole vectors to consecutive global addresses gets a copy with
 // non-temporal stores, run for launches that store more than the caches keep
 // when the stores are aligned (no read for ownership: a third less traffic
-// for vector_add).
+// for vector_add). Not the stores to an array the loop also reads: an update
+// in place has no read for ownership to skip.
 //
 //   preheader:  every store's first address aligned to its size, and
 //               groups * runs * bytes per run >= streamingStoreMiB
@@ -12,9 +13,11 @@
 // Non-temporal stores are not ordered with other stores: a kernel that may
 // run them is marked kStreamingStoresAttr (with every function that calls
 // it), and the launcher fences its stores (sfence) after each run of groups.
+#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
@@ -64,7 +67,8 @@ struct StreamedStore {
 
 // A loop of a straight-line kernel whose only memory writes are whole-vector
 // stores of 16 or 32 bytes or whole cache lines to global memory, each to
-// consecutive addresses (several stores may interleave, as an unrolled
+// consecutive addresses; the stores it may stream are those to memory the
+// loop does not read (several stores may interleave, as an unrolled
 // loop's do). A signed `int` index (`out[i]` with `int i =
 // get_global_id(0)`) is a sign extension of a 32-bit induction, consecutive
 // only while that does not wrap: `PSE` collects that condition, which the
@@ -90,6 +94,20 @@ bool streamsStores(Loop *loop, PredicatedScalarEvolution &PSE, const DataLayout 
       if (!step || !step->getAPInt().isStrictlyPositive() || step->getAPInt().urem(size) != 0) return false;
       stores.push_back({store, address->getStart()});
     }
+  // A store to memory the loop also reads (`y[i] = a * x[i] + y[i]`, an
+  // update in place) gains nothing from being non-temporal: the load has
+  // brought the line into the cache already, so there is no read for
+  // ownership to skip, and the line would leave a cache that may well hold
+  // the whole array for the next launch (daxpy over 32 MiB arrays on the
+  // 2-core Xeon: 67-76 GB/s with ordinary stores, 36-40 with non-temporal
+  // ones).
+  SmallPtrSet<const Value *, 8> read;
+  for (BasicBlock *block : loop->blocks())
+    for (Instruction &I : *block)
+      if (auto *load = dyn_cast<LoadInst>(&I)) read.insert(getUnderlyingObject(load->getPointerOperand()));
+  erase_if(stores, [&](const StreamedStore &streamed) {
+    return read.contains(getUnderlyingObject(streamed.store->getPointerOperand()));
+  });
   return !stores.empty();
 }
 
