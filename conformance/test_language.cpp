@@ -358,5 +358,67 @@ TEST_F(Language, DenormsAreZeroOption) {
   EXPECT_EQ(std::fpclassify(denormal * unit), FP_SUBNORMAL) << "the host thread's denormal mode changed";
 }
 
+// Small private arrays indexed by values: a table each work-item builds and
+// reads at two data-dependent places, a histogram it counts into (stores at
+// a value, the array zeroed by its initializer), a float array written and
+// read at values; in launches whose work-item loops widen (PrivateArraySelects
+// makes the arrays values) and in groups of one work-item. Indices come from
+// the data, so each work-item takes other elements.
+TEST_F(Language, PrivateArraysIndexedByValues) {
+  cl_program program = build(R"CLC(
+    kernel void lut(global const int *in, global int *out) {
+      int i = get_global_id(0);
+      int t[8];
+      for (int k = 0; k < 8; k++) t[k] = k * k + i;
+      out[i] = t[in[i] & 7] - t[(in[i] >> 3) & 7];
+    }
+    kernel void histogram(global const int *in, global int *out) {
+      int i = get_global_id(0);
+      int h[6] = {0};
+      for (int k = 0; k < 5; k++) h[(in[i] >> (3 * k)) % 6]++;
+      out[i] = h[0] + 10 * h[1] + 100 * h[2] + 1000 * h[3] + 10000 * h[4] + 100000 * h[5];
+    }
+    kernel void floats(global const int *in, global float *out) {
+      int i = get_global_id(0);
+      float f[4] = {1.5f, 2.5f, 3.5f, 4.5f};
+      f[in[i] & 3] = (float)i;
+      f[(in[i] >> 2) & 3] *= 2.0f;
+      out[i] = f[(in[i] >> 4) & 3] + 0.25f * f[0];
+    }
+  )CLC",
+                             "");
+  ASSERT_NE(program, nullptr);
+  const size_t n = 5000;
+  std::vector<int> in = randomValues<int>(n, 0, 1 << 20);
+  std::vector<int> lut(n), histogram(n);
+  std::vector<float> floats(n);
+  for (size_t i = 0; i < n; ++i) {
+    int t[8];
+    for (int k = 0; k < 8; k++) t[k] = k * k + int(i);
+    lut[i] = t[in[i] & 7] - t[(in[i] >> 3) & 7];
+    int h[6] = {0};
+    for (int k = 0; k < 5; k++) h[(in[i] >> (3 * k)) % 6]++;
+    histogram[i] = h[0] + 10 * h[1] + 100 * h[2] + 1000 * h[3] + 10000 * h[4] + 100000 * h[5];
+    float f[4] = {1.5f, 2.5f, 3.5f, 4.5f};
+    f[in[i] & 3] = float(i);
+    f[(in[i] >> 2) & 3] *= 2.0f;
+    floats[i] = f[(in[i] >> 4) & 3] + 0.25f * f[0];
+  }
+  cl_mem src = bufferFrom(in), dst = buffer(CL_MEM_READ_WRITE, n * sizeof(int));
+  for (size_t local : {size_t(0), size_t(1)}) {
+    std::vector<size_t> localSize = local ? std::vector<size_t>{local} : std::vector<size_t>{};
+    for (const char *name : {"lut", "histogram", "floats"}) {
+      cl_kernel k = kernelOf(program, name);
+      ASSERT_NE(k, nullptr) << name;
+      ASSERT_TRUE(setArgs(k, src, dst));
+      ASSERT_TRUE(run(k, {n}, localSize)) << name;
+      if (std::string(name) == "floats")
+        EXPECT_EQ(read<float>(dst, n), floats) << "local size " << local;
+      else
+        EXPECT_EQ(read<int>(dst, n), std::string(name) == "lut" ? lut : histogram) << name << ", local size " << local;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace lockstep::test

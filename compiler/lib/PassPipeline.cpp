@@ -57,6 +57,9 @@ ModulePassManager buildPreparePipeline(const PipelineOptions &options) {
   // Loops over private arrays unroll now, so that the arrays become values
   // before the work-group loops would keep them in memory per work-item.
   simplify.addPass(PrivateArrayLoopsPass());
+  // Arrays still indexed by values: an element each, selects, values.
+  simplify.addPass(PrivateArraySelectsPass());
+  simplify.addPass(SROAPass(SROAOptions::ModifyCFG));
   passes.addPass(createModuleToFunctionPassAdaptor(std::move(simplify)));
   // On the kernels' own accesses and work-item calls: before the bounds
   // checks add theirs, and the work-item functions become GroupInfo reads.

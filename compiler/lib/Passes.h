@@ -136,6 +136,13 @@ struct PrivateArrayLoopsPass : llvm::PassInfoMixin<PrivateArrayLoopsPass> {
   llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
 };
 
+// Before the work-group passes, after PrivateArrayLoopsPass: a small private
+// array indexed by a value becomes a variable per element, read and written
+// at the value through selects, so that SROA makes it values.
+struct PrivateArraySelectsPass : llvm::PassInfoMixin<PrivateArraySelectsPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
+};
+
 // After -O3: puts masked gathers and scatters behind a test of their mask,
 // and turns those of one address into scalar accesses.
 struct MaskedMemoryGuardsPass : llvm::PassInfoMixin<MaskedMemoryGuardsPass> {
