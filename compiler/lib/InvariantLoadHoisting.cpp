@@ -32,6 +32,7 @@
 // that the assumption dominates become C here, before the loop passes
 // weigh the loops: the format switches fold now rather than at GVN.
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/DepthFirstIterator.h>
 #include <llvm/IR/DataLayout.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IntrinsicInst.h>
@@ -110,12 +111,16 @@ bool foldAssumedLoads(Function &F, DominatorTree &DT) {
 PreservedAnalyses InvariantLoadHoistingPass::run(Function &F, FunctionAnalysisManager &AM) {
   if (!Enabled) return PreservedAnalyses::all();
   const DataLayout &DL = F.getDataLayout();
+  DominatorTree &DT = AM.getResult<DominatorTreeAnalysis>(F);
   DenseMap<std::tuple<Value *, int64_t, Type *>, LoadInst *> hoisted;
+  // In dominator-tree order: a field's first load dominates its others, and
+  // a load that another's address comes from is seen (and merged) first.
   SmallVector<LoadInst *, 32> loads;
-  for (Instruction &I : instructions(F))
-    if (auto *load = dyn_cast<LoadInst>(&I); load && load->isSimple() &&
-                                                 load->hasMetadata(LLVMContext::MD_invariant_load))
-      loads.push_back(load);
+  for (DomTreeNode *node : depth_first(DT.getRootNode()))
+    for (Instruction &I : *node->getBlock())
+      if (auto *load = dyn_cast<LoadInst>(&I); load && load->isSimple() &&
+                                                   load->hasMetadata(LLVMContext::MD_invariant_load))
+        loads.push_back(load);
 
   bool changed = false;
   for (LoadInst *load : loads) {
@@ -127,7 +132,6 @@ PreservedAnalyses InvariantLoadHoistingPass::run(Function &F, FunctionAnalysisMa
     auto key = std::make_tuple(base, bytes, load->getType());
     if (auto found = hoisted.find(key); found != hoisted.end()) {
       LoadInst *kept = found->second;
-      kept->setAlignment(std::max(kept->getAlign(), load->getAlign()));
       load->replaceAllUsesWith(kept);
       load->eraseFromParent();
       ++NumMergedLoads;
@@ -153,7 +157,7 @@ PreservedAnalyses InvariantLoadHoistingPass::run(Function &F, FunctionAnalysisMa
     ++NumHoistedLoads;
     changed = true;
   }
-  changed |= foldAssumedLoads(F, AM.getResult<DominatorTreeAnalysis>(F));
+  changed |= foldAssumedLoads(F, DT);
   if (!changed) return PreservedAnalyses::all();
   PreservedAnalyses preserved;
   preserved.preserveSet<CFGAnalyses>();
