@@ -425,6 +425,82 @@ TEST_P(DivergentAccess, GridStrideLoopsOfEveryLength) {
   }
 }
 
+// Search loops that each work-item leaves at its own round by a `break`:
+// the first table entry a key hits, with the value found and the rounds
+// taken carried out of the loop, and a second search whose break leaves
+// through a store. Masked (their empty exit block merged into the code
+// after them): every work-item must stop at its own round, none earlier or
+// later, also when a whole group finds nothing.
+TEST_P(DivergentAccess, SearchLoopsLeftByABreak) {
+  cl_program program = build(R"CLC(
+    kernel void k(global const int *keys, global const int *table, int n, global int *out) {
+      int key = keys[get_global_id(0)], found = -1, rounds = 0, value = 0;
+      for (int s = 0; s < n; s++) {
+        rounds++;
+        int t = table[s];
+        if ((t ^ key) % 7 == 0 && t > key) { found = s; value = t - key; break; }
+      }
+      out[3 * get_global_id(0)] = found;
+      out[3 * get_global_id(0) + 1] = rounds;
+      int i = 0;
+      while (i < n) {
+        if (table[(i + key) % n] == key) { out[3 * get_global_id(0) + 2] = i; break; }
+        i++;
+      }
+      if (i == n) out[3 * get_global_id(0) + 2] = value;
+    }
+    kernel void first(global const int *keys, global const int *table, int n, global int *out) {
+      int key = keys[get_global_id(0)], h = -1;
+      for (int s = 0; s < n; s++) {
+        int t = table[s], u = t ^ key;
+        if (u % 7 == 0 && t > key) { h = s; break; }
+      }
+      out[get_global_id(0)] = h;
+    }
+  )CLC");
+  ASSERT_NE(program, nullptr);
+  cl_kernel k = kernelOf(program, "k"), first = kernelOf(program, "first");
+  ASSERT_TRUE(k && first);
+  const size_t local = GetParam(), global = local * 3;
+  for (int n : {0, 1, 5, 40}) {
+    std::vector<int> keys = randomValues<int>(global, 0, 60), table = randomValues<int>(std::max(n, 1), 0, 60);
+    // The last group finds nothing in the first search.
+    for (size_t g = 2 * local; g < global; ++g) keys[g] = 1000 + int(g);
+    cl_mem mk = bufferFrom(keys), mt = bufferFrom(table), mo = buffer(CL_MEM_READ_WRITE, 3 * global * sizeof(int));
+    cl_mem mf = buffer(CL_MEM_READ_WRITE, global * sizeof(int));
+    ASSERT_TRUE(setArgs(k, mk, mt, cl_int(n), mo));
+    ASSERT_TRUE(run(k, {global}, {local}));
+    ASSERT_TRUE(setArgs(first, mk, mt, cl_int(n), mf));
+    ASSERT_TRUE(run(first, {global}, {local}));
+    std::vector<int> out = read<int>(mo, 3 * global), firsts = read<int>(mf, global);
+    for (size_t g = 0; g < global; ++g) {
+      int key = keys[g], found = -1, rounds = 0, value = 0;
+      for (int s = 0; s < n; s++) {
+        rounds++;
+        int t = table[s];
+        if ((t ^ key) % 7 == 0 && t > key) {
+          found = s;
+          value = t - key;
+          break;
+        }
+      }
+      int i = 0, third = 0;
+      while (i < n) {
+        if (table[(i + key) % n] == key) {
+          third = i;
+          break;
+        }
+        i++;
+      }
+      if (i == n) third = value;
+      ASSERT_EQ(firsts[g], found) << "work-item " << g << ", n " << n;
+      ASSERT_EQ(out[3 * g], found) << "work-item " << g << ", n " << n;
+      ASSERT_EQ(out[3 * g + 1], rounds) << "work-item " << g << ", n " << n;
+      ASSERT_EQ(out[3 * g + 2], third) << "work-item " << g << ", n " << n;
+    }
+  }
+}
+
 // Gathers whose lanes fall in one or two runs of consecutive elements (a
 // tile's row end and the next row's start), which Lockstep loads with two
 // masked vector loads after checking every lane (MaskedMemoryGuardsPass);

@@ -133,6 +133,8 @@ unsigned LoopCutter::run(FunctionAnalysisManager &analyses) {
   // Loops behind a guard that only some work-items pass (`if (i < n)`)
   // come out of it, to be masked (GuardedLoops.cpp).
   hoistGuardedLoops(analyses);
+  // Loops left by a `break` get one exit, which masking needs.
+  funnelExits(analyses);
 
   // The dominator tree and loop info stay up to date through the cuts and
   // the unrolling; scalar evolution is asked again after the cuts.

@@ -65,6 +65,7 @@ class LoopCutter {
               bool keepsVectorsWhole) const;
   void splitLastRounds(llvm::FunctionAnalysisManager &analyses);
   void hoistGuardedLoops(llvm::FunctionAnalysisManager &analyses);
+  void funnelExits(llvm::FunctionAnalysisManager &analyses);
   void keepGuard(llvm::Loop *loop, llvm::AllocaInst *entered);
   bool splitLastRound(llvm::Loop *loop, llvm::DominatorTree &dominators, llvm::LoopInfo &loops);
   void maskLoop(llvm::Loop *loop);
