@@ -420,5 +420,51 @@ TEST_F(Language, PrivateArraysIndexedByValues) {
   }
 }
 
+// Kernel loops left by `continue` and `break` out of scopes with locals,
+// which the front end routes through a cleanup switch (CleanupSwitches.cpp
+// makes them branches, and the loops get their cuts): a sum that skips odd
+// elements, a count that stops at the first negative one, over windows of
+// every work-item's own, against the host, in widened launches and groups
+// of one.
+TEST_F(Language, LoopsLeftByContinueAndBreakInScopes) {
+  cl_kernel k = kernel(R"CLC(
+    kernel void k(global const int *in, global int *out, int n) {
+      int i = get_global_id(0), s = 0, c = 0;
+      for (int k = 0; k < n; k++) {
+        int v = in[i + k];
+        if (v & 1) continue;
+        s += v;
+      }
+      for (int k = 0; k < n; k++) {
+        int v = in[i + k] - 20;
+        if (v < 0) break;
+        c += v;
+      }
+      out[2 * i] = s;
+      out[2 * i + 1] = c;
+    }
+  )CLC",
+                       "k");
+  ASSERT_NE(k, nullptr);
+  const size_t global = 3000;
+  const int n = 37;
+  std::vector<int> in = randomValues<int>(global + n, 0, 100);
+  cl_mem src = bufferFrom(in), dst = buffer(CL_MEM_READ_WRITE, 2 * global * sizeof(int));
+  for (size_t local : {size_t(0), size_t(1), size_t(100)}) {
+    std::vector<size_t> localSize = local ? std::vector<size_t>{local} : std::vector<size_t>{};
+    ASSERT_TRUE(setArgs(k, src, dst, cl_int(n)));
+    ASSERT_TRUE(run(k, {global}, localSize));
+    std::vector<int> out = read<int>(dst, 2 * global);
+    for (size_t i = 0; i < global; ++i) {
+      int s = 0, c = 0;
+      for (int j = 0; j < n; j++)
+        if (!(in[i + j] & 1)) s += in[i + j];
+      for (int j = 0; j < n && in[i + j] - 20 >= 0; j++) c += in[i + j] - 20;
+      ASSERT_EQ(out[2 * i], s) << "work-item " << i << ", local size " << local;
+      ASSERT_EQ(out[2 * i + 1], c) << "work-item " << i << ", local size " << local;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace lockstep::test

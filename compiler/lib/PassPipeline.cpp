@@ -43,6 +43,9 @@ ModulePassManager buildPreparePipeline(const PipelineOptions &options) {
   passes.addPass(ImageSpecializationPass());
   passes.addPass(PrintfLoweringPass());
   passes.addPass(DeviceEnqueueLoweringPass());
+  // Loops left by `continue` and `break` out of scopes with locals: their
+  // cleanup switches become branches (CleanupSwitches.cpp).
+  passes.addPass(createModuleToFunctionPassAdaptor(CleanupSwitchesPass()));
   passes.addPass(KernelWrapperPass());
   // Only the work-group functions are called from outside; the rest may go.
   passes.addPass(InternalizePass([](const GlobalValue &value) {

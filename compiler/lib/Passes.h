@@ -14,6 +14,13 @@ class TargetMachine;
 
 namespace lockstep::compiler {
 
+// Before the kernel wrapper: a function with a switch whose default is
+// unreachable (the front end's cleanup slot for `continue` and `break` out of
+// a scope) runs SimplifyCFG, which makes it branches.
+struct CleanupSwitchesPass : llvm::PassInfoMixin<CleanupSwitchesPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
+};
+
 // Wraps each kernel into `void wg(args, group, local, context)` that unpacks the
 // argument block, and inlines the kernel and everything that (transitively)
 // uses barriers or work-item functions into it.
