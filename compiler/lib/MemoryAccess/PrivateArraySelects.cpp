@@ -46,12 +46,14 @@ static cl::opt<unsigned> MaxSelects("lockstep-private-array-selects", cl::init(6
 namespace lockstep::compiler {
 namespace {
 
-// One access of the array: a load or store through `element` (a constant
-// index, or null with `index` the value).
+// One access of the array: a load or store of one element (at the
+// constant `element`, or at the value `index`), or an initializer.
 struct Access {
+  enum Kind { AtConstant, AtValue, ZeroFill, ConstantCopy };
   Instruction *access;
-  int64_t element;  // -1: at `index`; -2: a memset to zero; -3: a memcpy of a constant
-  Value *index;
+  Kind kind;
+  uint64_t element = 0;
+  Value *index = nullptr;
 };
 
 // The element a GEP from the array reaches, as the front end writes it
@@ -80,23 +82,28 @@ bool collectAccesses(AllocaInst *array, Type *elementType, uint64_t count, const
              store->getValueOperand()->getType() == elementType;
     return false;
   };
+  uint64_t bytes = layout.getTypeAllocSize(array->getAllocatedType());
   for (User *user : array->users()) {
     if (auto *marker = dyn_cast<LifetimeIntrinsic>(user)) {
       markers.push_back(marker);
     } else if (auto *memset = dyn_cast<MemSetInst>(user)) {
       auto *length = dyn_cast<ConstantInt>(memset->getLength());
       auto *value = dyn_cast<ConstantInt>(memset->getValue());
-      if (memset->isVolatile() || memset->getDest() != array || !length || !value || !value->isZero()) return false;
-      accesses.push_back({memset, -2, nullptr});
+      if (memset->isVolatile() || memset->getDest() != array || !length || length->getZExtValue() != bytes ||
+          !value || !value->isZero())
+        return false;
+      accesses.push_back({memset, Access::ZeroFill});
     } else if (auto *memcpy = dyn_cast<MemCpyInst>(user)) {
       // An initializer list: a copy of a constant of the array's type.
       auto *source = dyn_cast<GlobalVariable>(memcpy->getSource()->stripPointerCasts());
-      if (memcpy->isVolatile() || memcpy->getDest() != array || !source || !source->isConstant() ||
-          !source->hasDefinitiveInitializer() || source->getValueType() != array->getAllocatedType())
+      auto *length = dyn_cast<ConstantInt>(memcpy->getLength());
+      if (memcpy->isVolatile() || memcpy->getDest() != array || !length || length->getZExtValue() != bytes ||
+          !source || !source->isConstant() || !source->hasDefinitiveInitializer() ||
+          source->getValueType() != array->getAllocatedType())
         return false;
-      accesses.push_back({memcpy, -3, nullptr});
+      accesses.push_back({memcpy, Access::ConstantCopy});
     } else if (isElementAccess(user, array)) {
-      accesses.push_back({cast<Instruction>(user), 0, nullptr});
+      accesses.push_back({cast<Instruction>(user), Access::AtConstant});
     } else if (auto *gep = dyn_cast<GetElementPtrInst>(user)) {
       Value *index = elementIndex(gep, array->getAllocatedType(), elementType, layout);
       if (!index) return false;
@@ -104,9 +111,11 @@ bool collectAccesses(AllocaInst *array, Type *elementType, uint64_t count, const
       if (constant && constant->getValue().uge(count)) return false;
       for (User *elementUser : gep->users())
         if (!isElementAccess(elementUser, gep)) return false;
-      for (User *elementUser : gep->users())
-        accesses.push_back({cast<Instruction>(elementUser), constant ? int64_t(constant->getZExtValue()) : -1,
-                            constant ? nullptr : index});
+      for (User *elementUser : gep->users()) {
+        auto *access = cast<Instruction>(elementUser);
+        accesses.push_back(constant ? Access{access, Access::AtConstant, constant->getZExtValue()}
+                                    : Access{access, Access::AtValue, 0, index});
+      }
     } else {
       return false;
     }
@@ -128,17 +137,12 @@ bool splitArray(AllocaInst *array, const DataLayout &layout) {
   uint64_t selects = 0;
   bool byValue = false;
   for (const Access &access : accesses)
-    if (access.element == -1) {
+    if (access.kind == Access::AtValue) {
       selects += count;
       byValue = true;
     }
   // What SROA splits itself, and what would cost too many selects, stay.
   if (!byValue || selects > MaxSelects) return false;
-  for (const Access &access : accesses)
-    if (auto *fill = dyn_cast<MemIntrinsic>(access.access);
-        fill && (!isa<ConstantInt>(fill->getLength()) ||
-                 cast<ConstantInt>(fill->getLength())->getZExtValue() != layout.getTypeAllocSize(arrayType)))
-      return false;
 
   IRBuilder<> builder(array);
   SmallVector<AllocaInst *, 8> elements;
@@ -151,16 +155,16 @@ bool splitArray(AllocaInst *array, const DataLayout &layout) {
   for (const Access &access : accesses) {
     Instruction *I = access.access;
     builder.SetInsertPoint(I);
-    if (access.element == -2) {  // memset to zero: every element zero
+    if (access.kind == Access::ZeroFill) {
       for (AllocaInst *element : elements)
         builder.CreateAlignedStore(Constant::getNullValue(elementType), element, align);
-    } else if (access.element == -3) {  // memcpy of a constant: its elements
+    } else if (access.kind == Access::ConstantCopy) {
       auto *source = cast<GlobalVariable>(cast<MemCpyInst>(I)->getSource()->stripPointerCasts());
       for (uint64_t e = 0; e < count; ++e)
         builder.CreateAlignedStore(source->getInitializer()->getAggregateElement(unsigned(e)), elements[e], align);
     } else if (auto *load = dyn_cast<LoadInst>(I)) {
       Value *value;
-      if (access.element >= 0) {
+      if (access.kind == Access::AtConstant) {
         value = builder.CreateAlignedLoad(elementType, elements[access.element], align);
       } else {
         value = builder.CreateAlignedLoad(elementType, elements[0], align);
@@ -174,7 +178,7 @@ bool splitArray(AllocaInst *array, const DataLayout &layout) {
     } else {
       auto *store = cast<StoreInst>(I);
       Value *stored = store->getValueOperand();
-      if (access.element >= 0) {
+      if (access.kind == Access::AtConstant) {
         builder.CreateAlignedStore(stored, elements[access.element], align);
       } else {
         for (uint64_t e = 0; e < count; ++e) {
