@@ -709,6 +709,77 @@ TEST_P(DivergentAccess, UniformStepThroughAUintIndex) {
   }
 }
 
+// Loads of one address that only some work-items make: a substring search
+// (each active work-item compares its byte with `pat[j]`, masked rounds),
+// and short, float and double coefficients under a data condition. Widened,
+// each is one scalar load made when some lane is active
+// (GuardedUniformLoadsPass): checked with a pattern of length 0 passed as a
+// NULL buffer (no work-item may load it), and with groups no work-item of
+// which takes the branch.
+TEST_P(DivergentAccess, UniformLoadsUnderAWorkItemCondition) {
+  cl_program program = build(R"CLC(
+    kernel void search(global const uchar *text, int n, constant uchar *pat, int m, global int *hits) {
+      int i = get_global_id(0), ok = 0;
+      if (i + m <= n) {
+        int j = 0;
+        while (j < m && text[i + j] == pat[j]) j++;
+        ok = j == m;
+      }
+      hits[i] = ok;
+    }
+    kernel void coefficients(global const int *x, global const short *cs, global const float *cf,
+                             global const double *cd, int c, global double *out) {
+      int i = get_global_id(0), v = x[i];
+      double r = v;
+      if (v % 3 == 0) r += cs[c];
+      if (v > 40) r *= cf[c + 1];
+      if ((v & 5) == 5) r -= cd[c + 2];
+      out[i] = r;
+    }
+  )CLC");
+  ASSERT_NE(program, nullptr);
+  cl_kernel search = kernelOf(program, "search"), coefficients = kernelOf(program, "coefficients");
+  ASSERT_TRUE(search && coefficients);
+  const size_t local = GetParam(), global = local * 5;
+  // Text of three letters, so that patterns match partway often.
+  std::vector<cl_uchar> text = randomValues<cl_uchar>(global + 8, 'a', 'c');
+  cl_mem mt = bufferFrom(text), mh = buffer(CL_MEM_READ_WRITE, global * sizeof(cl_int));
+  for (std::string pattern : {"", "b", "ab", "abca", "cabcab"}) {
+    std::vector<cl_uchar> pat(pattern.begin(), pattern.end());
+    cl_mem mp = pat.empty() ? nullptr : bufferFrom(pat, CL_MEM_READ_ONLY);
+    const int n = int(global) + 3, m = int(pat.size());
+    ASSERT_TRUE(setArgs(search, mt, cl_int(n), mp, cl_int(m), mh));
+    ASSERT_TRUE(run(search, {global}, {local}));
+    std::vector<cl_int> hits = read<cl_int>(mh, global);
+    for (size_t i = 0; i < global; ++i) {
+      int want = int(i) + m <= n && std::equal(pat.begin(), pat.end(), text.begin() + i);
+      ASSERT_EQ(hits[i], want) << "position " << i << ", pattern '" << pattern << "'";
+    }
+  }
+  std::vector<cl_short> cs = randomValues<cl_short>(8, -100, 100);
+  std::vector<float> cf = randomValues<float>(8, 0.5f, 2.0f);
+  std::vector<double> cd = randomValues<double>(8, -1.0, 1.0);
+  cl_mem ms = bufferFrom(cs), mf = bufferFrom(cf), md = bufferFrom(cd);
+  cl_mem mo = buffer(CL_MEM_READ_WRITE, global * sizeof(double));
+  for (int c : {0, 3, 5}) {
+    std::vector<cl_int> x = randomValues<cl_int>(global, 0, 60);
+    // The second group takes none of the branches.
+    for (size_t i = local; i < 2 * local; ++i) x[i] = 1;
+    cl_mem mx = bufferFrom(x);
+    ASSERT_TRUE(setArgs(coefficients, mx, ms, mf, md, cl_int(c), mo));
+    ASSERT_TRUE(run(coefficients, {global}, {local}));
+    std::vector<double> out = read<double>(mo, global);
+    for (size_t i = 0; i < global; ++i) {
+      int v = x[i];
+      double r = v;
+      if (v % 3 == 0) r += cs[c];
+      if (v > 40) r *= cf[c + 1];
+      if ((v & 5) == 5) r -= cd[c + 2];
+      ASSERT_EQ(out[i], r) << "work-item " << i << ", c " << c;
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(LocalSizes, DivergentAccess, ::testing::ValuesIn(kLocalSizes));
 
 }  // namespace

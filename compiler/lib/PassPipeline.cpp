@@ -137,10 +137,12 @@ ModulePassManager buildOptimizePipeline(PassBuilder &builder, TargetMachine &mac
     passes.addPass(WorkItemJamPass());
     // Last: SimplifyCFG would make the chains switches again.
     passes.addPass(WorkItemSwitchLoweringPass());
+    passes.addPass(GuardedUniformLoadsPass());
   });
   passes.addPass(builder.buildPerModuleDefaultPipeline(options.optDisable ? OptimizationLevel::O1
                                                                           : OptimizationLevel::O3));
   // On what the vectorizer made.
+  passes.addPass(GuardedUniformLoadsLoweringPass());
   passes.addPass(MaskedMemoryGuardsPass());
   passes.addPass(SpacedAccessesPass());
   passes.addPass(StridedRunPrefetchPass());

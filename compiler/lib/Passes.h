@@ -150,6 +150,19 @@ struct PrivateArraySelectsPass : llvm::PassInfoMixin<PrivateArraySelectsPass> {
   llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
 };
 
+// Before the loop vectorizer: a load of an address a work-item loop does not
+// change, under a work-item condition, becomes a call the vectorizer widens
+// through masked vector variants (MemoryAccess/GuardedUniformLoads.cpp).
+struct GuardedUniformLoadsPass : llvm::PassInfoMixin<GuardedUniformLoadsPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
+};
+
+// After -O3, before MaskedMemoryGuardsPass: GuardedUniformLoadsPass's calls
+// become loads again, the widened ones masked gathers of one address.
+struct GuardedUniformLoadsLoweringPass : llvm::PassInfoMixin<GuardedUniformLoadsLoweringPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+
 // After -O3: puts masked gathers and scatters behind a test of their mask,
 // and turns those of one address into scalar accesses.
 struct MaskedMemoryGuardsPass : llvm::PassInfoMixin<MaskedMemoryGuardsPass> {

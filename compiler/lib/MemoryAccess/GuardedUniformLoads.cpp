@@ -1,0 +1,206 @@
+// GuardedUniformLoadsPass (before the loop vectorizer) and
+// GuardedUniformLoadsLoweringPass (after -O3): a load of one address that
+// only some work-items make widens as one scalar load.
+//
+// A work-item loop that loads from an address the loop does not change,
+// under a condition that differs between work-items, is left scalar by the
+// loop vectorizer whenever its cost model prices that load high: the
+// vectorizer cannot speculate a load that may fault (nothing says the
+// address is valid when no work-item takes the branch), so it plans a masked
+// gather of the one address, and x86 has no gather of bytes or halfwords:
+// scalarized with a branch per lane, it is "not beneficial". A naive
+// substring search, `while (j < m && text[i + j] == pat[j]) j++`, masked
+// (LoopCuts), compares each round's bytes under the work-items' `active`
+// flags with `pat[j]`, one address for all: the round ran scalar, 0.12
+// Gpos/s on the 2-core Xeon against PoCL's 0.34.
+//
+// Such a load becomes a call the vectorizer widens through the vector
+// function ABI (masked variants for 2 to 64 lanes, the pointer uniform):
+//
+//   %v = load i8, ptr addrspace(2) %p, align 1
+//     ->  %v = call i8 @__lockstep_uniform_load_i8_p2_a1(ptr addrspace(2) %p)
+//         "vector-function-abi-variant"="_ZGV_LLVM_M16u___lockstep_uniform_load_i8_p2_a1(..._v16)", ...
+//
+// and after -O3 the calls become memory accesses again: a scalar call the
+// load it was, a vector one `masked.gather(splat %p, mask)`, which
+// MaskedMemoryGuardsPass puts behind a test of the mask and makes one scalar
+// load (made only when some lane is active, as the scalar code made it only
+// when some work-item was). Every lane gets the value memory holds at the
+// call's place in the widened trip, after all lanes' accesses before it: a
+// lane would see another's write only through a race between work-items,
+// which the work-item loop's access group (the parallel loop the vectorizer
+// trusts for every other access) rules out. Volatile and atomic loads,
+// loads outside the access group, loads the vectorizer may speculate anyway
+// and loads of vectors are left alone. The call reads only its argument's
+// memory, so the passes between may move or merge it as they would the
+// load, but never speculate it.
+//
+// `-lockstep-guarded-uniform-loads=false` turns the rewrite off.
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/Loads.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/CommandLine.h>
+#include <llvm/Support/Debug.h>
+
+#include <string>
+
+#include "Internal.h"
+#include "Passes.h"
+#include "Statistics.h"
+
+#define DEBUG_TYPE "lockstep-guarded-uniform-loads"
+
+using namespace llvm;
+
+static cl::opt<bool> Enabled("lockstep-guarded-uniform-loads", cl::init(true), cl::Hidden,
+                             cl::desc("Let the vectorizer widen loads of one address under a work-item condition"));
+
+LOCKSTEP_STATISTIC(NumCalls, "Loads of one address under a work-item condition made calls the vectorizer widens");
+LOCKSTEP_STATISTIC(NumVectorLowered, "Widened uniform-load calls lowered to masked gathers of one address");
+LOCKSTEP_STATISTIC(NumScalarLowered, "Uniform-load calls lowered back to loads");
+
+namespace lockstep::compiler {
+namespace {
+
+constexpr const char *kPrefix = "__lockstep_uniform_load_";
+// The vectorizer's widths for which a variant is offered.
+constexpr unsigned kLanes[] = {2, 4, 8, 16, 32, 64};
+
+// The name of the function that loads `type` from address space `space`
+// at `align`, and the types it can load: scalars of up to 64 bits.
+std::string typeName(Type *type) {
+  if (auto *integer = dyn_cast<IntegerType>(type)) return "i" + std::to_string(integer->getBitWidth());
+  if (type->isHalfTy()) return "f16";
+  if (type->isBFloatTy()) return "bf16";
+  if (type->isFloatTy()) return "f32";
+  if (type->isDoubleTy()) return "f64";
+  if (auto *pointer = dyn_cast<PointerType>(type)) return "p" + std::to_string(pointer->getAddressSpace());
+  return "";
+}
+
+std::string functionName(Type *type, unsigned space, Align align) {
+  return std::string(kPrefix) + typeName(type) + "_p" + std::to_string(space) + "_a" +
+         std::to_string(align.value());
+}
+
+// The scalar function and its masked vector variants (declared: the vector
+// function ABI finds a variant only if the module declares it).
+Function *declare(Module &M, Type *type, PointerType *pointer, Align align, std::string &variants) {
+  std::string name = functionName(type, pointer->getAddressSpace(), align);
+  auto declareOne = [&](const std::string &fnName, FunctionType *fnType) {
+    Function *F = cast<Function>(M.getOrInsertFunction(fnName, fnType).getCallee());
+    F->setDoesNotThrow();
+    F->setWillReturn();
+    F->setNoSync();
+    F->setDoesNotFreeMemory();
+    F->setOnlyReadsMemory();
+    F->setOnlyAccessesArgMemory();
+    return F;
+  };
+  Function *scalar = declareOne(name, FunctionType::get(type, {pointer}, false));
+  LLVMContext &context = M.getContext();
+  variants.clear();
+  for (unsigned lanes : kLanes) {
+    std::string vectorName = name + "_v" + std::to_string(lanes);
+    declareOne(vectorName, FunctionType::get(FixedVectorType::get(type, lanes),
+                                             {pointer, FixedVectorType::get(Type::getInt1Ty(context), lanes)}, false));
+    if (!variants.empty()) variants += ",";
+    variants += "_ZGV_LLVM_M" + std::to_string(lanes) + "u_" + name + "(" + vectorName + ")";
+  }
+  return scalar;
+}
+
+// Whether `load` is one the rewrite takes: of a scalar, from an address
+// `loop` does not change, in a block only some trips run, which the
+// vectorizer could not speculate.
+bool takes(LoadInst &load, Loop &loop, DominatorTree &DT, const DataLayout &DL) {
+  if (!load.isSimple() || typeName(load.getType()).empty()) return false;
+  if (!loop.isLoopInvariant(load.getPointerOperand())) return false;
+  if (DT.dominates(load.getParent(), loop.getLoopLatch())) return false;
+  BasicBlock *preheader = loop.getLoopPreheader();
+  if (!preheader ||
+      isSafeToLoadUnconditionally(load.getPointerOperand(), load.getType(), load.getAlign(), DL,
+                                  preheader->getTerminator(), nullptr, &DT))
+    return false;
+  // In the loop's access group: the loop's trips (work-items) do not depend
+  // on each other's accesses, which is also what lets the vectorizer widen
+  // it; within a trip, the widened call keeps its place among the accesses.
+  return load.hasMetadata(LLVMContext::MD_access_group);
+}
+
+}  // namespace
+
+PreservedAnalyses GuardedUniformLoadsPass::run(Function &F, FunctionAnalysisManager &AM) {
+  if (!Enabled || F.isDeclaration()) return PreservedAnalyses::all();
+  auto &LI = AM.getResult<LoopAnalysis>(F);
+  auto &DT = AM.getResult<DominatorTreeAnalysis>(F);
+  const DataLayout &DL = F.getDataLayout();
+  SmallVector<std::pair<LoadInst *, Loop *>, 8> found;
+  for (Loop *loop : LI.getLoopsInPreorder()) {
+    if (!isWorkItemLoop(loop)) continue;
+    for (BasicBlock *BB : loop->blocks())
+      for (Instruction &I : *BB)
+        if (auto *load = dyn_cast<LoadInst>(&I); load && takes(*load, *loop, DT, DL))
+          found.push_back({load, loop});
+  }
+  if (found.empty()) return PreservedAnalyses::all();
+  Module &M = *F.getParent();
+  std::string variants;
+  for (auto [load, loop] : found) {
+    LLVM_DEBUG(dbgs() << "uniform load under a condition: " << *load << "\n");
+    ++NumCalls;
+    auto *pointer = cast<PointerType>(load->getPointerOperandType());
+    Function *callee = declare(M, load->getType(), pointer, load->getAlign(), variants);
+    IRBuilder<> builder(load);
+    CallInst *call = builder.CreateCall(callee, {load->getPointerOperand()});
+    call->takeName(load);
+    call->addFnAttr(Attribute::get(F.getContext(), "vector-function-abi-variant", variants));
+    // The loop is parallel only if each of its memory accesses is in its
+    // access group.
+    call->copyMetadata(*load, {LLVMContext::MD_access_group});
+    load->replaceAllUsesWith(call);
+    load->eraseFromParent();
+  }
+  PreservedAnalyses preserved = PreservedAnalyses::none();
+  preserved.preserveSet<CFGAnalyses>();
+  return preserved;
+}
+
+PreservedAnalyses GuardedUniformLoadsLoweringPass::run(Module &M, ModuleAnalysisManager &) {
+  SmallVector<Function *, 8> functions;
+  for (Function &F : M)
+    if (F.isDeclaration() && F.getName().starts_with(kPrefix)) functions.push_back(&F);
+  if (functions.empty()) return PreservedAnalyses::all();
+  for (Function *F : functions) {
+    // The alignment is the name's last part.
+    StringRef name = F->getName();
+    StringRef alignText = name.substr(name.rfind("_a") + 2);
+    alignText = alignText.take_while([](char c) { return c >= '0' && c <= '9'; });
+    Align align(std::stoull(alignText.str()));
+    for (User *user : make_early_inc_range(F->users())) {
+      auto *call = cast<CallInst>(user);
+      IRBuilder<> builder(call);
+      Value *pointer = call->getArgOperand(0);
+      Value *result;
+      if (auto *vector = dyn_cast<FixedVectorType>(call->getType())) {
+        ++NumVectorLowered;
+        Value *pointers = builder.CreateVectorSplat(vector->getNumElements(), pointer);
+        result = builder.CreateMaskedGather(vector, pointers, align, call->getArgOperand(1));
+      } else {
+        ++NumScalarLowered;
+        result = builder.CreateAlignedLoad(call->getType(), pointer, align);
+      }
+      result->takeName(call);
+      call->replaceAllUsesWith(result);
+      call->eraseFromParent();
+    }
+  }
+  for (Function *F : functions) F->eraseFromParent();
+  return PreservedAnalyses::none();
+}
+
+}  // namespace lockstep::compiler
