@@ -24,11 +24,18 @@
 // comes at the end of a trip, after the trip's stores. Loops with a
 // computable trip count end by themselves and are left alone: the
 // work-item loops (a group's size bounds them), and the loops a kernel runs
-// a counted number of times, whose work-item loops still widen. A loop of
+// a counted number of times, whose work-item loops still widen. A bound the
+// loop loads in its header from an address it does not change and memory it
+// does not write (`for (k = rowptr[r]; k < rowptr[r + 1]; k++)`, a sparse
+// row; `i < params->count`) moves to the preheader first (LICM would, but
+// only later): the count is then computable, and the loop does not poll. A
+// loop of
 // the kernel's that WorkGroupLoops runs in lockstep across the work-items (a
 // divergent `while`) polls once per round, outside its work-item loops.
 #include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/Analysis/AliasAnalysis.h>
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
@@ -47,11 +54,49 @@
 using namespace llvm;
 
 LOCKSTEP_STATISTIC(NumPolls, "Loops that poll the launch's stop word");
+LOCKSTEP_STATISTIC(NumBoundsHoisted, "Loops whose count became computable once their header's loads moved out");
 
 static cl::opt<bool> Polls("lockstep-stop-polls", cl::init(true),
                            cl::desc("Loops without a computable trip count poll the launch's stop word"));
 
 namespace lockstep::compiler {
+namespace {
+
+// Moves the loads of `loop`'s header from addresses the loop does not change
+// to its preheader, where nothing in the loop may write what they read:
+// whenever the preheader runs, the header runs next and makes them. Returns
+// whether one moved.
+bool hoistHeaderLoads(Loop &loop, AAResults &AA, ScalarEvolution &evolution) {
+  BasicBlock *preheader = loop.getLoopPreheader();
+  if (!preheader) return false;
+  SmallVector<Instruction *, 8> writes;
+  for (BasicBlock *block : loop.blocks())
+    for (Instruction &I : *block)
+      if (I.mayWriteToMemory()) writes.push_back(&I);
+  bool moved = false;
+  for (Instruction &I : make_early_inc_range(*loop.getHeader())) {
+    auto *load = dyn_cast<LoadInst>(&I);
+    if (load && load->isSimple()) {
+      MemoryLocation location = MemoryLocation::get(load);
+      bool changed = false;
+      if (none_of(writes, [&](Instruction *W) { return isModSet(AA.getModRefInfo(W, location)); }) &&
+          loop.makeLoopInvariant(load->getPointerOperand(), changed, preheader->getTerminator(), nullptr,
+                                 &evolution)) {
+        // Scalar evolution keeps what it found of the load inside the loop.
+        evolution.forgetValue(load);
+        load->moveBefore(preheader->getTerminator());
+        moved = true;
+        continue;
+      }
+    }
+    // Past an instruction that may not go on to the next, a load may not
+    // run earlier.
+    if (!isGuaranteedToTransferExecutionToSuccessor(&I)) break;
+  }
+  return moved;
+}
+
+}  // namespace
 
 PreservedAnalyses StopPollPass::run(Module &M, ModuleAnalysisManager &analyses) {
   if (!Polls) return PreservedAnalyses::all();
@@ -78,13 +123,29 @@ PreservedAnalyses StopPollPass::run(Module &M, ModuleAnalysisManager &analyses) 
     ScalarEvolution &evolution = functions.getResult<ScalarEvolutionAnalysis>(F);
     // The loops that poll, each with its latches.
     SmallVector<std::pair<BasicBlock *, SmallVector<BasicBlock *, 4>>, 8> polled;
+    bool hoisted = false;
     for (Loop *loop : loops.getLoopsInPreorder()) {
       if (!isa<SCEVCouldNotCompute>(evolution.getBackedgeTakenCount(loop))) continue;
+      if (hoistHeaderLoads(*loop, functions.getResult<AAManager>(F), evolution)) {
+        hoisted = true;
+        evolution.forgetLoop(loop);
+        evolution.forgetLoopDispositions();
+        if (!isa<SCEVCouldNotCompute>(evolution.getBackedgeTakenCount(loop))) {
+          ++NumBoundsHoisted;
+          continue;
+        }
+      }
       SmallVector<BasicBlock *, 4> latches;
       loop->getLoopLatches(latches);
       polled.push_back({loop->getHeader(), std::move(latches)});
     }
-    if (polled.empty()) continue;
+    if (polled.empty()) {
+      if (hoisted) {
+        functions.invalidate(F, PreservedAnalyses::none());
+        changed = true;
+      }
+      continue;
+    }
     IRBuilder<> entry(F.getEntryBlock().getTerminator());
     Value *word = loadGroupInfo(entry, F.getArg(kGroupInfoParam), kStop);
     word->setName("stop.word");

@@ -67,9 +67,56 @@ exit:
   ret void
 }
 
+; A sparse row's loop, `for (k = rowptr[r]; k < rowptr[r + 1]; k++)`: its
+; bound is loaded in the header from an address the loop does not change,
+; and the loop writes nothing; the load moves to the preheader, the count
+; becomes computable and the loop does not poll. The second loop stores
+; where its bound may be: it keeps its load and polls.
+define void @__lockstep_wg_r(ptr %args, ptr %group, ptr %local, ptr %context) #3 {
+entry:
+  %rowptr = load ptr, ptr %args, align 8
+  %out = getelementptr i8, ptr %args, i64 8
+  %r = load i32, ptr %out, align 4
+  %first = load i32, ptr %rowptr, align 4
+  br label %row
+
+row:
+  %k = phi i32 [ %first, %entry ], [ %k.next, %body ]
+  %s = phi i32 [ 0, %entry ], [ %s.next, %body ]
+  %r.ext = sext i32 %r to i64
+  %endp = getelementptr i32, ptr %rowptr, i64 %r.ext
+  %end = load i32, ptr %endp, align 4
+  %more = icmp slt i32 %k, %end
+  br i1 %more, label %body, label %wpre
+
+body:
+  %s.next = add i32 %s, %k
+  %k.next = add nsw i32 %k, 1
+  br label %row
+
+wpre:
+  br label %written
+
+written:
+  %k2 = phi i32 [ 0, %wpre ], [ %k2.next, %wbody ]
+  %end2 = load i32, ptr %rowptr, align 4
+  %more2 = icmp slt i32 %k2, %end2
+  br i1 %more2, label %wbody, label %exit
+
+wbody:
+  %slot = getelementptr i32, ptr %out, i32 %k2
+  store i32 %s, ptr %slot, align 4
+  %k2.next = add nsw i32 %k2, 1
+  br label %written
+
+exit:
+  ret void
+}
+
 attributes #0 = { "lockstep-kernel"="k" "lockstep-work-group-code" }
 attributes #2 = { "lockstep-kernel"="s" "lockstep-work-group-code" }
 attributes #1 = { "lockstep-work-group-code" }
+attributes #3 = { "lockstep-kernel"="r" "lockstep-work-group-code" }
 
 ; CHECK-LABEL: define void @__lockstep_wg_k(
 ; CHECK: entry:
@@ -104,7 +151,19 @@ attributes #1 = { "lockstep-work-group-code" }
 ; CHECK: switch i32 %v, label %exit [
 ; CHECK-NEXT: i32 1, label %stop.poll
 ; CHECK-NEXT: i32 2, label %stop.poll
+; CHECK-LABEL: define void @__lockstep_wg_r(
+; CHECK: %endp = getelementptr i32, ptr %rowptr, i64 %r.ext
+; CHECK-NEXT: %end = load i32, ptr %endp, align 4
+; CHECK: br label %row
+; CHECK: row:
+; CHECK-NOT: load
+; CHECK: br i1 %more, label %body, label %wpre
+; CHECK: stop.poll:
+; CHECK: written:
+; CHECK-NEXT: %k2 = phi
+; CHECK-NEXT: %end2 = load i32, ptr %rowptr
 ; CHECK: declare void @__lockstep_stop_group() #[[ATTRS:[0-9]+]]
 ; CHECK: attributes #0 = { "lockstep-kernel"="k" "lockstep-stop-polls" "lockstep-work-group-code" }
 ; CHECK: attributes #1 = { "lockstep-work-group-code" }
+; CHECK: attributes #3 = { "lockstep-kernel"="r" "lockstep-stop-polls" "lockstep-work-group-code" }
 ; CHECK: attributes #[[ATTRS]] = { cold nounwind willreturn memory(inaccessiblemem: readwrite) }
