@@ -1,5 +1,7 @@
 // Atomics on global and local ints: every work-item of every group races on the
 // same words, so only real atomics give the host's count.
+#include <algorithm>
+
 #include "ClTest.h"
 
 namespace lockstep::test {
@@ -131,6 +133,101 @@ TEST_P(Atomics, OpenClC20AtomicFetchAdd) {
   ASSERT_TRUE(run(k, {n}, {local}));
   EXPECT_EQ(read<int>(counter, 1)[0], int(n));
   EXPECT_EQ(read<int>(maximum, 1)[0], int(n - 1));
+}
+
+// Slots taken from counters (`out[atomic_inc(&n)] = x` under a condition,
+// as stream compaction and a detector's list do; an add of a step the group
+// shares; a sub from a top; a 64-bit counter): a vector's work-items make
+// one atomic and each takes the old value plus its rank
+// (UniformAtomicAggregationPass). Every kept value lands in one slot of its
+// own, the counters end at the host's totals, and the slots each work-item
+// got are all different, whatever the local size and with groups none of
+// whose work-items keeps anything.
+TEST_P(Atomics, SlotsTakenFromCounters) {
+  const size_t local = GetParam(), groups = 9, n = local * groups;
+  cl_kernel k = kernel(R"CLC(
+    kernel void k(global const int *in, int t, int step, global int *out, volatile global int *count,
+                  global int *slots, global int *top, global long *wide) {
+      int i = get_global_id(0), x = in[i], slot = -1, s2 = -1, s3 = -1;
+      if (x > t) {
+        slot = atomic_inc(count);
+        out[slot] = x;
+      }
+      if (x % 3 == 0) s2 = atomic_add(&count[1], step);
+      if (x & 1) s3 = atomic_sub(top, 2);
+      slots[3 * i] = slot;
+      slots[3 * i + 1] = s2;
+      slots[3 * i + 2] = s3;
+      if (x > 10) wide[1 + i] = atom_add(wide, (long)step << 33);
+    }
+  )CLC",
+                       "k");
+  ASSERT_NE(k, nullptr);
+  for (int t : {50, 90, 1000}) {
+    std::vector<int> in = randomValues<int>(n, 0, 100);
+    // The third group keeps nothing and takes no slot.
+    for (size_t i = 2 * local; i < std::min(n, 3 * local); ++i) in[i] = 4;
+    const int step = 5, start = 1000;
+    const long long wideStart = 7;
+    cl_mem mi = bufferFrom(in), mo = bufferFrom(std::vector<int>(n, -7)), mc = bufferFrom(std::vector<int>{0, 0});
+    cl_mem ms = buffer(CL_MEM_READ_WRITE, 3 * n * sizeof(int)), mt = bufferFrom(std::vector<int>{start});
+    std::vector<cl_long> wideInit(n + 1, -1);
+    wideInit[0] = wideStart;
+    cl_mem mw = bufferFrom(wideInit);
+    ASSERT_TRUE(setArgs(k, mi, cl_int(t), cl_int(step), mo, mc, ms, mt, mw));
+    ASSERT_TRUE(run(k, {n}, {local}));
+    std::vector<int> out = read<int>(mo, n), counts = read<int>(mc, 2), slots = read<int>(ms, 3 * n),
+                     top = read<int>(mt, 1);
+    std::vector<cl_long> wide = read<cl_long>(mw, n + 1);
+    std::vector<int> kept, gotKept, slot2, slot3;
+    std::vector<cl_long> slotWide;
+    int multiples = 0, odd = 0, large = 0;
+    for (size_t i = 0; i < n; ++i) {
+      int x = in[i];
+      if (x > t) {
+        kept.push_back(x);
+        ASSERT_GE(slots[3 * i], 0) << "work-item " << i;
+        ASSERT_LT(slots[3 * i], int(n)) << "work-item " << i;
+        ASSERT_EQ(out[slots[3 * i]], x) << "work-item " << i << "'s slot " << slots[3 * i];
+      } else {
+        ASSERT_EQ(slots[3 * i], -1) << "work-item " << i;
+      }
+      if (x % 3 == 0) {
+        ++multiples;
+        slot2.push_back(slots[3 * i + 1]);
+      } else {
+        ASSERT_EQ(slots[3 * i + 1], -1) << "work-item " << i;
+      }
+      if (x & 1) {
+        ++odd;
+        slot3.push_back(slots[3 * i + 2]);
+      } else {
+        ASSERT_EQ(slots[3 * i + 2], -1) << "work-item " << i;
+      }
+      if (x > 10) {
+        ++large;
+        slotWide.push_back(wide[1 + i]);
+      } else {
+        ASSERT_EQ(wide[1 + i], -1) << "work-item " << i;
+      }
+    }
+    ASSERT_EQ(counts[0], int(kept.size())) << "t " << t;
+    // The first count slots hold the kept values, each once.
+    gotKept.assign(out.begin(), out.begin() + kept.size());
+    std::sort(kept.begin(), kept.end());
+    std::sort(gotKept.begin(), gotKept.end());
+    EXPECT_EQ(gotKept, kept) << "t " << t;
+    // Each counter's old values are its start, start + step, ... in some order.
+    ASSERT_EQ(counts[1], multiples * step);
+    std::sort(slot2.begin(), slot2.end());
+    for (int j = 0; j < multiples; ++j) ASSERT_EQ(slot2[j], j * step);
+    ASSERT_EQ(top[0], start - 2 * odd);
+    std::sort(slot3.begin(), slot3.end());
+    for (int j = 0; j < odd; ++j) ASSERT_EQ(slot3[j], start - 2 * (odd - 1) + 2 * j);
+    ASSERT_EQ(wide[0], wideStart + (cl_long(large) * step << 33));
+    std::sort(slotWide.begin(), slotWide.end());
+    for (int j = 0; j < large; ++j) ASSERT_EQ(slotWide[j], wideStart + (cl_long(j) * step << 33));
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(LocalSizes, Atomics, ::testing::ValuesIn(kLocalSizes),

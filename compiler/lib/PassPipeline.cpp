@@ -138,11 +138,13 @@ ModulePassManager buildOptimizePipeline(PassBuilder &builder, TargetMachine &mac
     // Last: SimplifyCFG would make the chains switches again.
     passes.addPass(WorkItemSwitchLoweringPass());
     passes.addPass(GuardedUniformLoadsPass());
+    passes.addPass(UniformAtomicAggregationPass());
   });
   passes.addPass(builder.buildPerModuleDefaultPipeline(options.optDisable ? OptimizationLevel::O1
                                                                           : OptimizationLevel::O3));
   // On what the vectorizer made.
   passes.addPass(GuardedUniformLoadsLoweringPass());
+  passes.addPass(UniformAtomicAggregationLoweringPass());
   passes.addPass(MaskedMemoryGuardsPass());
   passes.addPass(SpacedAccessesPass());
   passes.addPass(StridedRunPrefetchPass());

@@ -163,6 +163,20 @@ struct GuardedUniformLoadsLoweringPass : llvm::PassInfoMixin<GuardedUniformLoads
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 
+// Before the loop vectorizer: a relaxed atomic add of a value and at an
+// address a work-item loop does not change, whose result is used, becomes a
+// call the vectorizer widens (MemoryAccess/UniformAtomicAggregation.cpp).
+struct UniformAtomicAggregationPass : llvm::PassInfoMixin<UniformAtomicAggregationPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
+};
+
+// After -O3: UniformAtomicAggregationPass's widened calls become one atomic
+// add of the active lanes' total and each lane's rank; scalar ones the
+// atomics they were.
+struct UniformAtomicAggregationLoweringPass : llvm::PassInfoMixin<UniformAtomicAggregationLoweringPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+
 // After -O3: puts masked gathers and scatters behind a test of their mask,
 // and turns those of one address into scalar accesses.
 struct MaskedMemoryGuardsPass : llvm::PassInfoMixin<MaskedMemoryGuardsPass> {

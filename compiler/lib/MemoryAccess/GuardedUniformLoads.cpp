@@ -49,6 +49,7 @@
 #include <string>
 
 #include "Internal.h"
+#include "MemoryAccess/MaskedVariants.h"
 #include "Passes.h"
 #include "Statistics.h"
 
@@ -67,11 +68,9 @@ namespace lockstep::compiler {
 namespace {
 
 constexpr const char *kPrefix = "__lockstep_uniform_load_";
-// The vectorizer's widths for which a variant is offered.
-constexpr unsigned kLanes[] = {2, 4, 8, 16, 32, 64};
 
-// The name of the function that loads `type` from address space `space`
-// at `align`, and the types it can load: scalars of up to 64 bits.
+// The name of the function that loads `type` from address space `space` at
+// `align`; empty for a type it does not load (scalars of up to 64 bits).
 std::string typeName(Type *type) {
   if (auto *integer = dyn_cast<IntegerType>(type)) return "i" + std::to_string(integer->getBitWidth());
   if (type->isHalfTy()) return "f16";
@@ -80,38 +79,6 @@ std::string typeName(Type *type) {
   if (type->isDoubleTy()) return "f64";
   if (auto *pointer = dyn_cast<PointerType>(type)) return "p" + std::to_string(pointer->getAddressSpace());
   return "";
-}
-
-std::string functionName(Type *type, unsigned space, Align align) {
-  return std::string(kPrefix) + typeName(type) + "_p" + std::to_string(space) + "_a" +
-         std::to_string(align.value());
-}
-
-// The scalar function and its masked vector variants (declared: the vector
-// function ABI finds a variant only if the module declares it).
-Function *declare(Module &M, Type *type, PointerType *pointer, Align align, std::string &variants) {
-  std::string name = functionName(type, pointer->getAddressSpace(), align);
-  auto declareOne = [&](const std::string &fnName, FunctionType *fnType) {
-    Function *F = cast<Function>(M.getOrInsertFunction(fnName, fnType).getCallee());
-    F->setDoesNotThrow();
-    F->setWillReturn();
-    F->setNoSync();
-    F->setDoesNotFreeMemory();
-    F->setOnlyReadsMemory();
-    F->setOnlyAccessesArgMemory();
-    return F;
-  };
-  Function *scalar = declareOne(name, FunctionType::get(type, {pointer}, false));
-  LLVMContext &context = M.getContext();
-  variants.clear();
-  for (unsigned lanes : kLanes) {
-    std::string vectorName = name + "_v" + std::to_string(lanes);
-    declareOne(vectorName, FunctionType::get(FixedVectorType::get(type, lanes),
-                                             {pointer, FixedVectorType::get(Type::getInt1Ty(context), lanes)}, false));
-    if (!variants.empty()) variants += ",";
-    variants += "_ZGV_LLVM_M" + std::to_string(lanes) + "u_" + name + "(" + vectorName + ")";
-  }
-  return scalar;
 }
 
 // Whether `load` is one the rewrite takes: of a scalar, from an address
@@ -139,31 +106,32 @@ PreservedAnalyses GuardedUniformLoadsPass::run(Function &F, FunctionAnalysisMana
   auto &LI = AM.getResult<LoopAnalysis>(F);
   auto &DT = AM.getResult<DominatorTreeAnalysis>(F);
   const DataLayout &DL = F.getDataLayout();
-  SmallVector<std::pair<LoadInst *, Loop *>, 8> found;
+  SmallVector<LoadInst *, 8> found;
   for (Loop *loop : LI.getLoopsInPreorder()) {
     if (!isWorkItemLoop(loop)) continue;
     for (BasicBlock *BB : loop->blocks())
       for (Instruction &I : *BB)
         if (auto *load = dyn_cast<LoadInst>(&I); load && takes(*load, *loop, DT, DL))
-          found.push_back({load, loop});
+          found.push_back(load);
   }
   if (found.empty()) return PreservedAnalyses::all();
   Module &M = *F.getParent();
-  std::string variants;
-  for (auto [load, loop] : found) {
+  for (LoadInst *load : found) {
     LLVM_DEBUG(dbgs() << "uniform load under a condition: " << *load << "\n");
     ++NumCalls;
     auto *pointer = cast<PointerType>(load->getPointerOperandType());
-    Function *callee = declare(M, load->getType(), pointer, load->getAlign(), variants);
-    IRBuilder<> builder(load);
-    CallInst *call = builder.CreateCall(callee, {load->getPointerOperand()});
-    call->takeName(load);
-    call->addFnAttr(Attribute::get(F.getContext(), "vector-function-abi-variant", variants));
-    // The loop is parallel only if each of its memory accesses is in its
-    // access group.
-    call->copyMetadata(*load, {LLVMContext::MD_access_group});
-    load->replaceAllUsesWith(call);
-    load->eraseFromParent();
+    std::string name = kPrefix + typeName(load->getType()) + "_p" + std::to_string(pointer->getAddressSpace()) +
+                       "_a" + std::to_string(load->getAlign().value());
+    Function *callee = declareWithMaskedVariants(
+        M, name, FunctionType::get(load->getType(), {pointer}, false), [](Function &declared) {
+          declared.setDoesNotThrow();
+          declared.setWillReturn();
+          declared.setNoSync();
+          declared.setDoesNotFreeMemory();
+          declared.setOnlyReadsMemory();
+          declared.setOnlyAccessesArgMemory();
+        });
+    replaceWithVariantCall(*load, callee, {load->getPointerOperand()});
   }
   PreservedAnalyses preserved = PreservedAnalyses::none();
   preserved.preserveSet<CFGAnalyses>();
@@ -181,15 +149,16 @@ PreservedAnalyses GuardedUniformLoadsLoweringPass::run(Module &M, ModuleAnalysis
     StringRef alignText = name.substr(name.rfind("_a") + 2);
     alignText = alignText.take_while([](char c) { return c >= '0' && c <= '9'; });
     Align align(std::stoull(alignText.str()));
+    unsigned lanes = variantLanes(*F);
     for (User *user : make_early_inc_range(F->users())) {
       auto *call = cast<CallInst>(user);
       IRBuilder<> builder(call);
       Value *pointer = call->getArgOperand(0);
       Value *result;
-      if (auto *vector = dyn_cast<FixedVectorType>(call->getType())) {
+      if (lanes) {
         ++NumVectorLowered;
-        Value *pointers = builder.CreateVectorSplat(vector->getNumElements(), pointer);
-        result = builder.CreateMaskedGather(vector, pointers, align, call->getArgOperand(1));
+        Value *pointers = builder.CreateVectorSplat(lanes, pointer);
+        result = builder.CreateMaskedGather(call->getType(), pointers, align, call->getArgOperand(1));
       } else {
         ++NumScalarLowered;
         result = builder.CreateAlignedLoad(call->getType(), pointer, align);

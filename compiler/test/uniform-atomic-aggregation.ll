@@ -1,0 +1,127 @@
+; A relaxed atomic add (or sub) in a work-item loop, of a value and at an
+; address the loop does not change, whose result is used, becomes a call to
+; a function with masked vector variants, both parameters uniform; after
+; -O3 a scalar call is the atomic again, a widened one a single atomic of
+; the active lanes' total behind a test of the mask, each lane's result the
+; old value plus its rank among the active lanes times the value. Atomics
+; whose result is unused (GlobalAtomicCombining's), seq_cst ones, ones at an
+; address the loop changes and exchanges stay.
+; RUN: %opt -passes=lockstep-uniform-atomic-aggregation -S %s | FileCheck %s
+; RUN: %opt -passes='function(lockstep-uniform-atomic-aggregation),lockstep-uniform-atomic-aggregation-lowering' \
+; RUN:   -S %s | FileCheck %s --check-prefix=LOWERED
+; RUN: %opt -mtriple=x86_64-unknown-linux-gnu -mattr=+avx512f,+avx512bw,+avx512vl,+avx512dq \
+; RUN:   -passes='function(lockstep-uniform-atomic-aggregation,loop-vectorize),lockstep-uniform-atomic-aggregation-lowering' \
+; RUN:   -S %s | FileCheck %s --check-prefix=WIDE
+; RUN: %opt -mtriple=x86_64-unknown-linux-gnu -mattr=+avx512f,+avx512bw,+avx512vl,+avx512dq \
+; RUN:   -passes='function(lockstep-uniform-atomic-aggregation,loop-vectorize),lockstep-uniform-atomic-aggregation-lowering' \
+; RUN:   -lockstep-uniform-atomic-aggregation=false -S %s | FileCheck %s --check-prefix=OFF
+
+; if (x > t) out[atomic_inc(count)] = x;
+; CHECK-LABEL: define void @compact(
+; CHECK: %slot = call i32 @__lockstep_atomic_add_i32_p1_a4_volatile(ptr addrspace(1) %count, i32 1) #[[VARIANTS:[0-9]+]], !llvm.access.group
+; LOWERED-LABEL: define void @compact(
+; LOWERED: %slot = atomicrmw volatile add ptr addrspace(1) %count, i32 1 monotonic, align 4
+; LOWERED-NOT: __lockstep_atomic
+; WIDE-LABEL: define void @compact(
+; WIDE: vector.body:
+; WIDE: %[[BITS:[0-9]+]] = bitcast <[[N:[0-9]+]] x i1> %{{.*}} to i[[N]]
+; WIDE-NEXT: %[[ANY:[0-9]+]] = icmp ne i[[N]] %[[BITS]], 0
+; WIDE-NEXT: br i1 %[[ANY]], label %[[THEN:.*]], label %[[JOIN:[0-9]+]]
+; WIDE: [[THEN]]:
+; WIDE-NEXT: %[[COUNT:[0-9]+]] = call i[[N]] @llvm.ctpop.i[[N]](i[[N]] %[[BITS]])
+; WIDE: %[[TOTAL:[0-9]+]] = mul i32 1, %{{[0-9]+}}
+; WIDE-NEXT: %[[OLD:[0-9]+]] = atomicrmw volatile add ptr addrspace(1) %count, i32 %[[TOTAL]] monotonic, align 4
+; WIDE: %aggregated.base = phi i32 [ %[[OLD]], %[[THEN]] ], [ poison, %vector.body ]
+; WIDE: and <[[N]] x i[[N]]>
+; WIDE: call <[[N]] x i[[N]]> @llvm.ctpop.v[[N]]i[[N]]
+; WIDE: add <[[N]] x i32>
+; WIDE: call void @llvm.masked.scatter
+; WIDE-NOT: __lockstep_atomic
+; OFF-LABEL: define void @compact(
+; OFF-NOT: vector.body:
+; OFF: ret void
+define void @compact(ptr addrspace(1) %in, ptr addrspace(1) %out, ptr addrspace(1) %count, float %t) #0 {
+entry:
+  br label %loop
+loop:
+  %wi = phi i64 [ 0, %entry ], [ %next, %latch ]
+  %ip = getelementptr inbounds float, ptr addrspace(1) %in, i64 %wi
+  %x = load float, ptr addrspace(1) %ip, align 4, !llvm.access.group !0
+  %keep = fcmp ogt float %x, %t
+  br i1 %keep, label %append, label %latch
+append:
+  %slot = atomicrmw volatile add ptr addrspace(1) %count, i32 1 monotonic, align 4, !llvm.access.group !0
+  %slot.ext = sext i32 %slot to i64
+  %op = getelementptr inbounds float, ptr addrspace(1) %out, i64 %slot.ext
+  store float %x, ptr addrspace(1) %op, align 4, !llvm.access.group !0
+  br label %latch
+latch:
+  %next = add nuw nsw i64 %wi, 1
+  %more = icmp ult i64 %next, 256
+  br i1 %more, label %loop, label %done, !llvm.loop !1
+done:
+  ret void
+}
+
+; Slots taken from the top by a 64-bit sub, the amount the group's: each
+; work-item's result is the counter less its rank times the amount.
+; CHECK-LABEL: define void @take(
+; CHECK: %old = call i64 @__lockstep_atomic_sub_i64_p0_a8(ptr %top, i64 %amount)
+; LOWERED-LABEL: define void @take(
+; LOWERED: %old = atomicrmw sub ptr %top, i64 %amount monotonic, align 8
+; WIDE-LABEL: define void @take(
+; WIDE: atomicrmw sub ptr %top, i64 %{{[0-9]+}} monotonic, align 8
+; WIDE: sub <{{[0-9]+}} x i64>
+define void @take(ptr %top, i64 %amount, ptr %out) #0 {
+entry:
+  br label %loop
+loop:
+  %wi = phi i64 [ 0, %entry ], [ %next, %loop ]
+  %old = atomicrmw sub ptr %top, i64 %amount monotonic, align 8, !llvm.access.group !0
+  %op = getelementptr inbounds i64, ptr %out, i64 %wi
+  store i64 %old, ptr %op, align 8, !llvm.access.group !0
+  %next = add nuw nsw i64 %wi, 1
+  %more = icmp ult i64 %next, 256
+  br i1 %more, label %loop, label %done, !llvm.loop !2
+done:
+  ret void
+}
+
+; Left alone: an unused result, a seq_cst add, an add at an address the
+; loop changes (a histogram's bin), an exchange.
+; CHECK-LABEL: define void @others(
+; CHECK-NOT: __lockstep_atomic
+; CHECK: ret void
+define void @others(ptr %count, ptr %bins, ptr %in, ptr %out) #0 {
+entry:
+  br label %loop
+loop:
+  %wi = phi i64 [ 0, %entry ], [ %next, %loop ]
+  %unused = atomicrmw add ptr %count, i32 1 monotonic, align 4, !llvm.access.group !0
+  %strict = atomicrmw add ptr %count, i32 1 seq_cst, align 4, !llvm.access.group !0
+  %ip = getelementptr inbounds i32, ptr %in, i64 %wi
+  %v = load i32, ptr %ip, align 4, !llvm.access.group !0
+  %v.ext = zext i32 %v to i64
+  %bin = getelementptr inbounds i32, ptr %bins, i64 %v.ext
+  %before = atomicrmw add ptr %bin, i32 1 monotonic, align 4, !llvm.access.group !0
+  %swapped = atomicrmw xchg ptr %count, i32 7 monotonic, align 4, !llvm.access.group !0
+  %s1 = add i32 %strict, %before
+  %s2 = add i32 %s1, %swapped
+  %op = getelementptr inbounds i32, ptr %out, i64 %wi
+  store i32 %s2, ptr %op, align 4, !llvm.access.group !0
+  %next = add nuw nsw i64 %wi, 1
+  %more = icmp ult i64 %next, 256
+  br i1 %more, label %loop, label %done, !llvm.loop !3
+done:
+  ret void
+}
+
+; CHECK: attributes #[[VARIANTS]] = { "vector-function-abi-variant"="_ZGV_LLVM_M2uu___lockstep_atomic_add_i32_p1_a4_volatile(__lockstep_atomic_add_i32_p1_a4_volatile_v2),{{.*}}_ZGV_LLVM_M64uu___lockstep_atomic_add_i32_p1_a4_volatile(__lockstep_atomic_add_i32_p1_a4_volatile_v64)" }
+
+attributes #0 = { "lockstep-work-group-code" }
+
+!0 = distinct !{}
+!1 = distinct !{!1, !4}
+!2 = distinct !{!2, !4}
+!3 = distinct !{!3, !4}
+!4 = !{!"llvm.loop.parallel_accesses", !0}
