@@ -7,6 +7,7 @@
 // groups of every width the vectorizer handles (main loop, epilogue, scalar
 // tail), and with the mask all-false for whole groups.
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 #include "ClTest.h"
@@ -777,6 +778,65 @@ TEST_P(DivergentAccess, UniformLoadsUnderAWorkItemCondition) {
       if ((v & 5) == 5) r -= cd[c + 2];
       ASSERT_EQ(out[i], r) << "work-item " << i << ", c " << c;
     }
+  }
+}
+
+// Table lookups of bytes and halfwords at indices read from memory
+// (`out[i] = lut[in[i]]`, a gamma map, a 16-bit table, halves through
+// vload_half), some under a work-item condition. Widened, each is a gather
+// of the 32-bit words that hold the elements (NarrowGathersPass): tables of
+// odd lengths, so that the last entries' words reach past the table's end,
+// and entries at every position within a word.
+TEST_P(DivergentAccess, TableLookupsOfBytesAndHalfwords) {
+  cl_program program = build(R"CLC(
+    kernel void k(global const uchar *in, constant uchar *bytes, global const ushort *shorts, int nshorts,
+                  global const ushort *halves, int nhalves, global uint *out, global float *outf) {
+      int i = get_global_id(0), x = in[i];
+      uint v = bytes[x];
+      v |= (uint)shorts[(x * 7 + i) % nshorts] << 8;
+      if (x & 1) v ^= (uint)bytes[252 - x % 253] << 24;
+      out[i] = v;
+      outf[i] = vload_half((x * 13) % nhalves, (global const half *)halves) + (x > 200 ? vload_half(x - 200, (global const half *)halves) : 0.0f);
+    }
+  )CLC");
+  ASSERT_NE(program, nullptr);
+  cl_kernel k = kernelOf(program, "k");
+  ASSERT_TRUE(k);
+  const size_t local = GetParam(), global = local * 6;
+  const int nshorts = 1021, nhalves = 251;
+  std::vector<cl_uchar> in = randomValues<cl_uchar>(global, 0, 252), bytes = randomValues<cl_uchar>(253, 0, 255);
+  std::vector<cl_ushort> shorts = randomValues<cl_ushort>(nshorts, 0, 65535), halves(nhalves);
+  std::vector<float> halfValues(nhalves);
+  for (int h = 0; h < nhalves; ++h) {
+    // Small integers over 8: exact in half precision.
+    halfValues[h] = float(h % 37) / 8.0f;
+    cl_ushort mantissa = 0;
+    float value = halfValues[h];
+    if (value == 0.0f) {
+      halves[h] = 0;
+      continue;
+    }
+    int exponent = 0;
+    float m = std::frexp(value, &exponent);  // value = m * 2^exponent, m in [0.5, 1)
+    mantissa = cl_ushort((m * 2.0f - 1.0f) * 1024.0f);
+    halves[h] = cl_ushort(((exponent - 1 + 15) << 10) | mantissa);
+  }
+  // The second group's indices all hit the tables' last entries.
+  for (size_t i = local; i < 2 * local; ++i) in[i] = cl_uchar(250 + i % 3);
+  cl_mem mi = bufferFrom(in), mb = bufferFrom(bytes, CL_MEM_READ_ONLY), ms = bufferFrom(shorts),
+         mh = bufferFrom(halves), mo = buffer(CL_MEM_READ_WRITE, global * sizeof(cl_uint)),
+         mf = buffer(CL_MEM_READ_WRITE, global * sizeof(float));
+  ASSERT_TRUE(setArgs(k, mi, mb, ms, cl_int(nshorts), mh, cl_int(nhalves), mo, mf));
+  ASSERT_TRUE(run(k, {global}, {local}));
+  std::vector<cl_uint> out = read<cl_uint>(mo, global);
+  std::vector<float> outf = read<float>(mf, global);
+  for (size_t i = 0; i < global; ++i) {
+    int x = in[i];
+    cl_uint v = bytes[x] | cl_uint(shorts[(x * 7 + int(i)) % nshorts]) << 8;
+    if (x & 1) v ^= cl_uint(bytes[252 - x % 253]) << 24;
+    ASSERT_EQ(out[i], v) << "work-item " << i << ", index " << x;
+    float f = halfValues[(x * 13) % nhalves] + (x > 200 ? halfValues[x - 200] : 0.0f);
+    ASSERT_EQ(outf[i], f) << "work-item " << i << ", index " << x;
   }
 }
 

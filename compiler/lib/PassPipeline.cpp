@@ -139,12 +139,14 @@ ModulePassManager buildOptimizePipeline(PassBuilder &builder, TargetMachine &mac
     passes.addPass(WorkItemSwitchLoweringPass());
     passes.addPass(GuardedUniformLoadsPass());
     passes.addPass(UniformAtomicAggregationPass());
+    passes.addPass(NarrowGathersPass());
   });
   passes.addPass(builder.buildPerModuleDefaultPipeline(options.optDisable ? OptimizationLevel::O1
                                                                           : OptimizationLevel::O3));
   // On what the vectorizer made.
   passes.addPass(GuardedUniformLoadsLoweringPass());
   passes.addPass(UniformAtomicAggregationLoweringPass());
+  passes.addPass(NarrowGathersLoweringPass());
   passes.addPass(MaskedMemoryGuardsPass());
   passes.addPass(SpacedAccessesPass());
   passes.addPass(StridedRunPrefetchPass());

@@ -177,6 +177,19 @@ struct UniformAtomicAggregationLoweringPass : llvm::PassInfoMixin<UniformAtomicA
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 
+// Before the loop vectorizer: a work-item loop's load of a byte or halfword
+// from an address computed from data becomes a call the vectorizer widens
+// (MemoryAccess/NarrowGathers.cpp).
+struct NarrowGathersPass : llvm::PassInfoMixin<NarrowGathersPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
+};
+
+// After -O3: NarrowGathersPass's widened calls gather the 32-bit words that
+// hold the lanes' elements; scalar ones are loads again.
+struct NarrowGathersLoweringPass : llvm::PassInfoMixin<NarrowGathersLoweringPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+
 // After -O3: puts masked gathers and scatters behind a test of their mask,
 // and turns those of one address into scalar accesses.
 struct MaskedMemoryGuardsPass : llvm::PassInfoMixin<MaskedMemoryGuardsPass> {

@@ -109,10 +109,14 @@ PreservedAnalyses GuardedUniformLoadsPass::run(Function &F, FunctionAnalysisMana
   SmallVector<LoadInst *, 8> found;
   for (Loop *loop : LI.getLoopsInPreorder()) {
     if (!isWorkItemLoop(loop)) continue;
+    auto taken = [&](const Instruction &I) {
+      auto *load = dyn_cast<LoadInst>(&I);
+      return load && takes(*const_cast<LoadInst *>(load), *loop, DT, DL);
+    };
+    if (!mayWiden(*loop, taken)) continue;
     for (BasicBlock *BB : loop->blocks())
       for (Instruction &I : *BB)
-        if (auto *load = dyn_cast<LoadInst>(&I); load && takes(*load, *loop, DT, DL))
-          found.push_back(load);
+        if (taken(I)) found.push_back(cast<LoadInst>(&I));
   }
   if (found.empty()) return PreservedAnalyses::all();
   Module &M = *F.getParent();

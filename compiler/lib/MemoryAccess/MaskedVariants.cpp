@@ -4,6 +4,7 @@
 
 #include <llvm/IR/Attributes.h>
 #include <llvm/IR/DerivedTypes.h>
+#include <llvm/IR/IntrinsicInst.h>
 
 using namespace llvm;
 
@@ -12,7 +13,7 @@ namespace lockstep::compiler {
 std::string variantName(StringRef name, unsigned lanes) { return (name + "_v" + Twine(lanes)).str(); }
 
 Function *declareWithMaskedVariants(Module &M, StringRef name, FunctionType *type,
-                                    function_ref<void(Function &)> setAttributes) {
+                                    function_ref<void(Function &)> setAttributes, ArrayRef<unsigned> varying) {
   auto declare = [&](StringRef fnName, FunctionType *fnType) {
     Function *F = cast<Function>(M.getOrInsertFunction(fnName, fnType).getCallee());
     setAttributes(*F);
@@ -20,16 +21,18 @@ Function *declareWithMaskedVariants(Module &M, StringRef name, FunctionType *typ
   };
   Function *scalar = declare(name, type);
   if (scalar->hasFnAttribute("vector-function-abi-variant")) return scalar;
-  // _ZGV_LLVM_M<lanes>u..u_<name>(<variant>): masked, every parameter uniform.
-  std::string variants, uniforms(type->getNumParams(), 'u');
+  // _ZGV_LLVM_M<lanes><u or v per parameter>_<name>(<variant>): masked.
+  std::string variants, kinds(type->getNumParams(), 'u');
+  for (unsigned index : varying) kinds[index] = 'v';
   Type *i1 = Type::getInt1Ty(M.getContext());
   for (unsigned lanes : kVariantLanes) {
     SmallVector<Type *, 4> parameters(type->params());
+    for (unsigned index : varying) parameters[index] = FixedVectorType::get(parameters[index], lanes);
     parameters.push_back(FixedVectorType::get(i1, lanes));
     std::string vectorName = variantName(name, lanes);
     declare(vectorName, FunctionType::get(FixedVectorType::get(type->getReturnType(), lanes), parameters, false));
     if (!variants.empty()) variants += ",";
-    variants += "_ZGV_LLVM_M" + std::to_string(lanes) + uniforms + "_" + name.str() + "(" + vectorName + ")";
+    variants += "_ZGV_LLVM_M" + std::to_string(lanes) + kinds + "_" + name.str() + "(" + vectorName + ")";
   }
   // Kept on the declaration, where each call copies it from.
   scalar->addFnAttr("vector-function-abi-variant", variants);
@@ -47,6 +50,24 @@ CallInst *replaceWithVariantCall(Instruction &I, Function *callee, ArrayRef<Valu
   I.replaceAllUsesWith(call);
   I.eraseFromParent();
   return call;
+}
+
+bool mayWiden(const Loop &loop, function_ref<bool(const Instruction &)> taken) {
+  for (const BasicBlock *block : loop.blocks())
+    for (const Instruction &I : *block) {
+      if (taken(I)) continue;
+      // LLVM 19's vectorizer widens no loop with a switch either.
+      if (I.isAtomic() || isa<FenceInst>(I) || isa<SwitchInst>(I)) return false;
+      if (auto *load = dyn_cast<LoadInst>(&I); load && load->isVolatile()) return false;
+      if (auto *store = dyn_cast<StoreInst>(&I); store && store->isVolatile()) return false;
+      if (auto *call = dyn_cast<CallBase>(&I); call && !isa<IntrinsicInst>(call)) {
+        const Function *callee = call->getCalledFunction();
+        if (!callee || !(call->hasFnAttr("vector-function-abi-variant") ||
+                         callee->hasFnAttribute("vector-function-abi-variant") || !call->mayReadOrWriteMemory()))
+          return false;
+      }
+    }
+  return true;
 }
 
 unsigned variantLanes(const Function &F) {

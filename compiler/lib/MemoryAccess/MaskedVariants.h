@@ -1,14 +1,16 @@
 // Functions the loop vectorizer widens through the vector function ABI: a
-// scalar function whose parameters are all uniform, declared with masked
-// variants of 2 to 64 lanes, and named in a call's
-// `vector-function-abi-variant` attribute. GuardedUniformLoads.cpp and
-// UniformAtomicAggregation.cpp turn an instruction the vectorizer cannot
-// widen (or prices too high) into such a call before the vectorizer, and
-// the call back into instructions after -O3: the scalar call what it was,
-// a widened one what its lanes together do.
+// scalar function declared with masked variants of 2 to 64 lanes, each
+// parameter uniform (scalar in the variants) or not (a vector of the
+// lanes'), and named in a call's `vector-function-abi-variant` attribute.
+// GuardedUniformLoads.cpp, UniformAtomicAggregation.cpp and
+// NarrowGathers.cpp turn an instruction the vectorizer cannot widen (or
+// prices too high) into such a call before the vectorizer, and the call
+// back into instructions after -O3: the scalar call what it was, a widened
+// one what its lanes together do.
 #pragma once
 
 #include <llvm/ADT/STLFunctionalExtras.h>
+#include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 
@@ -22,17 +24,28 @@ inline constexpr unsigned kVariantLanes[] = {2, 4, 8, 16, 32, 64};
 // The name of `name`'s variant of `lanes` lanes.
 std::string variantName(llvm::StringRef name, unsigned lanes);
 
-// Declares `name` of type `type` and its masked variants (each parameter
-// scalar, then a mask of i1 lanes; the result a vector of the lanes), all
-// with the attributes `setAttributes` gives, and returns the scalar function.
+// Declares `name` of type `type` and its masked variants (the uniform
+// parameters scalar, the others vectors of the lanes, then a mask of i1
+// lanes; the result a vector of the lanes), all with the attributes
+// `setAttributes` gives, and returns the scalar function. `varying` lists
+// the parameters that are not uniform.
 llvm::Function *declareWithMaskedVariants(llvm::Module &M, llvm::StringRef name, llvm::FunctionType *type,
-                                          llvm::function_ref<void(llvm::Function &)> setAttributes);
+                                          llvm::function_ref<void(llvm::Function &)> setAttributes,
+                                          llvm::ArrayRef<unsigned> varying = {});
 
 // Calls `callee` (declared by declareWithMaskedVariants) in place of `I`,
 // which the call's result replaces and which is erased; the call names the
 // variants and stays in the loop's access group. Returns the call.
 llvm::CallInst *replaceWithVariantCall(llvm::Instruction &I, llvm::Function *callee,
                                        llvm::ArrayRef<llvm::Value *> arguments);
+
+// Whether the vectorizer might widen `loop` once the instructions `taken`
+// accepts are calls with variants: it holds no switch, no other atomic or
+// volatile access, and calls only intrinsics and functions with vector
+// variants.
+// (The rewrites are pointless in a loop that stays scalar, and their calls
+// weigh more than loads in the loop passes' cost models.)
+bool mayWiden(const llvm::Loop &loop, llvm::function_ref<bool(const llvm::Instruction &)> taken);
 
 // The lanes of a variant declareWithMaskedVariants declared, or 0 for the
 // scalar function.

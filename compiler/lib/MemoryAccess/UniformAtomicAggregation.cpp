@@ -135,9 +135,14 @@ PreservedAnalyses UniformAtomicAggregationPass::run(Function &F, FunctionAnalysi
   SmallVector<AtomicRMWInst *, 8> found;
   for (Loop *loop : LI.getLoopsInPreorder()) {
     if (!isWorkItemLoop(loop)) continue;
+    auto taken = [&](const Instruction &I) {
+      auto *atomic = dyn_cast<AtomicRMWInst>(&I);
+      return atomic && takes(*const_cast<AtomicRMWInst *>(atomic), *loop);
+    };
+    if (!mayWiden(*loop, taken)) continue;
     for (BasicBlock *BB : loop->blocks())
       for (Instruction &I : *BB)
-        if (auto *atomic = dyn_cast<AtomicRMWInst>(&I); atomic && takes(*atomic, *loop)) found.push_back(atomic);
+        if (taken(I)) found.push_back(cast<AtomicRMWInst>(&I));
   }
   if (found.empty()) return PreservedAnalyses::all();
   Module &M = *F.getParent();
