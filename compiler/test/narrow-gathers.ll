@@ -3,8 +3,10 @@
 ; index read from memory) becomes a call with masked vector variants, the
 ; pointer varying; after -O3 a scalar call is the load again, a widened one
 ; a gather of the aligned 32-bit words that hold the elements, shifted.
-; Consecutive and invariant loads, 32-bit loads, halfwords that may be
-; misaligned, and loops the vectorizer would not widen (an atomic) stay.
+; Consecutive and invariant loads (also those consecutive once the
+; vectorizer checks that an int index does not wrap), 32-bit loads,
+; halfwords that may be misaligned, and loops the vectorizer would not widen
+; (an atomic) stay.
 ; RUN: %opt -passes=lockstep-narrow-gathers -S %s | FileCheck %s
 ; RUN: %opt -passes='function(lockstep-narrow-gathers),lockstep-narrow-gathers-lowering' -S %s \
 ; RUN:   | FileCheck %s --check-prefix=LOWERED
@@ -84,6 +86,30 @@ done:
   ret void
 }
 
+; Left alone: a row's bytes at an int index that may wrap (`in[y * w + x - 1]`),
+; affine once the vectorizer checks it does not: consecutive, not a gather.
+; CHECK-LABEL: define void @row(
+; CHECK-NOT: __lockstep_narrow_gather
+; CHECK: ret void
+define void @row(ptr %in, ptr %out, i32 %offset) #0 {
+entry:
+  br label %loop
+loop:
+  %wi = phi i64 [ 0, %entry ], [ %next, %loop ]
+  %x = trunc i64 %wi to i32
+  %i = add i32 %x, %offset
+  %i.ext = sext i32 %i to i64
+  %ip = getelementptr inbounds i8, ptr %in, i64 %i.ext
+  %v = load i8, ptr %ip, align 1, !llvm.access.group !0
+  %op = getelementptr inbounds i8, ptr %out, i64 %wi
+  store i8 %v, ptr %op, align 1, !llvm.access.group !0
+  %next = add nuw nsw i64 %wi, 1
+  %more = icmp ult i64 %next, 256
+  br i1 %more, label %loop, label %done, !llvm.loop !5
+done:
+  ret void
+}
+
 ; Left alone: a loop with an atomic, which the vectorizer does not widen.
 ; CHECK-LABEL: define void @atomics(
 ; CHECK-NOT: __lockstep_narrow_gather
@@ -117,3 +143,4 @@ attributes #0 = { "lockstep-work-group-code" }
 !2 = distinct !{!2, !4}
 !3 = distinct !{!3, !4}
 !4 = !{!"llvm.loop.parallel_accesses", !0}
+!5 = distinct !{!5, !4}

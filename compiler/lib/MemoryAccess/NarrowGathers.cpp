@@ -28,8 +28,9 @@
 // reason about the bytes a load reads; only code generation follows). A
 // halfword is taken only when it is 2-aligned, so that one word holds it. A
 // scalar call becomes the load again. Loads whose addresses are invariant or
-// affine in the work-item loop stay: the vectorizer loads those as vectors
-// (a stride of 3 bytes, `vload3`, as an interleaved group).
+// affine in the work-item loop (once the vectorizer checks that int index
+// arithmetic does not wrap) stay: the vectorizer loads those as vectors (a
+// stride of 3 bytes, `vload3`, as an interleaved group).
 //
 // `-lockstep-narrow-gathers=false` turns the rewrite off.
 #include <llvm/ADT/SmallVector.h>
@@ -78,10 +79,12 @@ bool takes(LoadInst &load, Loop &loop, ScalarEvolution &evolution) {
   if (bits == 16 && load.getAlign() < Align(2)) return false;
   const SCEV *address = evolution.getSCEV(load.getPointerOperand());
   if (evolution.isLoopInvariant(address, &loop)) return false;
-  if (auto *recurrence = dyn_cast<SCEVAddRecExpr>(address);
-      recurrence && recurrence->getLoop() == &loop && recurrence->isAffine())
-    return false;
-  return true;
+  // Affine, or affine once the vectorizer checks that 32-bit index
+  // arithmetic does not wrap (`in[(y - 1) * w + x - 1]` with int indices, a
+  // sign extension of a recurrence): a consecutive or strided load.
+  PredicatedScalarEvolution predicated(evolution, loop);
+  const SCEVAddRecExpr *recurrence = predicated.getAsAddRec(load.getPointerOperand());
+  return !(recurrence && recurrence->getLoop() == &loop && recurrence->isAffine());
 }
 
 std::string typeName(Type *type) {
