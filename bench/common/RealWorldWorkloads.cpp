@@ -157,4 +157,32 @@ Verdict SobelProblem::verify(const uint32_t *out) const {
   return firstMismatch("Sobel RGBA", bad, size_t{n} * n, first, out[first], first_want);
 }
 
+CompactProblem::CompactProblem(size_t n) : n(n), in(randomFloats(n, 41, 0, 1)) {
+  for (float value : in)
+    if (value > threshold) sorted_.push_back(value);
+  std::sort(sorted_.begin(), sorted_.end());
+}
+
+Verdict CompactProblem::verify(const float *out, size_t count) const {
+  if (count != sorted_.size())
+    return "stream compaction kept " + std::to_string(count) + " values, want " + std::to_string(sorted_.size());
+  std::vector<float> got(out, out + count);
+  std::sort(got.begin(), got.end());
+  size_t bad = 0, first = 0;
+  for (size_t i = 0; i < count; ++i)
+    if (got[i] != sorted_[i] && bad++ == 0) first = i;
+  if (bad == 0) return {};
+  return firstMismatch("stream compaction (sorted)", bad, count, first, got[first], sorted_[first]);
+}
+
+LutProblem::LutProblem(size_t n) : n(n), in(randomBytes(n, 43)), lut(randomBytes(256, 44)) {}
+
+Verdict LutProblem::verify(const uint8_t *out) const {
+  size_t bad = 0, first = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (out[i] != lut[in[i]] && bad++ == 0) first = i;
+  if (bad == 0) return {};
+  return firstMismatch("byte table lookup", bad, n, first, int(out[first]), int(lut[in[first]]));
+}
+
 }  // namespace bench

@@ -1,7 +1,7 @@
 // The problems of the real-world kernel set (opencl/realworld.cl) that the
 // main suite has no counterpart for: a 7-point 3D stencil and an int4
-// arithmetic kernel, a matrix-vector product, tile sums and a Sobel filter
-// over RGBA pixels. Deterministic inputs, a serial host reference and the
+// arithmetic kernel, a matrix-vector product, tile sums, a Sobel filter
+// over RGBA pixels, stream compaction and a byte table lookup. Deterministic inputs, a serial host reference and the
 // check of an output against it, shared by the OpenCL and native programs
 // like Workloads.h (the real-world SGEMM, transpose, 2D stencil, histogram
 // and SAXPY reuse the problems there).
@@ -79,6 +79,31 @@ struct SobelProblem {
     return 0.299f * float(pixel & 0xff) + 0.587f * float((pixel >> 8) & 0xff) + 0.114f * float((pixel >> 16) & 0xff);
   }
   Verdict verify(const uint32_t *out) const;
+};
+
+// Stream compaction: the values of `in` above `threshold`, in any order
+// (a kernel appends through an atomic counter), their count the host's.
+// Values in [0, 1), threshold 0.5: about half are kept, at random.
+struct CompactProblem {
+  explicit CompactProblem(size_t n);
+  size_t n;
+  float threshold = 0.5f;
+  std::vector<float> in;
+  size_t kept() const { return sorted_.size(); }
+  // out's first `count` values against the kept ones, as multisets.
+  Verdict verify(const float *out, size_t count) const;
+
+ private:
+  std::vector<float> sorted_;  // the kept values, ascending
+};
+
+// out[i] = lut[in[i]] over bytes: a 256-entry table (a gamma or contrast
+// map), random pixels.
+struct LutProblem {
+  explicit LutProblem(size_t n);
+  size_t n;
+  std::vector<uint8_t> in, lut;
+  Verdict verify(const uint8_t *out) const;
 };
 
 }  // namespace bench

@@ -139,6 +139,27 @@ Record runSobel(const BenchInfo &info, uint64_t n, const Options &options) {
   return rateRecord(info, sizeText("n", n), timings, 2.0 * n * n * sizeof(uint32_t), 1e9);
 }
 
+Record runCompact(const BenchInfo &info, uint64_t n, const Options &options) {
+  CompactProblem problem(n);
+  std::vector<float> out(n);
+  size_t kept = 0;
+  auto timings = measureRuns(
+      options.reps, [&] { poison(out); },
+      [&] { kept = strongCompact(problem.in.data(), out.data(), n, problem.threshold); },
+      [&] { return problem.verify(out.data(), kept); });
+  return rateRecord(info, sizeText("n", n), timings, double(n) * sizeof(float) + double(problem.kept()) * sizeof(float),
+                    1e9);
+}
+
+Record runLut(const BenchInfo &info, uint64_t n, const Options &options) {
+  LutProblem problem(n);
+  std::vector<uint8_t> out(n);
+  auto timings = measureRuns(
+      options.reps, [&] { poison(out); }, [&] { strongLut(problem.in.data(), out.data(), n, problem.lut.data()); },
+      [&] { return problem.verify(out.data()); });
+  return rateRecord(info, sizeText("n", n), timings, 2.0 * n, 1e9);
+}
+
 }  // namespace
 
 const std::vector<NativeBench> &strongNativeBenchmarks() {
@@ -198,6 +219,12 @@ const std::vector<NativeBench> &strongNativeBenchmarks() {
       {{"rw_sobel_rgba", "Sobel magnitude, a row of grey values at a time", "GB/s", true, 4096, 64, 16,
         "image order", 16384},
        runSobel},
+      {{"rw_compact", "stream compaction: counts per thread, prefix sums, copies", "GB/s", true, 1 << 24, 1 << 16, 1,
+        "floats", uint64_t{1} << 28},
+       runCompact},
+      {{"rw_lut", "out[i] = lut[in[i]], a loop over bytes", "GB/s", true, 1 << 25, 1 << 16, 1, "bytes",
+        uint64_t{1} << 30},
+       runLut},
   };
   return benches;
 }

@@ -252,4 +252,40 @@ void strongSobel(const uint32_t *in, uint32_t *out, size_t n) {
   }
 }
 
+size_t strongCompact(const float *in, float *out, size_t n, float threshold) {
+  size_t total = 0;
+#pragma omp parallel
+  {
+    size_t threads = size_t(omp_get_num_threads()), me = size_t(omp_get_thread_num());
+    size_t first = n * me / threads, last = n * (me + 1) / threads, kept = 0;
+#pragma omp simd reduction(+ : kept)
+    for (size_t i = first; i < last; ++i) kept += in[i] > threshold;
+    // The slices' starts: a prefix sum over the threads, in thread order.
+    static std::vector<size_t> counts;
+#pragma omp single
+    counts.assign(threads, 0);
+    counts[me] = kept;
+#pragma omp barrier
+    size_t at = 0;
+    for (size_t t = 0; t < me; ++t) at += counts[t];
+    // Without a branch to mispredict: every value is written and the slot
+    // moves on past the kept ones, until the slice's last kept value is in
+    // (no write beyond its slots, which the next slice's thread fills).
+    size_t end = at + kept;
+    for (size_t i = first; at < end; ++i) {
+      float x = in[i];
+      out[at] = x;
+      at += x > threshold;
+    }
+#pragma omp single
+    for (size_t t = 0; t < threads; ++t) total += counts[t];
+  }
+  return total;
+}
+
+void strongLut(const uint8_t *in, uint8_t *out, size_t n, const uint8_t *lut) {
+#pragma omp parallel for schedule(static)
+  for (size_t i = 0; i < n; ++i) out[i] = lut[in[i]];
+}
+
 }  // namespace bench

@@ -41,4 +41,13 @@ void strongTileSums(const float *in, float *sums, size_t n);
 // time, the 3 x 3 pair along the rows.
 void strongSobel(const uint32_t *in, uint32_t *out, size_t n);
 
+// Stream compaction of the values above `threshold`, in order: each
+// thread counts its slice's (a simd reduction), the counts' prefix sums
+// place the slices, and each thread copies its kept values without a branch.
+// Returns the count.
+size_t strongCompact(const float *in, float *out, size_t n, float threshold);
+
+// out[i] = lut[in[i]] over bytes.
+void strongLut(const uint8_t *in, uint8_t *out, size_t n, const uint8_t *lut);
+
 }  // namespace bench

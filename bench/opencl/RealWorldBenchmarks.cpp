@@ -181,6 +181,54 @@ Record runInt4(Session &session, const BenchInfo &info, uint64_t n, const Option
   return rateRecord(info, sizeText("n", n), timings, 3.0 * bytes, 1e9);
 }
 
+// Stream compaction of n floats through an atomic counter, local size NULL:
+// the counter is reset and the output poisoned before each run.
+Record runCompact(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
+  CompactProblem problem(n);
+  size_t bytes = n * sizeof(float);
+  Buffer in = session.buffer(bytes, problem.in.data(), CL_MEM_READ_ONLY);
+  Buffer out = session.buffer(bytes, nullptr, CL_MEM_WRITE_ONLY);
+  Buffer count = session.buffer(sizeof(int32_t), nullptr, CL_MEM_READ_WRITE);
+  cl_kernel kernel = session.kernel("rw_compact");
+  setArgs(kernel, in, out, count, problem.threshold);
+  std::vector<float> got(n);
+  int32_t kept = 0;
+  size_t global = n;
+  auto timings = timeKernel(
+      session, options, kernel, 1, &global, nullptr,
+      [&] {
+        session.fill(out, kPoison, bytes);
+        session.fill(count, 0, sizeof(int32_t));
+      },
+      [&] {
+        session.read(count, &kept, sizeof kept);
+        if (kept < 0 || uint64_t(kept) > n) return Verdict("stream compaction counted " + std::to_string(kept));
+        session.read(out, got.data(), size_t(kept) * sizeof(float));
+        return problem.verify(got.data(), size_t(kept));
+      });
+  // Bytes read and written.
+  return rateRecord(info, sizeText("n", n), timings, double(bytes) + double(problem.kept()) * sizeof(float), 1e9);
+}
+
+// A byte table lookup over n bytes, local size NULL.
+Record runLut(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
+  LutProblem problem(n);
+  Buffer in = session.buffer(n, problem.in.data(), CL_MEM_READ_ONLY);
+  Buffer lut = session.buffer(256, problem.lut.data(), CL_MEM_READ_ONLY);
+  Buffer out = session.buffer(n, nullptr, CL_MEM_WRITE_ONLY);
+  cl_kernel kernel = session.kernel("rw_lut");
+  setArgs(kernel, in, out, lut);
+  std::vector<uint8_t> got(n);
+  size_t global = n;
+  auto timings = timeKernel(
+      session, options, kernel, 1, &global, nullptr, [&] { session.fill(out, kPoison, n); },
+      [&] {
+        session.read(out, got.data(), n);
+        return problem.verify(got.data());
+      });
+  return rateRecord(info, sizeText("n", n), timings, 2.0 * n, 1e9);
+}
+
 // A 3-D NDRange of n x n x n work-items, local size NULL.
 Record runGemv(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
   GemvProblem problem(static_cast<uint32_t>(n));
@@ -341,6 +389,16 @@ const std::vector<ClBench> &realWorldBenchmarks() {
         true, 4096, 64, kTile, "image order", 16384},
        "rw_sobel_rgba",
        runSobel,
+       Program::RealWorld},
+      {{"rw_compact", "stream compaction: out[atomic_inc(&count)] = x where x > 0.5, local size NULL", "GB/s",
+        true, 1 << 24, 1 << 16, 1, "floats", uint64_t{1} << 28},
+       "rw_compact",
+       runCompact,
+       Program::RealWorld},
+      {{"rw_lut", "out[i] = lut[in[i]], a 256-byte table in __constant, local size NULL", "GB/s", true,
+        1 << 25, 1 << 16, 1, "bytes", uint64_t{1} << 30},
+       "rw_lut",
+       runLut,
        Program::RealWorld},
   };
   return benches;

@@ -190,3 +190,17 @@ kernel void rw_sobel_rgba(global const uchar4 *in, global uchar4 *out, int W, in
   uchar m = convert_uchar_sat(sqrt(gx * gx + gy * gy));
   out[y * W + x] = (uchar4)(m, m, m, 255);
 }
+
+// Stream compaction: each work-item whose value passes the test appends it
+// through a global counter (a detector's list of corners, a queue's slots).
+kernel void rw_compact(global const float *in, global float *out, volatile global int *count, float threshold) {
+  float x = in[get_global_id(0)];
+  if (x > threshold) out[atomic_inc(count)] = x;
+}
+
+// A byte table lookup (a gamma or contrast map over pixels), the table in
+// __constant.
+kernel void rw_lut(global const uchar *in, global uchar *out, constant uchar *lut) {
+  int i = get_global_id(0);
+  out[i] = lut[in[i]];
+}
