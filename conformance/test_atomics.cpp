@@ -230,6 +230,49 @@ TEST_P(Atomics, SlotsTakenFromCounters) {
   }
 }
 
+// A group's list in __local memory, filled through a __local counter
+// (`buf[atomic_inc(&n)] = x`, aggregated per vector like a global one and
+// then a plain add, a group running on one thread), then copied out: each
+// group's kept values, each once, and their count.
+TEST_P(Atomics, GroupListThroughALocalCounter) {
+  const size_t local = GetParam(), groups = 7, n = local * groups;
+  cl_kernel k = kernel(R"CLC(
+    kernel void k(global const int *in, global int *out, global int *counts, int t, local int *buf) {
+      local int count;
+      if (get_local_id(0) == 0) count = 0;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      int x = in[get_global_id(0)];
+      if (x > t) buf[atomic_inc(&count)] = x;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      int kept = count;
+      size_t base = get_group_id(0) * get_local_size(0);
+      if (get_local_id(0) < kept) out[base + get_local_id(0)] = buf[get_local_id(0)];
+      if (get_local_id(0) == 0) counts[get_group_id(0)] = kept;
+    }
+  )CLC",
+                       "k");
+  ASSERT_NE(k, nullptr);
+  if (local > kernelMaxGroupSize(k)) GTEST_SKIP();
+  for (int t : {30, 95}) {
+    std::vector<int> in = randomValues<int>(n, 0, 100);
+    cl_mem mi = bufferFrom(in), mo = bufferFrom(std::vector<int>(n, -1)),
+           mc = bufferFrom(std::vector<int>(groups, -1));
+    ASSERT_TRUE(setArgs(k, mi, mo, mc, cl_int(t), LocalBytes{local * sizeof(int)}));
+    ASSERT_TRUE(run(k, {n}, {local}));
+    std::vector<int> out = read<int>(mo, n), counts = read<int>(mc, groups);
+    for (size_t g = 0; g < groups; ++g) {
+      std::vector<int> want, got;
+      for (size_t i = g * local; i < (g + 1) * local; ++i)
+        if (in[i] > t) want.push_back(in[i]);
+      ASSERT_EQ(counts[g], int(want.size())) << "group " << g << ", t " << t;
+      got.assign(out.begin() + g * local, out.begin() + g * local + want.size());
+      std::sort(want.begin(), want.end());
+      std::sort(got.begin(), got.end());
+      ASSERT_EQ(got, want) << "group " << g << ", t " << t;
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(LocalSizes, Atomics, ::testing::ValuesIn(kLocalSizes),
                          [](const ::testing::TestParamInfo<size_t> &info) {
                            return "local" + std::to_string(info.param);
