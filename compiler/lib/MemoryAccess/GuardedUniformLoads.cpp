@@ -106,21 +106,14 @@ PreservedAnalyses GuardedUniformLoadsPass::run(Function &F, FunctionAnalysisMana
   auto &LI = AM.getResult<LoopAnalysis>(F);
   auto &DT = AM.getResult<DominatorTreeAnalysis>(F);
   const DataLayout &DL = F.getDataLayout();
-  SmallVector<LoadInst *, 8> found;
-  for (Loop *loop : LI.getLoopsInPreorder()) {
-    if (!isWorkItemLoop(loop)) continue;
-    auto taken = [&](const Instruction &I) {
-      auto *load = dyn_cast<LoadInst>(&I);
-      return load && takes(*const_cast<LoadInst *>(load), *loop, DT, DL);
-    };
-    if (!mayWiden(*loop, taken)) continue;
-    for (BasicBlock *BB : loop->blocks())
-      for (Instruction &I : *BB)
-        if (taken(I)) found.push_back(cast<LoadInst>(&I));
-  }
+  SmallVector<Instruction *, 8> found = collectInWorkItemLoops(F, LI, [&](Instruction &I, Loop &loop) {
+    auto *load = dyn_cast<LoadInst>(&I);
+    return load && takes(*load, loop, DT, DL);
+  });
   if (found.empty()) return PreservedAnalyses::all();
   Module &M = *F.getParent();
-  for (LoadInst *load : found) {
+  for (Instruction *I : found) {
+    auto *load = cast<LoadInst>(I);
     LLVM_DEBUG(dbgs() << "uniform load under a condition: " << *load << "\n");
     ++NumCalls;
     auto *pointer = cast<PointerType>(load->getPointerOperandType());
@@ -143,37 +136,22 @@ PreservedAnalyses GuardedUniformLoadsPass::run(Function &F, FunctionAnalysisMana
 }
 
 PreservedAnalyses GuardedUniformLoadsLoweringPass::run(Module &M, ModuleAnalysisManager &) {
-  SmallVector<Function *, 8> functions;
-  for (Function &F : M)
-    if (F.isDeclaration() && F.getName().starts_with(kPrefix)) functions.push_back(&F);
-  if (functions.empty()) return PreservedAnalyses::all();
-  for (Function *F : functions) {
+  bool any = lowerVariantCalls(M, kPrefix, [](CallInst &call, unsigned lanes) -> Value * {
     // The alignment is the name's last part.
-    StringRef name = F->getName();
-    StringRef alignText = name.substr(name.rfind("_a") + 2);
-    alignText = alignText.take_while([](char c) { return c >= '0' && c <= '9'; });
+    StringRef name = call.getCalledFunction()->getName();
+    StringRef alignText = name.substr(name.rfind("_a") + 2).take_while([](char c) { return c >= '0' && c <= '9'; });
     Align align(std::stoull(alignText.str()));
-    unsigned lanes = variantLanes(*F);
-    for (User *user : make_early_inc_range(F->users())) {
-      auto *call = cast<CallInst>(user);
-      IRBuilder<> builder(call);
-      Value *pointer = call->getArgOperand(0);
-      Value *result;
-      if (lanes) {
-        ++NumVectorLowered;
-        Value *pointers = builder.CreateVectorSplat(lanes, pointer);
-        result = builder.CreateMaskedGather(call->getType(), pointers, align, call->getArgOperand(1));
-      } else {
-        ++NumScalarLowered;
-        result = builder.CreateAlignedLoad(call->getType(), pointer, align);
-      }
-      result->takeName(call);
-      call->replaceAllUsesWith(result);
-      call->eraseFromParent();
+    IRBuilder<> builder(&call);
+    Value *pointer = call.getArgOperand(0);
+    if (lanes) {
+      ++NumVectorLowered;
+      return builder.CreateMaskedGather(call.getType(), builder.CreateVectorSplat(lanes, pointer), align,
+                                        call.getArgOperand(1));
     }
-  }
-  for (Function *F : functions) F->eraseFromParent();
-  return PreservedAnalyses::none();
+    ++NumScalarLowered;
+    return builder.CreateAlignedLoad(call.getType(), pointer, align);
+  });
+  return any ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
 }  // namespace lockstep::compiler

@@ -2,6 +2,8 @@
 // the loop vectorizer (MaskedVariants.h).
 #include "MemoryAccess/MaskedVariants.h"
 
+#include "Internal.h"
+
 #include <llvm/IR/Attributes.h>
 #include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/IntrinsicInst.h>
@@ -68,6 +70,39 @@ bool mayWiden(const Loop &loop, function_ref<bool(const Instruction &)> taken) {
       }
     }
   return true;
+}
+
+SmallVector<Instruction *, 8> collectInWorkItemLoops(Function &F, LoopInfo &loops,
+                                                     function_ref<bool(Instruction &, Loop &)> takes) {
+  SmallVector<Instruction *, 8> found;
+  for (Loop *loop : loops.getLoopsInPreorder()) {
+    if (!isWorkItemLoop(loop)) continue;
+    auto taken = [&](const Instruction &I) { return takes(const_cast<Instruction &>(I), *loop); };
+    if (!mayWiden(*loop, taken)) continue;
+    for (BasicBlock *block : loop->blocks())
+      for (Instruction &I : *block)
+        if (taken(I)) found.push_back(&I);
+  }
+  return found;
+}
+
+bool lowerVariantCalls(Module &M, StringRef prefix, function_ref<Value *(CallInst &, unsigned)> lower) {
+  SmallVector<Function *, 8> functions;
+  for (Function &F : M)
+    if (F.isDeclaration() && F.getName().starts_with(prefix)) functions.push_back(&F);
+  for (Function *F : functions) {
+    unsigned lanes = variantLanes(*F);
+    for (User *user : make_early_inc_range(F->users())) {
+      auto *call = cast<CallInst>(user);
+      Value *result = lower(*call, lanes);
+      if (!result) continue;
+      result->takeName(call);
+      call->replaceAllUsesWith(result);
+      call->eraseFromParent();
+    }
+  }
+  for (Function *F : functions) F->eraseFromParent();
+  return !functions.empty();
 }
 
 unsigned variantLanes(const Function &F) {

@@ -47,6 +47,19 @@ llvm::CallInst *replaceWithVariantCall(llvm::Instruction &I, llvm::Function *cal
 // weigh more than loads in the loop passes' cost models.)
 bool mayWiden(const llvm::Loop &loop, llvm::function_ref<bool(const llvm::Instruction &)> taken);
 
+// The instructions of F's work-item loops that `takes` accepts, in loops
+// the vectorizer might widen once they are calls (mayWiden).
+llvm::SmallVector<llvm::Instruction *, 8> collectInWorkItemLoops(
+    llvm::Function &F, llvm::LoopInfo &loops, llvm::function_ref<bool(llvm::Instruction &, llvm::Loop &)> takes);
+
+// Lowers every call of the functions whose names start with `prefix`
+// (declareWithMaskedVariants's) to what `lower` builds before it, given the
+// call and its lanes (0 for the scalar function), and removes the calls and
+// the declarations. `lower` returns the call's replacement (null when it
+// replaced and erased the call itself). Returns whether there were any.
+bool lowerVariantCalls(llvm::Module &M, llvm::StringRef prefix,
+                       llvm::function_ref<llvm::Value *(llvm::CallInst &, unsigned)> lower);
+
 // The lanes of a variant declareWithMaskedVariants declared, or 0 for the
 // scalar function.
 unsigned variantLanes(const llvm::Function &F);

@@ -155,21 +155,14 @@ PreservedAnalyses NarrowGathersPass::run(Function &F, FunctionAnalysisManager &A
   if (!Enabled || F.isDeclaration()) return PreservedAnalyses::all();
   auto &LI = AM.getResult<LoopAnalysis>(F);
   auto &SE = AM.getResult<ScalarEvolutionAnalysis>(F);
-  SmallVector<LoadInst *, 8> found;
-  for (Loop *loop : LI.getLoopsInPreorder()) {
-    if (!isWorkItemLoop(loop)) continue;
-    auto taken = [&](const Instruction &I) {
-      auto *load = dyn_cast<LoadInst>(&I);
-      return load && takes(*const_cast<LoadInst *>(load), *loop, SE);
-    };
-    if (!mayWiden(*loop, taken)) continue;
-    for (BasicBlock *BB : loop->blocks())
-      for (Instruction &I : *BB)
-        if (taken(I)) found.push_back(cast<LoadInst>(&I));
-  }
+  SmallVector<Instruction *, 8> found = collectInWorkItemLoops(F, LI, [&](Instruction &I, Loop &loop) {
+    auto *load = dyn_cast<LoadInst>(&I);
+    return load && takes(*load, loop, SE);
+  });
   if (found.empty()) return PreservedAnalyses::all();
   Module &M = *F.getParent();
-  for (LoadInst *load : found) {
+  for (Instruction *I : found) {
+    auto *load = cast<LoadInst>(I);
     LLVM_DEBUG(dbgs() << "narrow load from a computed address: " << *load << "\n");
     ++NumCalls;
     auto *pointer = cast<PointerType>(load->getPointerOperandType());
@@ -194,33 +187,18 @@ PreservedAnalyses NarrowGathersPass::run(Function &F, FunctionAnalysisManager &A
 }
 
 PreservedAnalyses NarrowGathersLoweringPass::run(Module &M, ModuleAnalysisManager &) {
-  SmallVector<Function *, 8> functions;
-  for (Function &F : M)
-    if (F.isDeclaration() && F.getName().starts_with(kPrefix)) functions.push_back(&F);
-  if (functions.empty()) return PreservedAnalyses::all();
-  for (Function *F : functions) {
-    unsigned lanes = variantLanes(*F);
-    for (User *user : make_early_inc_range(F->users())) {
-      auto *call = cast<CallInst>(user);
-      IRBuilder<> builder(call);
-      Value *result;
-      if (lanes) {
-        ++NumWordGathers;
-        result = gatherWords(builder, call, lanes);
-      } else {
-        ++NumScalarLowered;
-        // 2-aligned for a halfword (NarrowGathersPass took no other).
-        Type *type = call->getType();
-        Align align(type->getPrimitiveSizeInBits().getFixedValue() / 8);
-        result = builder.CreateAlignedLoad(type, call->getArgOperand(0), align);
-      }
-      result->takeName(call);
-      call->replaceAllUsesWith(result);
-      call->eraseFromParent();
+  bool any = lowerVariantCalls(M, kPrefix, [](CallInst &call, unsigned lanes) -> Value * {
+    IRBuilder<> builder(&call);
+    if (lanes) {
+      ++NumWordGathers;
+      return gatherWords(builder, &call, lanes);
     }
-  }
-  for (Function *F : functions) F->eraseFromParent();
-  return PreservedAnalyses::none();
+    ++NumScalarLowered;
+    // 2-aligned for a halfword (NarrowGathersPass took no other).
+    Type *type = call.getType();
+    return builder.CreateAlignedLoad(type, call.getArgOperand(0), Align(type->getPrimitiveSizeInBits().getFixedValue() / 8));
+  });
+  return any ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
 }  // namespace lockstep::compiler

@@ -132,21 +132,14 @@ void aggregate(CallInst *call, unsigned lanes) {
 PreservedAnalyses UniformAtomicAggregationPass::run(Function &F, FunctionAnalysisManager &AM) {
   if (!Enabled || F.isDeclaration()) return PreservedAnalyses::all();
   auto &LI = AM.getResult<LoopAnalysis>(F);
-  SmallVector<AtomicRMWInst *, 8> found;
-  for (Loop *loop : LI.getLoopsInPreorder()) {
-    if (!isWorkItemLoop(loop)) continue;
-    auto taken = [&](const Instruction &I) {
-      auto *atomic = dyn_cast<AtomicRMWInst>(&I);
-      return atomic && takes(*const_cast<AtomicRMWInst *>(atomic), *loop);
-    };
-    if (!mayWiden(*loop, taken)) continue;
-    for (BasicBlock *BB : loop->blocks())
-      for (Instruction &I : *BB)
-        if (taken(I)) found.push_back(cast<AtomicRMWInst>(&I));
-  }
+  SmallVector<Instruction *, 8> found = collectInWorkItemLoops(F, LI, [&](Instruction &I, Loop &loop) {
+    auto *atomic = dyn_cast<AtomicRMWInst>(&I);
+    return atomic && takes(*atomic, loop);
+  });
   if (found.empty()) return PreservedAnalyses::all();
   Module &M = *F.getParent();
-  for (AtomicRMWInst *atomic : found) {
+  for (Instruction *I : found) {
+    auto *atomic = cast<AtomicRMWInst>(I);
     LLVM_DEBUG(dbgs() << "atomic of one value to one address: " << *atomic << "\n");
     ++NumCalls;
     Type *type = atomic->getType();
@@ -166,29 +159,17 @@ PreservedAnalyses UniformAtomicAggregationPass::run(Function &F, FunctionAnalysi
 }
 
 PreservedAnalyses UniformAtomicAggregationLoweringPass::run(Module &M, ModuleAnalysisManager &) {
-  SmallVector<Function *, 8> functions;
-  for (Function &F : M)
-    if (F.isDeclaration() && F.getName().starts_with(kPrefix)) functions.push_back(&F);
-  if (functions.empty()) return PreservedAnalyses::all();
-  for (Function *F : functions) {
-    unsigned lanes = variantLanes(*F);
-    for (User *user : make_early_inc_range(F->users())) {
-      auto *call = cast<CallInst>(user);
-      if (lanes) {
-        ++NumAggregated;
-        aggregate(call, lanes);
-        continue;
-      }
-      ++NumScalarLowered;
-      IRBuilder<> builder(call);
-      Value *atomic = makeAtomic(builder, F->getName(), call->getArgOperand(0), call->getArgOperand(1));
-      atomic->takeName(call);
-      call->replaceAllUsesWith(atomic);
-      call->eraseFromParent();
+  bool any = lowerVariantCalls(M, kPrefix, [](CallInst &call, unsigned lanes) -> Value * {
+    if (lanes) {
+      ++NumAggregated;
+      aggregate(&call, lanes);  // replaces and erases the call
+      return nullptr;
     }
-  }
-  for (Function *F : functions) F->eraseFromParent();
-  return PreservedAnalyses::none();
+    ++NumScalarLowered;
+    IRBuilder<> builder(&call);
+    return makeAtomic(builder, call.getCalledFunction()->getName(), call.getArgOperand(0), call.getArgOperand(1));
+  });
+  return any ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
 }  // namespace lockstep::compiler
