@@ -120,14 +120,7 @@ PreservedAnalyses GuardedUniformLoadsPass::run(Function &F, FunctionAnalysisMana
     std::string name = kPrefix + typeName(load->getType()) + "_p" + std::to_string(pointer->getAddressSpace()) +
                        "_a" + std::to_string(load->getAlign().value());
     Function *callee = declareWithMaskedVariants(
-        M, name, FunctionType::get(load->getType(), {pointer}, false), [](Function &declared) {
-          declared.setDoesNotThrow();
-          declared.setWillReturn();
-          declared.setNoSync();
-          declared.setDoesNotFreeMemory();
-          declared.setOnlyReadsMemory();
-          declared.setOnlyAccessesArgMemory();
-        });
+        M, name, FunctionType::get(load->getType(), {pointer}, false), markArgumentReader);
     replaceWithVariantCall(*load, callee, {load->getPointerOperand()});
   }
   PreservedAnalyses preserved = PreservedAnalyses::none();

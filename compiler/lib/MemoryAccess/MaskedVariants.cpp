@@ -41,6 +41,15 @@ Function *declareWithMaskedVariants(Module &M, StringRef name, FunctionType *typ
   return scalar;
 }
 
+void markArgumentReader(Function &F) {
+  F.setDoesNotThrow();
+  F.setWillReturn();
+  F.setNoSync();
+  F.setDoesNotFreeMemory();
+  F.setOnlyReadsMemory();
+  F.setOnlyAccessesArgMemory();
+}
+
 CallInst *replaceWithVariantCall(Instruction &I, Function *callee, ArrayRef<Value *> arguments) {
   CallInst *call = CallInst::Create(callee, arguments, "", I.getIterator());
   call->takeName(&I);

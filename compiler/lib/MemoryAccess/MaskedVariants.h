@@ -33,6 +33,11 @@ llvm::Function *declareWithMaskedVariants(llvm::Module &M, llvm::StringRef name,
                                           llvm::function_ref<void(llvm::Function &)> setAttributes,
                                           llvm::ArrayRef<unsigned> varying = {});
 
+// The attributes of a function that only reads the memory its pointer
+// arguments point to: nounwind, willreturn, nosync, nofree,
+// memory(argmem: read) (for declareWithMaskedVariants's `setAttributes`).
+void markArgumentReader(llvm::Function &F);
+
 // Calls `callee` (declared by declareWithMaskedVariants) in place of `I`,
 // which the call's result replaces and which is erased; the call names the
 // variants and stays in the loop's access group. Returns the call.

@@ -170,15 +170,7 @@ PreservedAnalyses NarrowGathersPass::run(Function &F, FunctionAnalysisManager &A
         kPrefix + typeName(load->getType()) + "_p" + std::to_string(pointer->getAddressSpace());
     Function *callee = declareWithMaskedVariants(
         M, name, FunctionType::get(load->getType(), {pointer}, false),
-        [](Function &declared) {
-          declared.setDoesNotThrow();
-          declared.setWillReturn();
-          declared.setNoSync();
-          declared.setDoesNotFreeMemory();
-          declared.setOnlyReadsMemory();
-          declared.setOnlyAccessesArgMemory();
-        },
-        {0});
+        markArgumentReader, {0});
     replaceWithVariantCall(*load, callee, {load->getPointerOperand()});
   }
   PreservedAnalyses preserved = PreservedAnalyses::none();
