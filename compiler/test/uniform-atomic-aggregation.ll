@@ -3,7 +3,8 @@
 ; a function with masked vector variants, both parameters uniform; after
 ; -O3 a scalar call is the atomic again, a widened one a single atomic of
 ; the active lanes' total behind a test of the mask, each lane's result the
-; old value plus its rank among the active lanes times the value. Atomics
+; old value plus its rank among the active lanes times the value; the loop
+; asks the vectorizer for 64 lanes (one atomic per 64 work-items). Atomics
 ; whose result is unused (GlobalAtomicCombining's), seq_cst ones, ones at an
 ; address the loop changes and exchanges stay.
 ; RUN: %opt -passes=lockstep-uniform-atomic-aggregation -S %s | FileCheck %s
@@ -19,6 +20,7 @@
 ; if (x > t) out[atomic_inc(count)] = x;
 ; CHECK-LABEL: define void @compact(
 ; CHECK: %slot = call i32 @__lockstep_atomic_add_i32_p1_a4_volatile(ptr addrspace(1) %count, i32 1) #[[VARIANTS:[0-9]+]], !llvm.access.group
+; CHECK: br i1 %more, label %loop, label %done, !llvm.loop ![[COMPACT:[0-9]+]]
 ; LOWERED-LABEL: define void @compact(
 ; LOWERED: %slot = atomicrmw volatile add ptr addrspace(1) %count, i32 1 monotonic, align 4
 ; LOWERED-NOT: __lockstep_atomic
@@ -67,6 +69,7 @@ done:
 ; work-item's result is the counter less its rank times the amount.
 ; CHECK-LABEL: define void @take(
 ; CHECK: %old = call i64 @__lockstep_atomic_sub_i64_p0_a8(ptr %top, i64 %amount)
+; CHECK: br i1 %more, label %loop, label %done, !llvm.loop ![[TAKE:[0-9]+]]
 ; LOWERED-LABEL: define void @take(
 ; LOWERED: %old = atomicrmw sub ptr %top, i64 %amount monotonic, align 8
 ; WIDE-LABEL: define void @take(
@@ -91,6 +94,7 @@ done:
 ; loop changes (a histogram's bin), an exchange.
 ; CHECK-LABEL: define void @others(
 ; CHECK-NOT: __lockstep_atomic
+; CHECK: br i1 %more, label %loop, label %done, !llvm.loop ![[OTHERS:[0-9]+]]
 ; CHECK: ret void
 define void @others(ptr %count, ptr %bins, ptr %in, ptr %out) #0 {
 entry:
@@ -116,6 +120,7 @@ done:
   ret void
 }
 
+; The loops of aggregated atomics ask for 64 lanes; the others do not.
 ; CHECK: attributes #[[VARIANTS]] = { "vector-function-abi-variant"="_ZGV_LLVM_M2uu___lockstep_atomic_add_i32_p1_a4_volatile(__lockstep_atomic_add_i32_p1_a4_volatile_v2),{{.*}}_ZGV_LLVM_M64uu___lockstep_atomic_add_i32_p1_a4_volatile(__lockstep_atomic_add_i32_p1_a4_volatile_v64)" }
 
 attributes #0 = { "lockstep-work-group-code" }
@@ -125,3 +130,7 @@ attributes #0 = { "lockstep-work-group-code" }
 !2 = distinct !{!2, !4}
 !3 = distinct !{!3, !4}
 !4 = !{!"llvm.loop.parallel_accesses", !0}
+; CHECK: ![[COMPACT]] = distinct !{![[COMPACT]], ![[PARALLEL:[0-9]+]], ![[WIDTH:[0-9]+]]}
+; CHECK: ![[WIDTH]] = !{!"llvm.loop.vectorize.width", i32 64}
+; CHECK: ![[TAKE]] = distinct !{![[TAKE]], ![[PARALLEL]], ![[WIDTH]]}
+; CHECK: ![[OTHERS]] = distinct !{![[OTHERS]], ![[PARALLEL]]}
