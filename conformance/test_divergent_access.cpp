@@ -783,10 +783,11 @@ TEST_P(DivergentAccess, UniformLoadsUnderAWorkItemCondition) {
 
 // Table lookups of bytes and halfwords at indices read from memory
 // (`out[i] = lut[in[i]]`, a gamma map, a 16-bit table, halves through
-// vload_half), some under a work-item condition. Widened, each is a gather
-// of the 32-bit words that hold the elements (NarrowGathersPass): tables of
-// odd lengths, so that the last entries' words reach past the table's end,
-// and entries at every position within a word.
+// vload_half), some under a work-item condition. Widened, the integer ones
+// are gathers of the 32-bit words that hold the elements
+// (NarrowGathersPass): tables of odd lengths, so that the last entries'
+// words reach past the table's end, and entries at every position within a
+// word.
 TEST_P(DivergentAccess, TableLookupsOfBytesAndHalfwords) {
   cl_program program = build(R"CLC(
     kernel void k(global const uchar *in, constant uchar *bytes, global const ushort *shorts, int nshorts,

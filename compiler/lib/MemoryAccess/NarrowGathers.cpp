@@ -68,14 +68,17 @@ namespace {
 
 constexpr const char *kPrefix = "__lockstep_narrow_gather_";
 
-// Whether `load` is one the rewrite takes: a byte or a 2-aligned halfword
-// (an integer or a half), from an address that moves with the work-items
-// but not by a constant step.
+// Whether `load` is one the rewrite takes: a byte or a 2-aligned 16-bit
+// integer, from an address that moves with the work-items but not by a
+// constant step.
 bool takes(LoadInst &load, Loop &loop, ScalarEvolution &evolution) {
   if (!load.isSimple() || !load.hasMetadata(LLVMContext::MD_access_group)) return false;
   Type *type = load.getType();
   unsigned bits = type->getPrimitiveSizeInBits().getFixedValue();
-  if (!(type->isIntegerTy() || type->isHalfTy() || type->isBFloatTy()) || (bits != 8 && bits != 16)) return false;
+  // Integers only: with half loads taken too, CLBlast's HGEMV (its
+  // clblast_test_xgemv -precision 16) gave wrong results in two of its four
+  // layouts, for a reason not found yet (a half table lookup alone is right).
+  if (!type->isIntegerTy() || (bits != 8 && bits != 16)) return false;
   if (bits == 16 && load.getAlign() < Align(2)) return false;
   const SCEV *address = evolution.getSCEV(load.getPointerOperand());
   if (evolution.isLoopInvariant(address, &loop)) return false;
@@ -87,11 +90,7 @@ bool takes(LoadInst &load, Loop &loop, ScalarEvolution &evolution) {
   return !(recurrence && recurrence->getLoop() == &loop && recurrence->isAffine());
 }
 
-std::string typeName(Type *type) {
-  if (type->isHalfTy()) return "f16";
-  if (type->isBFloatTy()) return "bf16";
-  return "i" + std::to_string(type->getIntegerBitWidth());
-}
+std::string typeName(Type *type) { return "i" + std::to_string(type->getIntegerBitWidth()); }
 
 // `gep T, base, ext(<lanes x iK> index)` with K at most 16, as a scalar
 // base and the lanes' byte offsets from it in 32 bits (which a gather with
