@@ -17,7 +17,7 @@
 ; out[i] = lut[in[i]]
 ; CHECK-LABEL: define void @lut(
 ; CHECK: %x = load i8, ptr addrspace(1) %ip
-; CHECK: %v = call i8 @__lockstep_narrow_gather_i8_p2(ptr addrspace(2) %lp) #[[VARIANTS:[0-9]+]], !llvm.access.group
+; CHECK: %v = call i8 @__lockstep_narrow_gather_i8_p2_a1(ptr addrspace(2) %lp) #[[VARIANTS:[0-9]+]], !llvm.access.group
 ; LOWERED-LABEL: define void @lut(
 ; LOWERED: %v = load i8, ptr addrspace(2) %lp, align 1
 ; LOWERED-NOT: __lockstep_narrow_gather
@@ -54,7 +54,7 @@ done:
 
 ; A halfword table under a condition; a 1-aligned halfword stays.
 ; CHECK-LABEL: define void @shorts(
-; CHECK: %s = call i16 @__lockstep_narrow_gather_i16_p0(ptr %sp)
+; CHECK: %s = call i16 @__lockstep_narrow_gather_i16_p0_a2(ptr %sp)
 ; CHECK: %u = load i16, ptr %up, align 1
 ; LOWERED-LABEL: define void @shorts(
 ; LOWERED: %s = load i16, ptr %sp, align 2
@@ -134,7 +134,7 @@ done:
   ret void
 }
 
-; CHECK: attributes #[[VARIANTS]] = { "vector-function-abi-variant"="_ZGV_LLVM_M2v___lockstep_narrow_gather_i8_p2(__lockstep_narrow_gather_i8_p2_v2),{{.*}}_ZGV_LLVM_M64v___lockstep_narrow_gather_i8_p2(__lockstep_narrow_gather_i8_p2_v64)" }
+; CHECK: attributes #[[VARIANTS]] = { "vector-function-abi-variant"="_ZGV_LLVM_M2v___lockstep_narrow_gather_i8_p2_a1(__lockstep_narrow_gather_i8_p2_a1_v2),{{.*}}_ZGV_LLVM_M64v___lockstep_narrow_gather_i8_p2_a1(__lockstep_narrow_gather_i8_p2_a1_v64)" }
 
 attributes #0 = { "lockstep-work-group-code" }
 

@@ -19,7 +19,7 @@
 
 ; if (x > t) out[atomic_inc(count)] = x;
 ; CHECK-LABEL: define void @compact(
-; CHECK: %slot = call i32 @__lockstep_atomic_add_i32_p1_a4_volatile(ptr addrspace(1) %count, i32 1) #[[VARIANTS:[0-9]+]], !llvm.access.group
+; CHECK: %slot = call i32 @__lockstep_atomic_add_volatile_i32_p1_a4(ptr addrspace(1) %count, i32 1) #[[VARIANTS:[0-9]+]], !llvm.access.group
 ; CHECK: br i1 %more, label %loop, label %done, !llvm.loop ![[COMPACT:[0-9]+]]
 ; LOWERED-LABEL: define void @compact(
 ; LOWERED: %slot = atomicrmw volatile add ptr addrspace(1) %count, i32 1 monotonic, align 4
@@ -121,7 +121,7 @@ done:
 }
 
 ; The loops of aggregated atomics ask for 64 lanes; the others do not.
-; CHECK: attributes #[[VARIANTS]] = { "vector-function-abi-variant"="_ZGV_LLVM_M2uu___lockstep_atomic_add_i32_p1_a4_volatile(__lockstep_atomic_add_i32_p1_a4_volatile_v2),{{.*}}_ZGV_LLVM_M64uu___lockstep_atomic_add_i32_p1_a4_volatile(__lockstep_atomic_add_i32_p1_a4_volatile_v64)" }
+; CHECK: attributes #[[VARIANTS]] = { "vector-function-abi-variant"="_ZGV_LLVM_M2uu___lockstep_atomic_add_volatile_i32_p1_a4(__lockstep_atomic_add_volatile_i32_p1_a4_v2),{{.*}}_ZGV_LLVM_M64uu___lockstep_atomic_add_volatile_i32_p1_a4(__lockstep_atomic_add_volatile_i32_p1_a4_v64)" }
 
 attributes #0 = { "lockstep-work-group-code" }
 

@@ -19,7 +19,8 @@
 //
 //   %v = load i8, ptr addrspace(2) %p, align 1
 //     ->  %v = call i8 @__lockstep_uniform_load_i8_p2_a1(ptr addrspace(2) %p)
-//         "vector-function-abi-variant"="_ZGV_LLVM_M16u___lockstep_uniform_load_i8_p2_a1(..._v16)", ...
+//         "vector-function-abi-variant"="_ZGV_LLVM_M16u___lockstep_uniform_load_i8_p2_a1(..._v16)",
+//         ...
 //
 // and after -O3 the calls become memory accesses again: a scalar call the
 // load it was, a vector one `masked.gather(splat %p, mask)`, which
@@ -37,8 +38,8 @@
 //
 // `-lockstep-guarded-uniform-loads=false` turns the rewrite off.
 #include <llvm/ADT/SmallVector.h>
-#include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/Loads.h>
+#include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
@@ -57,11 +58,14 @@
 
 using namespace llvm;
 
-static cl::opt<bool> Enabled("lockstep-guarded-uniform-loads", cl::init(true), cl::Hidden,
-                             cl::desc("Let the vectorizer widen loads of one address under a work-item condition"));
+static cl::opt<bool> Enabled(
+    "lockstep-guarded-uniform-loads", cl::init(true), cl::Hidden,
+    cl::desc("Let the vectorizer widen loads of one address under a work-item condition"));
 
-LOCKSTEP_STATISTIC(NumCalls, "Loads of one address under a work-item condition made calls the vectorizer widens");
-LOCKSTEP_STATISTIC(NumVectorLowered, "Widened uniform-load calls lowered to masked gathers of one address");
+LOCKSTEP_STATISTIC(
+    NumCalls, "Loads of one address under a work-item condition made calls the vectorizer widens");
+LOCKSTEP_STATISTIC(NumVectorLowered,
+                   "Widened uniform-load calls lowered to masked gathers of one address");
 LOCKSTEP_STATISTIC(NumScalarLowered, "Uniform-load calls lowered back to loads");
 
 namespace lockstep::compiler {
@@ -69,16 +73,17 @@ namespace {
 
 constexpr const char *kPrefix = "__lockstep_uniform_load_";
 
-// The name of the function that loads `type` from address space `space` at
-// `align`; empty for a type it does not load (integers, float, double and
-// pointers).
+// The name of the type in the name of the function that loads it; empty
+// for a type it does not load (integers, float, double and pointers).
 std::string typeName(Type *type) {
-  if (auto *integer = dyn_cast<IntegerType>(type)) return "i" + std::to_string(integer->getBitWidth());
+  if (auto *integer = dyn_cast<IntegerType>(type))
+    return "i" + std::to_string(integer->getBitWidth());
   // Not half: NarrowGathers' calls of half loads made CLBlast's HGEMV wrong,
   // for a reason not found, so half loads stay loads here too.
   if (type->isFloatTy()) return "f32";
   if (type->isDoubleTy()) return "f64";
-  if (auto *pointer = dyn_cast<PointerType>(type)) return "p" + std::to_string(pointer->getAddressSpace());
+  if (auto *pointer = dyn_cast<PointerType>(type))
+    return "p" + std::to_string(pointer->getAddressSpace());
   return "";
 }
 
@@ -108,10 +113,11 @@ PreservedAnalyses GuardedUniformLoadsPass::run(Function &F, FunctionAnalysisMana
   auto &LI = AM.getResult<LoopAnalysis>(F);
   auto &DT = AM.getResult<DominatorTreeAnalysis>(F);
   const DataLayout &DL = F.getDataLayout();
-  SmallVector<Instruction *, 8> found = collectInWorkItemLoops(F, LI, [&](Instruction &I, Loop &loop) {
-    auto *load = dyn_cast<LoadInst>(&I);
-    return load && takes(*load, loop, DT, DL);
-  });
+  SmallVector<Instruction *, 8> found =
+      collectInWorkItemLoops(F, LI, [&](Instruction &I, Loop &loop) {
+        auto *load = dyn_cast<LoadInst>(&I);
+        return load && takes(*load, loop, DT, DL);
+      });
   if (found.empty()) return PreservedAnalyses::all();
   Module &M = *F.getParent();
   for (Instruction *I : found) {
@@ -119,10 +125,11 @@ PreservedAnalyses GuardedUniformLoadsPass::run(Function &F, FunctionAnalysisMana
     LLVM_DEBUG(dbgs() << "uniform load under a condition: " << *load << "\n");
     ++NumCalls;
     auto *pointer = cast<PointerType>(load->getPointerOperandType());
-    std::string name = kPrefix + typeName(load->getType()) + "_p" + std::to_string(pointer->getAddressSpace()) +
-                       "_a" + std::to_string(load->getAlign().value());
-    Function *callee = declareWithMaskedVariants(
-        M, name, FunctionType::get(load->getType(), {pointer}, false), markArgumentReader);
+    std::string name =
+        kPrefix + typeName(load->getType()) + "_p" + std::to_string(pointer->getAddressSpace());
+    Function *callee =
+        declareWithMaskedVariants(M, name, FunctionType::get(load->getType(), {pointer}, false),
+                                  load->getAlign(), markArgumentReader);
     replaceWithVariantCall(*load, callee, {load->getPointerOperand()});
   }
   PreservedAnalyses preserved = PreservedAnalyses::none();
@@ -132,16 +139,13 @@ PreservedAnalyses GuardedUniformLoadsPass::run(Function &F, FunctionAnalysisMana
 
 PreservedAnalyses GuardedUniformLoadsLoweringPass::run(Module &M, ModuleAnalysisManager &) {
   bool any = lowerVariantCalls(M, kPrefix, [](CallInst &call, unsigned lanes) -> Value * {
-    // The alignment is the name's last part.
-    StringRef name = call.getCalledFunction()->getName();
-    StringRef alignText = name.substr(name.rfind("_a") + 2).take_while([](char c) { return c >= '0' && c <= '9'; });
-    Align align(std::stoull(alignText.str()));
+    Align align = accessAlign(*call.getCalledFunction());
     IRBuilder<> builder(&call);
     Value *pointer = call.getArgOperand(0);
     if (lanes) {
       ++NumVectorLowered;
-      return builder.CreateMaskedGather(call.getType(), builder.CreateVectorSplat(lanes, pointer), align,
-                                        call.getArgOperand(1));
+      return builder.CreateMaskedGather(call.getType(), builder.CreateVectorSplat(lanes, pointer),
+                                        align, call.getArgOperand(1));
     }
     ++NumScalarLowered;
     return builder.CreateAlignedLoad(call.getType(), pointer, align);

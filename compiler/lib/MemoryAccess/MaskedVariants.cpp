@@ -1,24 +1,38 @@
-// Scalar functions with masked vector variants of uniform parameters, for
-// the loop vectorizer (MaskedVariants.h).
+// Scalar functions standing for memory accesses, with masked vector variants
+// for the loop vectorizer (MaskedVariants.h).
 #include "MemoryAccess/MaskedVariants.h"
-
-#include "Internal.h"
 
 #include <llvm/IR/Attributes.h>
 #include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/IntrinsicInst.h>
 
+#include "Internal.h"
+
 using namespace llvm;
 
 namespace lockstep::compiler {
 
-std::string variantName(StringRef name, unsigned lanes) { return (name + "_v" + Twine(lanes)).str(); }
+namespace {
 
-Function *declareWithMaskedVariants(Module &M, StringRef name, FunctionType *type,
-                                    function_ref<void(Function &)> setAttributes, ArrayRef<unsigned> varying) {
+constexpr const char *kAccessAlignAttr = "lockstep-access-align";
+// The vectorizer's widths for which a variant is declared.
+constexpr unsigned kVariantLanes[] = {2, 4, 8, 16, 32, 64};
+
+// The name of `name`'s variant of `lanes` lanes.
+std::string variantName(StringRef name, unsigned lanes) {
+  return (name + "_v" + Twine(lanes)).str();
+}
+
+}  // namespace
+
+Function *declareWithMaskedVariants(Module &M, StringRef accessName, FunctionType *type,
+                                    Align access, function_ref<void(Function &)> setAttributes,
+                                    ArrayRef<unsigned> varying) {
+  std::string name = (accessName + "_a" + Twine(access.value())).str();
   auto declare = [&](StringRef fnName, FunctionType *fnType) {
     Function *F = cast<Function>(M.getOrInsertFunction(fnName, fnType).getCallee());
     setAttributes(*F);
+    F->addFnAttr(kAccessAlignAttr, std::to_string(access.value()));
     return F;
   };
   Function *scalar = declare(name, type);
@@ -29,16 +43,24 @@ Function *declareWithMaskedVariants(Module &M, StringRef name, FunctionType *typ
   Type *i1 = Type::getInt1Ty(M.getContext());
   for (unsigned lanes : kVariantLanes) {
     SmallVector<Type *, 4> parameters(type->params());
-    for (unsigned index : varying) parameters[index] = FixedVectorType::get(parameters[index], lanes);
+    for (unsigned index : varying)
+      parameters[index] = FixedVectorType::get(parameters[index], lanes);
     parameters.push_back(FixedVectorType::get(i1, lanes));
     std::string vectorName = variantName(name, lanes);
-    declare(vectorName, FunctionType::get(FixedVectorType::get(type->getReturnType(), lanes), parameters, false));
+    declare(vectorName, FunctionType::get(FixedVectorType::get(type->getReturnType(), lanes),
+                                          parameters, false));
     if (!variants.empty()) variants += ",";
-    variants += "_ZGV_LLVM_M" + std::to_string(lanes) + kinds + "_" + name.str() + "(" + vectorName + ")";
+    variants += "_ZGV_LLVM_M" + std::to_string(lanes) + kinds + "_" + name + "(" + vectorName + ")";
   }
   // Kept on the declaration, where each call copies it from.
   scalar->addFnAttr("vector-function-abi-variant", variants);
   return scalar;
+}
+
+Align accessAlign(const Function &F) {
+  uint64_t value = 1;
+  F.getFnAttribute(kAccessAlignAttr).getValueAsString().getAsInteger(10, value);
+  return Align(value);
 }
 
 void markArgumentReader(Function &F) {
@@ -74,15 +96,16 @@ bool mayWiden(const Loop &loop, function_ref<bool(const Instruction &)> taken) {
       if (auto *call = dyn_cast<CallBase>(&I); call && !isa<IntrinsicInst>(call)) {
         const Function *callee = call->getCalledFunction();
         if (!callee || !(call->hasFnAttr("vector-function-abi-variant") ||
-                         callee->hasFnAttribute("vector-function-abi-variant") || !call->mayReadOrWriteMemory()))
+                         callee->hasFnAttribute("vector-function-abi-variant") ||
+                         !call->mayReadOrWriteMemory()))
           return false;
       }
     }
   return true;
 }
 
-SmallVector<Instruction *, 8> collectInWorkItemLoops(Function &F, LoopInfo &loops,
-                                                     function_ref<bool(Instruction &, Loop &)> takes) {
+SmallVector<Instruction *, 8> collectInWorkItemLoops(
+    Function &F, LoopInfo &loops, function_ref<bool(Instruction &, Loop &)> takes) {
   SmallVector<Instruction *, 8> found;
   for (Loop *loop : loops.getLoopsInPreorder()) {
     if (!isWorkItemLoop(loop)) continue;
@@ -95,7 +118,8 @@ SmallVector<Instruction *, 8> collectInWorkItemLoops(Function &F, LoopInfo &loop
   return found;
 }
 
-bool lowerVariantCalls(Module &M, StringRef prefix, function_ref<Value *(CallInst &, unsigned)> lower) {
+bool lowerVariantCalls(Module &M, StringRef prefix,
+                       function_ref<Value *(CallInst &, unsigned)> lower) {
   SmallVector<Function *, 8> functions;
   for (Function &F : M)
     if (F.isDeclaration() && F.getName().starts_with(prefix)) functions.push_back(&F);

@@ -18,20 +18,20 @@
 
 namespace lockstep::compiler {
 
-// The vectorizer's widths for which a variant is declared.
-inline constexpr unsigned kVariantLanes[] = {2, 4, 8, 16, 32, 64};
-
-// The name of `name`'s variant of `lanes` lanes.
-std::string variantName(llvm::StringRef name, unsigned lanes);
-
-// Declares `name` of type `type` and its masked variants (the uniform
-// parameters scalar, the others vectors of the lanes, then a mask of i1
-// lanes; the result a vector of the lanes), all with the attributes
-// `setAttributes` gives, and returns the scalar function. `varying` lists
-// the parameters that are not uniform.
-llvm::Function *declareWithMaskedVariants(llvm::Module &M, llvm::StringRef name, llvm::FunctionType *type,
+// Declares `name`_a<alignment> of type `type`, standing for a memory access
+// of that alignment (accessAlign reads it back), and its masked variants
+// (the uniform parameters scalar, the others vectors of the lanes, then a
+// mask of i1 lanes; the result a vector of the lanes), all with the
+// attributes `setAttributes` gives, and returns the scalar function.
+// `varying` lists the parameters that are not uniform.
+llvm::Function *declareWithMaskedVariants(llvm::Module &M, llvm::StringRef name,
+                                          llvm::FunctionType *type, llvm::Align access,
                                           llvm::function_ref<void(llvm::Function &)> setAttributes,
                                           llvm::ArrayRef<unsigned> varying = {});
+
+// The alignment of the access a function declareWithMaskedVariants declared
+// stands for.
+llvm::Align accessAlign(const llvm::Function &F);
 
 // The attributes of a function that only reads the memory its pointer
 // arguments point to: nounwind, willreturn, nosync, nofree,
@@ -55,7 +55,8 @@ bool mayWiden(const llvm::Loop &loop, llvm::function_ref<bool(const llvm::Instru
 // The instructions of F's work-item loops that `takes` accepts, in loops
 // the vectorizer might widen once they are calls (mayWiden).
 llvm::SmallVector<llvm::Instruction *, 8> collectInWorkItemLoops(
-    llvm::Function &F, llvm::LoopInfo &loops, llvm::function_ref<bool(llvm::Instruction &, llvm::Loop &)> takes);
+    llvm::Function &F, llvm::LoopInfo &loops,
+    llvm::function_ref<bool(llvm::Instruction &, llvm::Loop &)> takes);
 
 // Lowers every call of the functions whose names start with `prefix`
 // (declareWithMaskedVariants's) to what `lower` builds before it, given the

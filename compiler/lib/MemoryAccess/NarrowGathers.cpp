@@ -12,7 +12,7 @@
 // vectorizer widens through masked variants, the pointer varying:
 //
 //   %v = load i8, ptr addrspace(2) %p, align 1
-//     ->  %v = call i8 @__lockstep_narrow_gather_i8_p2(ptr addrspace(2) %p)
+//     ->  %v = call i8 @__lockstep_narrow_gather_i8_p2_a1(ptr addrspace(2) %p)
 //
 // and after -O3 a widened call gathers, for each lane, the aligned 32-bit
 // word that holds its element and shifts the element out:
@@ -55,12 +55,15 @@
 
 using namespace llvm;
 
-static cl::opt<bool> Enabled("lockstep-narrow-gathers", cl::init(true), cl::Hidden,
-                             cl::desc("Widen work-items' loads of bytes and halfwords from computed addresses as "
-                                      "gathers of 32-bit words"));
+static cl::opt<bool> Enabled(
+    "lockstep-narrow-gathers", cl::init(true), cl::Hidden,
+    cl::desc("Widen work-items' loads of bytes and halfwords from computed addresses as "
+             "gathers of 32-bit words"));
 
-LOCKSTEP_STATISTIC(NumCalls, "Byte and halfword loads from computed addresses made calls the vectorizer widens");
-LOCKSTEP_STATISTIC(NumWordGathers, "Widened narrow-gather calls lowered to gathers of 32-bit words");
+LOCKSTEP_STATISTIC(
+    NumCalls, "Byte and halfword loads from computed addresses made calls the vectorizer widens");
+LOCKSTEP_STATISTIC(NumWordGathers,
+                   "Widened narrow-gather calls lowered to gathers of 32-bit words");
 LOCKSTEP_STATISTIC(NumScalarLowered, "Narrow-gather calls lowered back to loads");
 
 namespace lockstep::compiler {
@@ -98,16 +101,18 @@ std::string typeName(Type *type) { return "i" + std::to_string(type->getIntegerB
 // 8); none for other vectors of pointers.
 std::optional<std::pair<Value *, Value *>> narrowOffsets(IRBuilder<> &builder, Value *pointers) {
   auto *gep = dyn_cast<GetElementPtrInst>(pointers);
-  if (!gep || gep->getNumIndices() != 1 || gep->getPointerOperand()->getType()->isVectorTy()) return std::nullopt;
+  if (!gep || gep->getNumIndices() != 1 || gep->getPointerOperand()->getType()->isVectorTy())
+    return std::nullopt;
   auto *extension = dyn_cast<CastInst>(gep->getOperand(1));
   if (!extension || !(isa<ZExtInst>(extension) || isa<SExtInst>(extension)) ||
       extension->getSrcTy()->getScalarSizeInBits() > 16)
     return std::nullopt;
   TypeSize size = gep->getDataLayout().getTypeAllocSize(gep->getSourceElementType());
   if (size.isScalable() || size.getFixedValue() > 8) return std::nullopt;
-  auto *type = FixedVectorType::get(builder.getInt32Ty(), cast<FixedVectorType>(extension->getType())->getNumElements());
+  auto *type = FixedVectorType::get(builder.getInt32Ty(),
+                                    cast<FixedVectorType>(extension->getType())->getNumElements());
   Value *index = isa<ZExtInst>(extension) ? builder.CreateZExt(extension->getOperand(0), type)
-                                     : builder.CreateSExt(extension->getOperand(0), type);
+                                          : builder.CreateSExt(extension->getOperand(0), type);
   Value *offsets = builder.CreateMul(index, ConstantInt::get(type, size.getFixedValue()));
   return std::make_pair(gep->getPointerOperand(), offsets);
 }
@@ -116,7 +121,6 @@ std::optional<std::pair<Value *, Value *>> narrowOffsets(IRBuilder<> &builder, V
 Value *gatherWords(IRBuilder<> &builder, CallInst *call, unsigned lanes) {
   Value *pointers = call->getArgOperand(0), *mask = call->getArgOperand(1);
   auto *pointerType = cast<PointerType>(pointers->getType()->getScalarType());
-  auto *elementType = cast<FixedVectorType>(call->getType())->getElementType();
   const DataLayout &layout = call->getDataLayout();
   Type *intPtr = layout.getIntPtrType(pointerType);
   auto *wordsType = FixedVectorType::get(builder.getInt32Ty(), lanes);
@@ -126,26 +130,28 @@ Value *gatherWords(IRBuilder<> &builder, CallInst *call, unsigned lanes) {
     // word's and the element's within it.
     auto [base, laneOffsets] = *narrow;
     Value *misalignment = builder.CreateAnd(builder.CreatePtrToInt(base, intPtr), 3);
-    Value *alignedBase = builder.CreateGEP(builder.getInt8Ty(), base, builder.CreateNeg(misalignment));
-    Value *fromAligned =
-        builder.CreateAdd(laneOffsets, builder.CreateVectorSplat(lanes, builder.CreateTrunc(misalignment,
-                                                                                            builder.getInt32Ty())));
+    Value *alignedBase =
+        builder.CreateGEP(builder.getInt8Ty(), base, builder.CreateNeg(misalignment));
+    Value *fromAligned = builder.CreateAdd(
+        laneOffsets,
+        builder.CreateVectorSplat(lanes, builder.CreateTrunc(misalignment, builder.getInt32Ty())));
     Value *wordOffsets = builder.CreateAnd(fromAligned, ConstantInt::get(wordsType, ~uint64_t(3)));
-    wordPointers = builder.CreateGEP(builder.getInt8Ty(), alignedBase,
-                                     builder.CreateSExt(wordOffsets, FixedVectorType::get(intPtr, lanes)));
+    wordPointers =
+        builder.CreateGEP(builder.getInt8Ty(), alignedBase,
+                          builder.CreateSExt(wordOffsets, FixedVectorType::get(intPtr, lanes)));
     offsets = builder.CreateAnd(fromAligned, ConstantInt::get(wordsType, 3));
   } else {
     auto *addresses = builder.CreatePtrToInt(pointers, FixedVectorType::get(intPtr, lanes));
-    Value *aligned = builder.CreateAnd(addresses, ConstantInt::get(addresses->getType(), ~uint64_t(3)));
+    Value *aligned =
+        builder.CreateAnd(addresses, ConstantInt::get(addresses->getType(), ~uint64_t(3)));
     wordPointers = builder.CreateIntToPtr(aligned, pointers->getType());
-    offsets = builder.CreateTrunc(builder.CreateAnd(addresses, ConstantInt::get(addresses->getType(), 3)),
-                                  wordsType);
+    offsets = builder.CreateTrunc(
+        builder.CreateAnd(addresses, ConstantInt::get(addresses->getType(), 3)), wordsType);
   }
   Value *words = builder.CreateMaskedGather(wordsType, wordPointers, Align(4), mask);
-  Value *shifted = builder.CreateLShr(words, builder.CreateShl(offsets, ConstantInt::get(wordsType, 3)));
-  unsigned bits = elementType->getPrimitiveSizeInBits().getFixedValue();
-  Value *narrow = builder.CreateTrunc(shifted, FixedVectorType::get(builder.getIntNTy(bits), lanes));
-  return builder.CreateBitCast(narrow, call->getType());
+  Value *shifted =
+      builder.CreateLShr(words, builder.CreateShl(offsets, ConstantInt::get(wordsType, 3)));
+  return builder.CreateTrunc(shifted, call->getType());
 }
 
 }  // namespace
@@ -154,10 +160,11 @@ PreservedAnalyses NarrowGathersPass::run(Function &F, FunctionAnalysisManager &A
   if (!Enabled || F.isDeclaration()) return PreservedAnalyses::all();
   auto &LI = AM.getResult<LoopAnalysis>(F);
   auto &SE = AM.getResult<ScalarEvolutionAnalysis>(F);
-  SmallVector<Instruction *, 8> found = collectInWorkItemLoops(F, LI, [&](Instruction &I, Loop &loop) {
-    auto *load = dyn_cast<LoadInst>(&I);
-    return load && takes(*load, loop, SE);
-  });
+  SmallVector<Instruction *, 8> found =
+      collectInWorkItemLoops(F, LI, [&](Instruction &I, Loop &loop) {
+        auto *load = dyn_cast<LoadInst>(&I);
+        return load && takes(*load, loop, SE);
+      });
   if (found.empty()) return PreservedAnalyses::all();
   Module &M = *F.getParent();
   for (Instruction *I : found) {
@@ -167,9 +174,9 @@ PreservedAnalyses NarrowGathersPass::run(Function &F, FunctionAnalysisManager &A
     auto *pointer = cast<PointerType>(load->getPointerOperandType());
     std::string name =
         kPrefix + typeName(load->getType()) + "_p" + std::to_string(pointer->getAddressSpace());
-    Function *callee = declareWithMaskedVariants(
-        M, name, FunctionType::get(load->getType(), {pointer}, false),
-        markArgumentReader, {0});
+    Function *callee =
+        declareWithMaskedVariants(M, name, FunctionType::get(load->getType(), {pointer}, false),
+                                  load->getAlign(), markArgumentReader, {0});
     replaceWithVariantCall(*load, callee, {load->getPointerOperand()});
   }
   PreservedAnalyses preserved = PreservedAnalyses::none();
@@ -185,9 +192,8 @@ PreservedAnalyses NarrowGathersLoweringPass::run(Module &M, ModuleAnalysisManage
       return gatherWords(builder, &call, lanes);
     }
     ++NumScalarLowered;
-    // 2-aligned for a halfword (NarrowGathersPass took no other).
-    Type *type = call.getType();
-    return builder.CreateAlignedLoad(type, call.getArgOperand(0), Align(type->getPrimitiveSizeInBits().getFixedValue() / 8));
+    return builder.CreateAlignedLoad(call.getType(), call.getArgOperand(0),
+                                     accessAlign(*call.getCalledFunction()));
   });
   return any ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }

@@ -11,7 +11,7 @@
 // old value plus its rank among them); here, per vector of work-items:
 //
 //   %old = atomicrmw volatile add ptr addrspace(1) %count, i32 1 monotonic
-//     ->  %old = call i32 @__lockstep_atomic_add_i32_p1_a4_volatile(ptr addrspace(1) %count, i32 1)
+//     ->  %old = call i32 @__lockstep_atomic_add_volatile_i32_p1_a4(ptr addrspace(1) %count, i32 1)
 //           with masked variants of 2 to 64 lanes, both parameters uniform
 //
 // and after -O3 a widened call becomes
@@ -30,9 +30,9 @@
 // its argument's memory, so no pass moves it past another access to it.
 //
 // The loop asks the vectorizer for 64 lanes (`llvm.loop.vectorize.width`;
-// `-lockstep-uniform-atomic-lanes`), unless it names a width already: the counter's cache line moves between the cores at each atomic,
-// and with two cores adding, that transfer is the loop's cost. Stream
-// compaction over 16M floats: 0.63-0.75 GB/s at the 8 lanes the vectorizer
+// `-lockstep-uniform-atomic-lanes`), unless it names a width already: the counter's cache line
+// moves between the cores at each atomic, and with two cores adding, that transfer is the loop's
+// cost. Stream compaction over 16M floats: 0.63-0.75 GB/s at the 8 lanes the vectorizer
 // chose, 2.2-2.3 at 32, 4.0-4.4 at 64.
 //
 // `-lockstep-uniform-atomic-aggregation=false` turns the rewrite off.
@@ -58,14 +58,16 @@
 
 using namespace llvm;
 
-static cl::opt<bool> Enabled("lockstep-uniform-atomic-aggregation", cl::init(true), cl::Hidden,
-                             cl::desc("Let the vectorizer widen atomic adds of one value to one address"));
+static cl::opt<bool> Enabled(
+    "lockstep-uniform-atomic-aggregation", cl::init(true), cl::Hidden,
+    cl::desc("Let the vectorizer widen atomic adds of one value to one address"));
 
-static cl::opt<unsigned> WideLanes(
-    "lockstep-uniform-atomic-lanes", cl::init(64), cl::Hidden,
-    cl::desc("Lanes the vectorizer is asked for in a work-item loop of aggregated atomics (1: no request)"));
+static cl::opt<unsigned> WideLanes("lockstep-uniform-atomic-lanes", cl::init(64), cl::Hidden,
+                                   cl::desc("Lanes the vectorizer is asked for in a work-item loop "
+                                            "of aggregated atomics (1: no request)"));
 
-LOCKSTEP_STATISTIC(NumCalls, "Atomic adds of one value to one address made calls the vectorizer widens");
+LOCKSTEP_STATISTIC(NumCalls,
+                   "Atomic adds of one value to one address made calls the vectorizer widens");
 LOCKSTEP_STATISTIC(NumAggregated, "Widened atomic-add calls made one add per vector");
 LOCKSTEP_STATISTIC(NumScalarLowered, "Atomic-add calls lowered back to atomics");
 
@@ -76,39 +78,44 @@ constexpr const char *kPrefix = "__lockstep_atomic_";
 
 // Whether `atomic` is one the rewrite takes.
 bool takes(AtomicRMWInst &atomic, Loop &loop) {
-  if (atomic.getOperation() != AtomicRMWInst::Add && atomic.getOperation() != AtomicRMWInst::Sub) return false;
+  if (atomic.getOperation() != AtomicRMWInst::Add && atomic.getOperation() != AtomicRMWInst::Sub)
+    return false;
   auto *type = dyn_cast<IntegerType>(atomic.getType());
   if (!type || (type->getBitWidth() != 32 && type->getBitWidth() != 64)) return false;
-  if (atomic.getOrdering() != AtomicOrdering::Monotonic || atomic.getSyncScopeID() != SyncScope::System)
+  if (atomic.getOrdering() != AtomicOrdering::Monotonic ||
+      atomic.getSyncScopeID() != SyncScope::System)
     return false;
   if (atomic.use_empty() || !atomic.hasMetadata(LLVMContext::MD_access_group)) return false;
-  return loop.isLoopInvariant(atomic.getPointerOperand()) && loop.isLoopInvariant(atomic.getValOperand());
+  return loop.isLoopInvariant(atomic.getPointerOperand()) &&
+         loop.isLoopInvariant(atomic.getValOperand());
 }
 
-// __lockstep_atomic_<add|sub>_i<bits>_p<space>_a<align>[_volatile]
+// __lockstep_atomic_<add|sub>[_volatile]_i<bits>_p<space> (and _a<align>,
+// which declareWithMaskedVariants adds).
 std::string functionName(const AtomicRMWInst &atomic) {
-  return std::string(kPrefix) + (atomic.getOperation() == AtomicRMWInst::Add ? "add" : "sub") + "_i" +
+  return std::string(kPrefix) + (atomic.getOperation() == AtomicRMWInst::Add ? "add" : "sub") +
+         (atomic.isVolatile() ? "_volatile" : "") + "_i" +
          std::to_string(atomic.getType()->getIntegerBitWidth()) + "_p" +
-         std::to_string(atomic.getPointerAddressSpace()) + "_a" + std::to_string(atomic.getAlign().value()) +
-         (atomic.isVolatile() ? "_volatile" : "");
+         std::to_string(atomic.getPointerAddressSpace());
 }
 
-// The atomic a function's name describes, at the builder.
-Value *makeAtomic(IRBuilder<> &builder, StringRef name, Value *pointer, Value *value) {
-  bool add = name.starts_with(std::string(kPrefix) + "add");
-  StringRef alignText = name.substr(name.rfind("_a") + 2).take_while([](char c) { return c >= '0' && c <= '9'; });
+bool isAdd(const Function &F) { return F.getName().starts_with(std::string(kPrefix) + "add"); }
+
+// The atomic a function stands for, at the builder.
+Value *makeAtomic(IRBuilder<> &builder, const Function &F, Value *pointer, Value *value) {
   AtomicRMWInst *atomic =
-      builder.CreateAtomicRMW(add ? AtomicRMWInst::Add : AtomicRMWInst::Sub, pointer, value,
-                              Align(std::stoull(alignText.str())), AtomicOrdering::Monotonic, SyncScope::System);
-  atomic->setVolatile(name.contains("_volatile"));
+      builder.CreateAtomicRMW(isAdd(F) ? AtomicRMWInst::Add : AtomicRMWInst::Sub, pointer, value,
+                              accessAlign(F), AtomicOrdering::Monotonic, SyncScope::System);
+  atomic->setVolatile(F.getName().contains("_volatile_"));
   return atomic;
 }
 
 // A widened call: one atomic of the active lanes' total, behind a test
 // that some lane is active, and each lane's old value by its rank.
 void aggregate(CallInst *call, unsigned lanes) {
-  StringRef name = call->getCalledFunction()->getName();
-  Value *pointer = call->getArgOperand(0), *value = call->getArgOperand(1), *mask = call->getArgOperand(2);
+  const Function &callee = *call->getCalledFunction();
+  Value *pointer = call->getArgOperand(0), *value = call->getArgOperand(1),
+        *mask = call->getArgOperand(2);
   auto *type = cast<IntegerType>(value->getType());
   IRBuilder<> builder(call);
   IntegerType *bitsType = builder.getIntNTy(lanes);
@@ -117,8 +124,9 @@ void aggregate(CallInst *call, unsigned lanes) {
   Instruction *then = SplitBlockAndInsertIfThen(any, call->getIterator(), false);
   BasicBlock *thenBlock = then->getParent(), *before = thenBlock->getSinglePredecessor();
   builder.SetInsertPoint(then);
-  Value *count = builder.CreateZExtOrTrunc(builder.CreateUnaryIntrinsic(Intrinsic::ctpop, bits), type);
-  Value *old = makeAtomic(builder, name, pointer, builder.CreateMul(value, count));
+  Value *count =
+      builder.CreateZExtOrTrunc(builder.CreateUnaryIntrinsic(Intrinsic::ctpop, bits), type);
+  Value *old = makeAtomic(builder, callee, pointer, builder.CreateMul(value, count));
   builder.SetInsertPoint(call);
   PHINode *base = builder.CreatePHI(type, 2, "aggregated.base");
   base->addIncoming(old, thenBlock);
@@ -127,13 +135,14 @@ void aggregate(CallInst *call, unsigned lanes) {
   SmallVector<Constant *, 64> below;
   for (unsigned lane = 0; lane < lanes; ++lane)
     below.push_back(ConstantInt::get(bitsType, APInt::getLowBitsSet(lanes, lane)));
-  Value *ranks = builder.CreateAnd(builder.CreateVectorSplat(lanes, bits), ConstantVector::get(below));
+  Value *ranks =
+      builder.CreateAnd(builder.CreateVectorSplat(lanes, bits), ConstantVector::get(below));
   ranks = builder.CreateZExtOrTrunc(builder.CreateUnaryIntrinsic(Intrinsic::ctpop, ranks),
                                     FixedVectorType::get(type, lanes));
   Value *offsets = builder.CreateMul(builder.CreateVectorSplat(lanes, value), ranks);
   Value *bases = builder.CreateVectorSplat(lanes, base);
-  bool add = name.starts_with(std::string(kPrefix) + "add");
-  Value *result = add ? builder.CreateAdd(bases, offsets) : builder.CreateSub(bases, offsets);
+  Value *result =
+      isAdd(callee) ? builder.CreateAdd(bases, offsets) : builder.CreateSub(bases, offsets);
   result->takeName(call);
   call->replaceAllUsesWith(result);
   call->eraseFromParent();
@@ -144,23 +153,24 @@ void aggregate(CallInst *call, unsigned lanes) {
 PreservedAnalyses UniformAtomicAggregationPass::run(Function &F, FunctionAnalysisManager &AM) {
   if (!Enabled || F.isDeclaration()) return PreservedAnalyses::all();
   auto &LI = AM.getResult<LoopAnalysis>(F);
-  SmallPtrSet<Loop *, 4> loops;
-  SmallVector<Instruction *, 8> found = collectInWorkItemLoops(F, LI, [&](Instruction &I, Loop &loop) {
-    auto *atomic = dyn_cast<AtomicRMWInst>(&I);
-    if (!atomic || !takes(*atomic, loop)) return false;
-    loops.insert(&loop);
-    return true;
-  });
+  SmallVector<Instruction *, 8> found =
+      collectInWorkItemLoops(F, LI, [&](Instruction &I, Loop &loop) {
+        auto *atomic = dyn_cast<AtomicRMWInst>(&I);
+        return atomic && takes(*atomic, loop);
+      });
   if (found.empty()) return PreservedAnalyses::all();
   Module &M = *F.getParent();
+  SmallPtrSet<Loop *, 4> loops;
   for (Instruction *I : found) {
+    loops.insert(LI.getLoopFor(I->getParent()));
     auto *atomic = cast<AtomicRMWInst>(I);
     LLVM_DEBUG(dbgs() << "atomic of one value to one address: " << *atomic << "\n");
     ++NumCalls;
     Type *type = atomic->getType();
     Function *callee = declareWithMaskedVariants(
-        M, functionName(*atomic), FunctionType::get(type, {atomic->getPointerOperand()->getType(), type}, false),
-        [](Function &declared) {
+        M, functionName(*atomic),
+        FunctionType::get(type, {atomic->getPointerOperand()->getType(), type}, false),
+        atomic->getAlign(), [](Function &declared) {
           declared.setDoesNotThrow();
           declared.setWillReturn();
           declared.setDoesNotFreeMemory();
@@ -187,7 +197,8 @@ PreservedAnalyses UniformAtomicAggregationLoweringPass::run(Module &M, ModuleAna
     }
     ++NumScalarLowered;
     IRBuilder<> builder(&call);
-    return makeAtomic(builder, call.getCalledFunction()->getName(), call.getArgOperand(0), call.getArgOperand(1));
+    return makeAtomic(builder, *call.getCalledFunction(), call.getArgOperand(0),
+                      call.getArgOperand(1));
   });
   return any ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
