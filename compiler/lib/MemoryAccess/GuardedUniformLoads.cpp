@@ -119,18 +119,11 @@ PreservedAnalyses GuardedUniformLoadsPass::run(Function &F, FunctionAnalysisMana
         return load && takes(*load, loop, DT, DL);
       });
   if (found.empty()) return PreservedAnalyses::all();
-  Module &M = *F.getParent();
   for (Instruction *I : found) {
     auto *load = cast<LoadInst>(I);
     LLVM_DEBUG(dbgs() << "uniform load under a condition: " << *load << "\n");
     ++NumCalls;
-    auto *pointer = cast<PointerType>(load->getPointerOperandType());
-    std::string name =
-        kPrefix + typeName(load->getType()) + "_p" + std::to_string(pointer->getAddressSpace());
-    Function *callee =
-        declareWithMaskedVariants(M, name, FunctionType::get(load->getType(), {pointer}, false),
-                                  load->getAlign(), markArgumentReader);
-    replaceWithVariantCall(*load, callee, {load->getPointerOperand()});
+    replaceLoadWithVariantCall(*load, kPrefix, typeName(load->getType()), /*pointerVaries=*/false);
   }
   PreservedAnalyses preserved = PreservedAnalyses::none();
   preserved.preserveSet<CFGAnalyses>();

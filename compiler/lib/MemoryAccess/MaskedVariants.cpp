@@ -23,6 +23,17 @@ std::string variantName(StringRef name, unsigned lanes) {
   return (name + "_v" + Twine(lanes)).str();
 }
 
+// nounwind, willreturn, nosync, nofree, memory(argmem: read): a function
+// that only reads the memory its pointer argument points to.
+void markArgumentReader(Function &F) {
+  F.setDoesNotThrow();
+  F.setWillReturn();
+  F.setNoSync();
+  F.setDoesNotFreeMemory();
+  F.setOnlyReadsMemory();
+  F.setOnlyAccessesArgMemory();
+}
+
 }  // namespace
 
 Function *declareWithMaskedVariants(Module &M, StringRef accessName, FunctionType *type,
@@ -63,15 +74,6 @@ Align accessAlign(const Function &F) {
   return Align(value);
 }
 
-void markArgumentReader(Function &F) {
-  F.setDoesNotThrow();
-  F.setWillReturn();
-  F.setNoSync();
-  F.setDoesNotFreeMemory();
-  F.setOnlyReadsMemory();
-  F.setOnlyAccessesArgMemory();
-}
-
 CallInst *replaceWithVariantCall(Instruction &I, Function *callee, ArrayRef<Value *> arguments) {
   CallInst *call = CallInst::Create(callee, arguments, "", I.getIterator());
   call->takeName(&I);
@@ -83,6 +85,16 @@ CallInst *replaceWithVariantCall(Instruction &I, Function *callee, ArrayRef<Valu
   I.replaceAllUsesWith(call);
   I.eraseFromParent();
   return call;
+}
+
+CallInst *replaceLoadWithVariantCall(LoadInst &load, StringRef prefix, StringRef typeName,
+                                     bool pointerVaries) {
+  auto *pointer = cast<PointerType>(load.getPointerOperandType());
+  std::string name = (prefix + typeName + "_p" + Twine(pointer->getAddressSpace())).str();
+  Function *callee = declareWithMaskedVariants(
+      *load.getModule(), name, FunctionType::get(load.getType(), {pointer}, false), load.getAlign(),
+      markArgumentReader, pointerVaries ? ArrayRef<unsigned>{0} : ArrayRef<unsigned>{});
+  return replaceWithVariantCall(load, callee, {load.getPointerOperand()});
 }
 
 bool mayWiden(const Loop &loop, function_ref<bool(const Instruction &)> taken) {

@@ -33,16 +33,17 @@ llvm::Function *declareWithMaskedVariants(llvm::Module &M, llvm::StringRef name,
 // stands for.
 llvm::Align accessAlign(const llvm::Function &F);
 
-// The attributes of a function that only reads the memory its pointer
-// arguments point to: nounwind, willreturn, nosync, nofree,
-// memory(argmem: read) (for declareWithMaskedVariants's `setAttributes`).
-void markArgumentReader(llvm::Function &F);
-
 // Calls `callee` (declared by declareWithMaskedVariants) in place of `I`,
 // which the call's result replaces and which is erased; the call names the
 // variants and stays in the loop's access group. Returns the call.
 llvm::CallInst *replaceWithVariantCall(llvm::Instruction &I, llvm::Function *callee,
                                        llvm::ArrayRef<llvm::Value *> arguments);
+
+// Replaces `load` by a call of `prefix`<type>_p<address space>_a<align>, a
+// reader of its pointer argument declared with masked variants, whose
+// pointer is uniform or, with `pointerVaries`, a vector of the lanes'.
+llvm::CallInst *replaceLoadWithVariantCall(llvm::LoadInst &load, llvm::StringRef prefix,
+                                           llvm::StringRef typeName, bool pointerVaries);
 
 // Whether the vectorizer might widen `loop` once the instructions `taken`
 // accepts are calls with variants: it holds no switch, no other atomic or

@@ -166,18 +166,11 @@ PreservedAnalyses NarrowGathersPass::run(Function &F, FunctionAnalysisManager &A
         return load && takes(*load, loop, SE);
       });
   if (found.empty()) return PreservedAnalyses::all();
-  Module &M = *F.getParent();
   for (Instruction *I : found) {
     auto *load = cast<LoadInst>(I);
     LLVM_DEBUG(dbgs() << "narrow load from a computed address: " << *load << "\n");
     ++NumCalls;
-    auto *pointer = cast<PointerType>(load->getPointerOperandType());
-    std::string name =
-        kPrefix + typeName(load->getType()) + "_p" + std::to_string(pointer->getAddressSpace());
-    Function *callee =
-        declareWithMaskedVariants(M, name, FunctionType::get(load->getType(), {pointer}, false),
-                                  load->getAlign(), markArgumentReader, {0});
-    replaceWithVariantCall(*load, callee, {load->getPointerOperand()});
+    replaceLoadWithVariantCall(*load, kPrefix, typeName(load->getType()), /*pointerVaries=*/true);
   }
   PreservedAnalyses preserved = PreservedAnalyses::none();
   preserved.preserveSet<CFGAnalyses>();
