@@ -4,7 +4,8 @@
 ; -O3 a scalar call is the atomic again, a widened one a single atomic of
 ; the active lanes' total behind a test of the mask, each lane's result the
 ; old value plus its rank among the active lanes times the value; the loop
-; asks the vectorizer for 64 lanes (one atomic per 64 work-items). Atomics
+; asks the vectorizer for 64 lanes and 4 interleaved parts, whose calls make
+; one atomic (one per 256 work-items). Atomics
 ; whose result is unused (GlobalAtomicCombining's), seq_cst ones, ones at an
 ; address the loop changes and exchanges stay.
 ; RUN: %opt -passes=lockstep-uniform-atomic-aggregation -S %s | FileCheck %s
@@ -27,17 +28,27 @@
 ; WIDE-LABEL: define void @compact(
 ; WIDE: vector.body:
 ; WIDE: %[[BITS:[0-9]+]] = bitcast <[[N:[0-9]+]] x i1> %{{.*}} to i[[N]]
-; WIDE-NEXT: %[[ANY:[0-9]+]] = icmp ne i[[N]] %[[BITS]], 0
+; WIDE-NEXT: %[[COUNT:[0-9]+]] = call i[[N]] @llvm.ctpop.i[[N]](i[[N]] %[[BITS]])
+; WIDE-COUNT-2: = add i32
+; WIDE: %[[TOTAL:[0-9]+]] = add i32
+; WIDE-NEXT: %[[ANY:[0-9]+]] = icmp ne i32 %[[TOTAL]], 0
 ; WIDE-NEXT: br i1 %[[ANY]], label %[[THEN:.*]], label %[[JOIN:[0-9]+]]
 ; WIDE: [[THEN]]:
-; WIDE-NEXT: %[[COUNT:[0-9]+]] = call i[[N]] @llvm.ctpop.i[[N]](i[[N]] %[[BITS]])
-; WIDE: %[[TOTAL:[0-9]+]] = mul i32 1, %{{[0-9]+}}
-; WIDE-NEXT: %[[OLD:[0-9]+]] = atomicrmw volatile add ptr addrspace(1) %count, i32 %[[TOTAL]] monotonic, align 4
+; WIDE-NEXT: %[[AMOUNT:[0-9]+]] = mul i32 1, %[[TOTAL]]
+; WIDE-NEXT: %[[OLD:[0-9]+]] = atomicrmw volatile add ptr addrspace(1) %count, i32 %[[AMOUNT]] monotonic, align 4
 ; WIDE: %aggregated.base = phi i32 [ %[[OLD]], %[[THEN]] ], [ poison, %vector.body ]
 ; WIDE: and <[[N]] x i[[N]]>
 ; WIDE: call <[[N]] x i[[N]]> @llvm.ctpop.v[[N]]i[[N]]
 ; WIDE: add <[[N]] x i32>
+; The loop's four vectors of 64 work-items (interleaved parts) share the
+; one atomic: the second part's lanes start past the first's active ones.
+; WIDE-NOT: atomicrmw
+; WIDE: %[[STEP:[0-9]+]] = mul i32 1, %{{[0-9]+}}
+; WIDE-NEXT: add i32 %aggregated.base, %[[STEP]]
+; WIDE-NOT: atomicrmw
 ; WIDE: call void @llvm.masked.scatter
+; WIDE-NOT: atomicrmw
+; WIDE: middle.block:
 ; WIDE-NOT: __lockstep_atomic
 ; OFF-LABEL: define void @compact(
 ; OFF-NOT: vector.body:
@@ -120,7 +131,8 @@ done:
   ret void
 }
 
-; The loops of aggregated atomics ask for 64 lanes; the others do not.
+; The loops of aggregated atomics ask for 64 lanes in 4 parts; the others do
+; not.
 ; CHECK: attributes #[[VARIANTS]] = { "vector-function-abi-variant"="_ZGV_LLVM_M2uu___lockstep_atomic_add_volatile_i32_p1_a4(__lockstep_atomic_add_volatile_i32_p1_a4_v2),{{.*}}_ZGV_LLVM_M64uu___lockstep_atomic_add_volatile_i32_p1_a4(__lockstep_atomic_add_volatile_i32_p1_a4_v64)" }
 
 attributes #0 = { "lockstep-work-group-code" }
@@ -130,7 +142,8 @@ attributes #0 = { "lockstep-work-group-code" }
 !2 = distinct !{!2, !4}
 !3 = distinct !{!3, !4}
 !4 = !{!"llvm.loop.parallel_accesses", !0}
-; CHECK: ![[COMPACT]] = distinct !{![[COMPACT]], ![[PARALLEL:[0-9]+]], ![[WIDTH:[0-9]+]]}
+; CHECK: ![[COMPACT]] = distinct !{![[COMPACT]], ![[PARALLEL:[0-9]+]], ![[WIDTH:[0-9]+]], ![[PARTS:[0-9]+]]}
 ; CHECK: ![[WIDTH]] = !{!"llvm.loop.vectorize.width", i32 64}
-; CHECK: ![[TAKE]] = distinct !{![[TAKE]], ![[PARALLEL]], ![[WIDTH]]}
+; CHECK: ![[PARTS]] = !{!"llvm.loop.interleave.count", i32 4}
+; CHECK: ![[TAKE]] = distinct !{![[TAKE]], ![[PARALLEL]], ![[WIDTH]], ![[PARTS]]}
 ; CHECK: ![[OTHERS]] = distinct !{![[OTHERS]], ![[PARALLEL]]}
