@@ -102,6 +102,12 @@ Compiler::Compiler() : impl_(std::make_unique<Impl>()) {
     arguments.push_back("-disable-x86-domain-reassignment");
   if (cl::getRegisteredOptions().count("disable-lsr") && !(user && StringRef(user).contains("disable-lsr")))
     arguments.push_back("-disable-lsr");
+  // Work-item loops around nests of uniform kernel loops are widened as outer
+  // loops (WorkItemOuterVectorize.cpp), which LLVM's vectorizer does on its
+  // VPlan-native path, for loops marked so.
+  if (cl::getRegisteredOptions().count("enable-vplan-native-path") &&
+      !(user && StringRef(user).contains("vplan-native-path")))
+    arguments.push_back("-enable-vplan-native-path");
   // A developer's aid (README): LLVM's own options, as opt takes them
   // (-pass-remarks-missed=loop-vectorize, a pass's cl::opt knobs).
   if (arguments.size() > 1 || user)

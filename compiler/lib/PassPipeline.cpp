@@ -134,6 +134,8 @@ ModulePassManager buildOptimizePipeline(PassBuilder &builder, TargetMachine &mac
     }
     passes.addPass(UniformDivisionPass());
     passes.addPass(SpreadLoopsPass());
+    // Before WorkItemJam, which takes the loops it leaves (or their copies).
+    passes.addPass(WorkItemOuterVectorizePass());
     passes.addPass(WorkItemJamPass());
     // Last: SimplifyCFG would make the chains switches again.
     passes.addPass(WorkItemSwitchLoweringPass());
@@ -144,6 +146,7 @@ ModulePassManager buildOptimizePipeline(PassBuilder &builder, TargetMachine &mac
   passes.addPass(builder.buildPerModuleDefaultPipeline(options.optDisable ? OptimizationLevel::O1
                                                                           : OptimizationLevel::O3));
   // On what the vectorizer made.
+  passes.addPass(createModuleToFunctionPassAdaptor(UniformVectorPhisPass()));
   passes.addPass(GuardedUniformLoadsLoweringPass());
   passes.addPass(UniformAtomicAggregationLoweringPass());
   passes.addPass(NarrowGathersLoweringPass());

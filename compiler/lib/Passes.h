@@ -177,6 +177,22 @@ struct UniformAtomicAggregationLoweringPass : llvm::PassInfoMixin<UniformAtomicA
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 
+// Before the loop vectorizer: a work-item loop around a nest of kernel loops
+// whose trip counts the work-items share is marked to be widened as an
+// outer loop, where its accesses stay close across the work-items (copied
+// under a check where that distance is known at run time)
+// (WorkItemOuterVectorize.cpp).
+struct WorkItemOuterVectorizePass : llvm::PassInfoMixin<WorkItemOuterVectorizePass> {
+  llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
+};
+
+// After -O3: vector phis whose lanes always agree (the inner counters of an
+// outer-widened loop), and the arithmetic on them, become scalars and
+// splats (UniformVectorPhis.cpp).
+struct UniformVectorPhisPass : llvm::PassInfoMixin<UniformVectorPhisPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
+};
+
 // Before the loop vectorizer: a work-item loop's load of a byte or halfword
 // from an address computed from data becomes a call the vectorizer widens
 // (MemoryAccess/NarrowGathers.cpp).

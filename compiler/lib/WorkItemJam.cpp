@@ -179,7 +179,8 @@ PreservedAnalyses WorkItemJamPass::run(Function &F, FunctionAnalysisManager &ana
   SmallVector<Loop *, 4> candidates;
   for (Loop *loop : loops.getLoopsInPreorder())
     if (loop->getSubLoops().size() == 1 && loop->getSubLoops()[0]->isInnermost() &&
-        findOptionMDForLoop(loop, "llvm.loop.parallel_accesses"))
+        findOptionMDForLoop(loop, "llvm.loop.parallel_accesses") &&
+        !findOptionMDForLoop(loop, "llvm.loop.vectorize.enable"))  // WorkItemOuterVectorize's
       candidates.push_back(loop);
   if (candidates.empty()) return PreservedAnalyses::all();
 

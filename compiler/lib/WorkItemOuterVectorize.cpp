@@ -1,0 +1,363 @@
+// WorkItemOuterVectorizePass, before the loop vectorizer: a work-item loop
+// around a nest of kernel loops that every work-item runs alike (their trip
+// counts the same for all) is widened as an outer loop, each lane a
+// work-item running the whole nest, where its accesses stay close together
+// across the lanes.
+//
+// k-means' assignment step (`for (c < k) { d = 0; for (j < dim) { t =
+// pts[i * dim + j] - cent[c * dim + j]; d += t * t; } if (d < best) ... }`)
+// keeps its loops whole inside the work-item loop: pts is read along j
+// (LoopCutCost's favoursWorkItemOrder), and cut, each round's partial sums
+// would go through the context. LLVM's vectorizer widens only innermost
+// loops, so every work-item ran the nest alone, one chain of dependent
+// multiply-adds after another, at PoCL's speed. Widened as the outer loop,
+// the nest runs once per vector of work-items: its counters and the reads
+// of `cent` are the same in every lane, `pts` is gathered, and the chains
+// of 16 work-items advance in one register. LLVM's VPlan-native path
+// (`-enable-vplan-native-path`, which Lockstep turns on) widens outer loops
+// that carry `llvm.loop.vectorize.enable` and a width, with every memory
+// access a gather or scatter and every value a vector; UniformVectorPhisPass
+// (after -O3) takes the counters back to scalars.
+//
+// The native path takes a narrow class of loops, checked here first (a
+// marked loop it refuses would keep its inner loops from the ordinary
+// vectorizer and warn in the build log): inner loops each with one exit, at
+// its latch, counted by a canonical induction against a bound the
+// work-items share; every other branch on a condition the work-items share;
+// no calls but intrinsics the vectorizer widens, no atomics, volatile
+// accesses, allocas or vector values; the work-item loop with no header phi
+// but its counter. At most `-lockstep-outer-vectorize-chains` (8) values
+// carried by the inner loops (each is a vector register a lane's worth).
+//
+// Where it pays: a gather costs a load per lane, as the scalar nest's loads
+// do, but lanes far apart in memory touch a line each (a matrix-vector
+// product's rows, 16 KiB apart, which WorkItemJam serves instead). Each
+// access's distance between neighbouring work-items is read from its
+// address arithmetic (sums, products with shared values, extensions, GEPs,
+// inner counters' starts): nothing or at most
+// `-lockstep-outer-vectorize-lane-bytes` (64) bytes, or a distance known
+// only at run time, for which the loop is copied and the copy, marked, runs
+// when every such distance is within the bound. An access whose distance
+// cannot be read leaves the loop as it was. The copy runs before
+// WorkItemJamPass, which takes the loop that stays.
+//
+// `-lockstep-outer-vectorize=false` turns the pass off.
+#include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/TargetTransformInfo.h>
+#include <llvm/Analysis/VectorUtils.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/GetElementPtrTypeIterator.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/Support/CommandLine.h>
+#include <llvm/Support/Debug.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/LoopUtils.h>
+#include <llvm/Transforms/Utils/ValueMapper.h>
+
+#include <optional>
+
+#include "Internal.h"
+#include "Passes.h"
+#include "Statistics.h"
+
+#define DEBUG_TYPE "lockstep-outer-vectorize"
+
+using namespace llvm;
+
+static cl::opt<bool> Enabled("lockstep-outer-vectorize", cl::init(true), cl::Hidden,
+                             cl::desc("Widen work-item loops around uniform kernel loop nests as "
+                                      "outer loops"));
+static cl::opt<unsigned> MaxChains(
+    "lockstep-outer-vectorize-chains", cl::init(8), cl::Hidden,
+    cl::desc("Most values the inner loops of an outer-widened work-item loop carry"));
+static cl::opt<unsigned> MaxLaneBytes(
+    "lockstep-outer-vectorize-lane-bytes", cl::init(64), cl::Hidden,
+    cl::desc("Largest distance in bytes between neighbouring work-items' addresses in an "
+             "outer-widened work-item loop"));
+
+LOCKSTEP_STATISTIC(NumMarked, "Work-item loops widened as outer loops");
+LOCKSTEP_STATISTIC(NumVersioned, "Work-item loops copied to widen as outer loops under a check");
+
+namespace lockstep::compiler {
+namespace {
+
+// The distance between neighbouring work-items' values: `bytes` times the
+// product of `factors` (values the work-items share), or unknown.
+struct Distance {
+  bool known = true;
+  int64_t scale = 0;  // 0: the same for every work-item
+  SmallVector<Value *, 2> factors;
+
+  static Distance unknown() { return Distance{false, 0, {}}; }
+  static Distance constant(int64_t scale) { return Distance{true, scale, {}}; }
+  bool zero() const { return known && scale == 0; }
+};
+
+class DistanceReader {
+ public:
+  DistanceReader(Loop &loop, PHINode &counter, const DataLayout &layout)
+      : loop(loop), counter(counter), layout(layout) {}
+
+  Distance of(Value *value, unsigned depth = 0) {
+    auto *I = dyn_cast<Instruction>(value);
+    if (!I || !loop.contains(I)) return Distance::constant(0);
+    if (value == &counter) return Distance::constant(1);
+    if (auto found = memo.find(I); found != memo.end()) return found->second;
+    if (depth > 24) return Distance::unknown();
+    memo[I] = Distance::constant(0);  // a phi's cycle: neutral
+    Distance result = compute(*I, depth + 1);
+    memo[I] = result;
+    return result;
+  }
+
+ private:
+  static Distance add(const Distance &a, const Distance &b, bool subtract = false) {
+    if (!a.known || !b.known) return Distance::unknown();
+    if (b.zero()) return a;
+    if (a.zero()) return subtract ? scaled(b, -1) : b;
+    if (a.factors != b.factors) return Distance::unknown();
+    Distance sum = a;
+    sum.scale = subtract ? a.scale - b.scale : a.scale + b.scale;
+    return sum;
+  }
+  static Distance scaled(Distance d, int64_t by) {
+    d.scale *= by;
+    return d;
+  }
+  Distance times(const Distance &d, Value *factor) {
+    if (!d.known || d.zero()) return d;
+    if (auto *constant = dyn_cast<ConstantInt>(factor)) return scaled(d, constant->getSExtValue());
+    if (!loop.isLoopInvariant(factor) || d.factors.size() >= 2) return Distance::unknown();
+    Distance product = d;
+    product.factors.push_back(factor);
+    return product;
+  }
+
+  Distance compute(Instruction &I, unsigned depth) {
+    switch (I.getOpcode()) {
+      case Instruction::Add:
+        return add(of(I.getOperand(0), depth), of(I.getOperand(1), depth));
+      case Instruction::Sub:
+        return add(of(I.getOperand(0), depth), of(I.getOperand(1), depth), true);
+      case Instruction::Mul: {
+        Distance a = of(I.getOperand(0), depth), b = of(I.getOperand(1), depth);
+        if (b.zero()) return times(a, I.getOperand(1));
+        if (a.zero()) return times(b, I.getOperand(0));
+        return Distance::unknown();
+      }
+      case Instruction::Shl: {
+        auto *amount = dyn_cast<ConstantInt>(I.getOperand(1));
+        if (!amount || amount->getZExtValue() >= 32) return Distance::unknown();
+        return scaled(of(I.getOperand(0), depth), int64_t(1) << amount->getZExtValue());
+      }
+      case Instruction::AShr:
+      case Instruction::LShr: {
+        // InstCombine's sign extension of an index, scaled: (x << 32) >> 30.
+        auto *amount = dyn_cast<ConstantInt>(I.getOperand(1));
+        auto *shifted = dyn_cast<BinaryOperator>(I.getOperand(0));
+        if (!amount || !shifted || shifted->getOpcode() != Instruction::Shl)
+          return Distance::unknown();
+        auto *left = dyn_cast<ConstantInt>(shifted->getOperand(1));
+        if (!left || left->getZExtValue() < amount->getZExtValue() ||
+            left->getZExtValue() - amount->getZExtValue() >= 32)
+          return Distance::unknown();
+        return scaled(of(shifted->getOperand(0), depth),
+                      int64_t(1) << (left->getZExtValue() - amount->getZExtValue()));
+      }
+      case Instruction::SExt:
+      case Instruction::ZExt:
+      case Instruction::Trunc:
+        return of(I.getOperand(0), depth);
+      case Instruction::GetElementPtr: {
+        auto &gep = cast<GetElementPtrInst>(I);
+        Distance total = of(gep.getPointerOperand(), depth);
+        for (gep_type_iterator type = gep_type_begin(gep), end = gep_type_end(gep); type != end;
+             ++type) {
+          Distance index = of(type.getOperand(), depth);
+          if (index.zero()) continue;
+          if (type.isStruct()) return Distance::unknown();
+          total =
+              add(total, scaled(index, type.getSequentialElementStride(layout).getFixedValue()));
+        }
+        return total;
+      }
+      case Instruction::PHI:
+      case Instruction::Select: {
+        // Inner counters: their starts' distance (the steps are shared);
+        // merges: the inputs' when they agree.
+        std::optional<Distance> agreed;
+        auto operands = isa<PHINode>(I) ? cast<PHINode>(I).incoming_values()
+                                        : make_range(I.op_begin() + 1, I.op_end());
+        for (Value *operand : operands) {
+          Distance d = of(operand, depth);
+          if (!d.known) return d;
+          if (!agreed)
+            agreed = d;
+          else if (agreed->scale != d.scale || agreed->factors != d.factors)
+            return Distance::unknown();
+        }
+        return agreed.value_or(Distance::constant(0));
+      }
+      default:
+        return Distance::unknown();
+    }
+  }
+
+  Loop &loop;
+  PHINode &counter;
+  const DataLayout &layout;
+  DenseMap<Instruction *, Distance> memo;
+};
+
+// Whether `inner` (inside `outer`) runs the same rounds for every work-item
+// in the form the native path takes: a canonical counter, one exit at the
+// latch, on a comparison with a bound the work-items share.
+bool isUniformInnerLoop(Loop &inner, Loop &outer) {
+  PHINode *counter = inner.getCanonicalInductionVariable();
+  BasicBlock *latch = inner.getLoopLatch();
+  if (!counter || !latch || inner.getExitingBlock() != latch) return false;
+  auto *branch = dyn_cast<BranchInst>(latch->getTerminator());
+  if (!branch || !branch->isConditional()) return false;
+  auto *compare = dyn_cast<CmpInst>(branch->getCondition());
+  if (!compare) return false;
+  Value *next = counter->getIncomingValueForBlock(latch);
+  return (compare->getOperand(0) == next && outer.isLoopInvariant(compare->getOperand(1))) ||
+         (compare->getOperand(1) == next && outer.isLoopInvariant(compare->getOperand(0)));
+}
+
+bool widens(const Instruction &I) {
+  if (I.getType()->isVectorTy()) return false;
+  for (const Value *operand : I.operands())
+    if (operand->getType()->isVectorTy()) return false;
+  if (auto *call = dyn_cast<CallInst>(&I)) {
+    Intrinsic::ID id = call->getIntrinsicID();
+    return id != Intrinsic::not_intrinsic && isTriviallyVectorizable(id) &&
+           !isVectorIntrinsicWithScalarOpAtArg(id, 0) && !isVectorIntrinsicWithScalarOpAtArg(id, 1);
+  }
+  if (auto *load = dyn_cast<LoadInst>(&I)) return load->isSimple();
+  if (auto *store = dyn_cast<StoreInst>(&I)) return store->isSimple();
+  return !isa<AtomicRMWInst>(I) && !isa<AtomicCmpXchgInst>(I) && !isa<FenceInst>(I) &&
+         !isa<AllocaInst>(I) && !isa<SwitchInst>(I) && !isa<InvokeInst>(I) &&
+         !isa<IndirectBrInst>(I) && !isa<CallBrInst>(I) && !isa<ExtractValueInst>(I) &&
+         !isa<InsertValueInst>(I) && !isa<FreezeInst>(I);
+}
+
+// The work-item loop's counter when the native path would take `loop`.
+PHINode *outerCounter(Loop &loop, LoopInfo &loops) {
+  BasicBlock *latch = loop.getLoopLatch();
+  if (!loop.isLoopSimplifyForm() || !latch || loop.getExitingBlock() != latch) return nullptr;
+  PHINode *counter = loop.getCanonicalInductionVariable();
+  if (!counter) return nullptr;
+  for (PHINode &phi : loop.getHeader()->phis())
+    if (&phi != counter) return nullptr;
+  unsigned chains = 0;
+  for (Loop *inner : loop.getLoopsInPreorder()) {
+    if (inner == &loop) continue;
+    if (!isUniformInnerLoop(*inner, loop)) return nullptr;
+    for (PHINode &phi : inner->getHeader()->phis())
+      if (&phi != inner->getCanonicalInductionVariable()) ++chains;
+  }
+  if (chains > MaxChains) return nullptr;
+  for (BasicBlock *block : loop.blocks()) {
+    for (Instruction &I : *block)
+      if (!widens(I)) return nullptr;
+    auto *branch = dyn_cast<BranchInst>(block->getTerminator());
+    if (!branch) return nullptr;
+    if (branch->isConditional() && !loop.isLoopInvariant(branch->getCondition()) &&
+        !loops.isLoopHeader(branch->getSuccessor(0)) &&
+        !loops.isLoopHeader(branch->getSuccessor(1)))
+      return nullptr;
+  }
+  return counter;
+}
+
+void markOuter(Loop &loop, unsigned width) {
+  addStringMetadataToLoop(&loop, "llvm.loop.vectorize.enable", 1);
+  addStringMetadataToLoop(&loop, "llvm.loop.vectorize.width", width);
+}
+
+}  // namespace
+
+PreservedAnalyses WorkItemOuterVectorizePass::run(Function &F, FunctionAnalysisManager &analyses) {
+  if (!Enabled || !F.hasFnAttribute(kWorkGroupCodeAttr)) return PreservedAnalyses::all();
+  LoopInfo &loops = analyses.getResult<LoopAnalysis>(F);
+  // Innermost work-item loops that hold kernel loops.
+  SmallVector<Loop *, 4> candidates;
+  for (Loop *loop : loops.getLoopsInPreorder()) {
+    if (loop->isInnermost() || !findOptionMDForLoop(loop, "llvm.loop.parallel_accesses") ||
+        findOptionMDForLoop(loop, "llvm.loop.vectorize.enable") ||
+        findOptionMDForLoop(loop, "llvm.loop.isvectorized"))
+      continue;
+    bool holdsWorkItemLoop = false;
+    for (Loop *inner : loop->getLoopsInPreorder())
+      holdsWorkItemLoop |=
+          inner != loop && findOptionMDForLoop(inner, "llvm.loop.parallel_accesses");
+    if (!holdsWorkItemLoop) candidates.push_back(loop);
+  }
+  if (candidates.empty()) return PreservedAnalyses::all();
+
+  const DataLayout &layout = F.getParent()->getDataLayout();
+  TargetTransformInfo &target = analyses.getResult<TargetIRAnalysis>(F);
+  unsigned width = std::max(
+      4u,
+      unsigned(
+          target.getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector).getFixedValue() /
+          32));
+  DominatorTree *dominators = nullptr;
+  bool changed = false;
+  for (Loop *loop : candidates) {
+    PHINode *counter = outerCounter(*loop, loops);
+    if (!counter) continue;
+    DistanceReader reader(*loop, *counter, layout);
+    SmallVector<Distance, 4> checked;
+    bool far = false;
+    for (BasicBlock *block : loop->blocks())
+      for (Instruction &I : *block) {
+        Value *address = getLoadStorePointerOperand(&I);
+        if (!address) continue;
+        Distance d = reader.of(address);
+        if (!d.known) {
+          LLVM_DEBUG(dbgs() << "distance not read: " << I << "\n");
+          far = true;
+        } else if (d.factors.empty()) {
+          far |= uint64_t(std::abs(d.scale)) > MaxLaneBytes;
+        } else {
+          checked.push_back(d);
+        }
+      }
+    if (far) continue;
+    if (checked.empty()) {
+      LLVM_DEBUG(dbgs() << "outer-widened: " << loop->getHeader()->getName() << "\n");
+      markOuter(*loop, width);
+      ++NumMarked;
+      changed = true;
+      continue;
+    }
+    if (!dominators) dominators = &analyses.getResult<DominatorTreeAnalysis>(F);
+    BasicBlock *preheader = versionablePreheader(loop, loops, *dominators);
+    if (!preheader) continue;
+    IRBuilder<> builder(preheader->getTerminator());
+    Value *near = nullptr;
+    for (const Distance &d : checked) {
+      Value *bytes = builder.getInt64(d.scale);
+      for (Value *factor : d.factors)
+        bytes = builder.CreateMul(bytes, builder.CreateSExtOrTrunc(factor, builder.getInt64Ty()));
+      // -bound <= bytes <= bound
+      Value *shifted = builder.CreateAdd(bytes, builder.getInt64(MaxLaneBytes));
+      Value *within = builder.CreateICmpULE(shifted, builder.getInt64(2 * MaxLaneBytes));
+      near = near ? builder.CreateAnd(near, within) : within;
+    }
+    ValueToValueMapTy map;
+    Loop *copy = versionLoop(loop, near, ".outer", loops, *dominators, map);
+    markOuter(*copy, width);
+    ++NumVersioned;
+    changed = true;
+  }
+  return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+}  // namespace lockstep::compiler

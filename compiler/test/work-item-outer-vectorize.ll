@@ -1,0 +1,237 @@
+; A work-item loop around a nest of kernel loops whose trip counts the
+; work-items share (k-means' assignment: for c < k, for j < dim) is marked
+; for LLVM's VPlan-native path (vectorize.enable and a width) where
+; neighbouring work-items' addresses are at most 64 bytes apart: at once
+; when every distance is a constant, in a copy run under a check when one is
+; known at run time (`i * dim`). Rows 4 KiB apart, a branch the work-items
+; take differently, and a call stay as they were. Widened, the nest runs
+; once per vector of work-items, and UniformVectorPhis makes the inner
+; counters scalars and the gather of one address (`cent`) a load.
+; RUN: %opt -passes=lockstep-outer-vectorize -S %s | FileCheck %s
+; RUN: %opt -mtriple=x86_64-unknown-linux-gnu -mattr=+avx512f,+avx512bw,+avx512vl,+avx512dq \
+; RUN:   -enable-vplan-native-path \
+; RUN:   -passes='function(lockstep-outer-vectorize,loop-vectorize,lockstep-uniform-vector-phis)' -S %s \
+; RUN:   | FileCheck %s --check-prefix=WIDE
+; RUN: %opt -mtriple=x86_64-unknown-linux-gnu -mattr=+avx512f,+avx512bw,+avx512vl,+avx512dq \
+; RUN:   -enable-vplan-native-path -lockstep-outer-vectorize=false \
+; RUN:   -passes='function(lockstep-outer-vectorize,loop-vectorize,lockstep-uniform-vector-phis)' -S %s \
+; RUN:   | FileCheck %s --check-prefix=OFF
+
+; Points of 4 floats: neighbours 16 bytes apart.
+; CHECK-LABEL: define void @assign4(
+; CHECK-NOT: .outer
+; CHECK: br i1 %done, label %exit, label %wi, !llvm.loop ![[ASSIGN4:[0-9]+]]
+; WIDE-LABEL: define void @assign4(
+; WIDE: vector.body:
+; WIDE: %[[J:vec.phi[0-9]+.scalar]] = phi i64 [ 0, %{{.*}} ], [ %{{.*}}, %{{.*}} ]
+; WIDE: call <16 x float> @llvm.masked.gather.v16f32
+; WIDE: %[[C:[0-9]+]] = load float, ptr addrspace(1) %{{.*}}, align 4
+; WIDE: call <16 x float> @llvm.fmuladd.v16f32
+; WIDE: add nuw nsw i64 %[[J]], 1
+; WIDE: call void @llvm.masked.scatter.v16i64
+; OFF-LABEL: define void @assign4(
+; OFF-NOT: <16 x float>
+; OFF: ret void
+define void @assign4(ptr addrspace(1) %pts, ptr addrspace(1) %cent, ptr addrspace(1) %label, i64 %k, i64 %dim) #0 {
+entry:
+  br label %wi
+wi:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %wi.latch ]
+  %row = mul i64 %i, 4
+  br label %c.loop
+c.loop:
+  %c = phi i64 [ 0, %wi ], [ %c.next, %c.latch ]
+  %best = phi float [ 0x7FF0000000000000, %wi ], [ %best.next, %c.latch ]
+  %bi = phi i64 [ 0, %wi ], [ %bi.next, %c.latch ]
+  %crow = mul i64 %c, %dim
+  br label %j.loop
+j.loop:
+  %j = phi i64 [ 0, %c.loop ], [ %j.next, %j.loop ]
+  %d = phi float [ 0.0, %c.loop ], [ %d.next, %j.loop ]
+  %pi = add i64 %row, %j
+  %pp = getelementptr inbounds float, ptr addrspace(1) %pts, i64 %pi
+  %x = load float, ptr addrspace(1) %pp, align 4, !llvm.access.group !0
+  %ci = add i64 %crow, %j
+  %cp = getelementptr inbounds float, ptr addrspace(1) %cent, i64 %ci
+  %y = load float, ptr addrspace(1) %cp, align 4, !llvm.access.group !0
+  %t = fsub float %x, %y
+  %d.next = call float @llvm.fmuladd.f32(float %t, float %t, float %d)
+  %j.next = add nuw nsw i64 %j, 1
+  %j.done = icmp eq i64 %j.next, %dim
+  br i1 %j.done, label %c.latch, label %j.loop
+c.latch:
+  %d.out = phi float [ %d.next, %j.loop ]
+  %less = fcmp olt float %d.out, %best
+  %best.next = select i1 %less, float %d.out, float %best
+  %bi.next = select i1 %less, i64 %c, i64 %bi
+  %c.next = add nuw nsw i64 %c, 1
+  %c.done = icmp eq i64 %c.next, %k
+  br i1 %c.done, label %wi.latch, label %c.loop
+wi.latch:
+  %bi.out = phi i64 [ %bi.next, %c.latch ]
+  %lp = getelementptr inbounds i64, ptr addrspace(1) %label, i64 %i
+  store i64 %bi.out, ptr addrspace(1) %lp, align 8, !llvm.access.group !0
+  %i.next = add nuw nsw i64 %i, 1
+  %done = icmp eq i64 %i.next, 256
+  br i1 %done, label %exit, label %wi, !llvm.loop !1
+exit:
+  ret void
+}
+
+; Points of `dim` floats, a 32-bit index (`(i * dim) << 32 >> 30`, InstCombine's
+; sign extension): a copy of the loop, marked, runs when -64 <= 4 * dim <= 64.
+; CHECK-LABEL: define void @assign(
+; CHECK: %[[BYTES:[0-9]+]] = mul i64 4, %dim
+; CHECK-NEXT: %[[SHIFTED:[0-9]+]] = add i64 %[[BYTES]], 64
+; CHECK-NEXT: %[[NEAR:[0-9]+]] = icmp ule i64 %[[SHIFTED]], 128
+; CHECK-NEXT: br i1 %[[NEAR]], label %outer.not.outer, label %outer.not
+; CHECK: br i1 %done.outer, label %exit{{.*}}, label %wi.outer, !llvm.loop ![[COPY:[0-9]+]]
+; CHECK: br i1 %done, label %exit{{.*}}, label %wi, !llvm.loop ![[KEPT:[0-9]+]]
+; WIDE-LABEL: define void @assign(
+; WIDE: call <16 x float> @llvm.fmuladd.v16f32
+define void @assign(ptr addrspace(1) %pts, ptr addrspace(1) %cent, ptr addrspace(1) %label, i64 %k, i64 %dim) #0 {
+entry:
+  br label %wi
+wi:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %wi.latch ]
+  %row = mul i64 %i, %dim
+  %row.wide = shl i64 %row, 32
+  %row.ext = ashr exact i64 %row.wide, 32
+  br label %c.loop
+c.loop:
+  %c = phi i64 [ 0, %wi ], [ %c.next, %c.latch ]
+  %best = phi float [ 0x7FF0000000000000, %wi ], [ %best.next, %c.latch ]
+  %bi = phi i64 [ 0, %wi ], [ %bi.next, %c.latch ]
+  %crow = mul i64 %c, %dim
+  br label %j.loop
+j.loop:
+  %j = phi i64 [ 0, %c.loop ], [ %j.next, %j.loop ]
+  %d = phi float [ 0.0, %c.loop ], [ %d.next, %j.loop ]
+  %pi = add i64 %row.ext, %j
+  %pp = getelementptr inbounds float, ptr addrspace(1) %pts, i64 %pi
+  %x = load float, ptr addrspace(1) %pp, align 4, !llvm.access.group !0
+  %ci = add i64 %crow, %j
+  %cp = getelementptr inbounds float, ptr addrspace(1) %cent, i64 %ci
+  %y = load float, ptr addrspace(1) %cp, align 4, !llvm.access.group !0
+  %t = fsub float %x, %y
+  %d.next = call float @llvm.fmuladd.f32(float %t, float %t, float %d)
+  %j.next = add nuw nsw i64 %j, 1
+  %j.done = icmp eq i64 %j.next, %dim
+  br i1 %j.done, label %c.latch, label %j.loop
+c.latch:
+  %d.out = phi float [ %d.next, %j.loop ]
+  %less = fcmp olt float %d.out, %best
+  %best.next = select i1 %less, float %d.out, float %best
+  %bi.next = select i1 %less, i64 %c, i64 %bi
+  %c.next = add nuw nsw i64 %c, 1
+  %c.done = icmp eq i64 %c.next, %k
+  br i1 %c.done, label %wi.latch, label %c.loop
+wi.latch:
+  %bi.out = phi i64 [ %bi.next, %c.latch ]
+  %lp = getelementptr inbounds i64, ptr addrspace(1) %label, i64 %i
+  store i64 %bi.out, ptr addrspace(1) %lp, align 8, !llvm.access.group !0
+  %i.next = add nuw nsw i64 %i, 1
+  %done = icmp eq i64 %i.next, 256
+  br i1 %done, label %exit, label %wi, !llvm.loop !2
+exit:
+  ret void
+}
+
+; Left alone: rows of 1024 floats (a row walk, 4 KiB between work-items); a
+; branch on the loaded value; a call.
+; CHECK-LABEL: define void @others(
+; CHECK-NOT: .outer
+; CHECK: br i1 %done1, label %second, label %wi1, !llvm.loop ![[ROWS:[0-9]+]]
+; CHECK: br i1 %done2, label %third, label %wi2, !llvm.loop ![[BRANCH:[0-9]+]]
+; CHECK: br i1 %done3, label %exit, label %wi3, !llvm.loop ![[CALL:[0-9]+]]
+define void @others(ptr addrspace(1) %in, ptr addrspace(1) %out, i64 %n) #0 {
+entry:
+  br label %wi1
+wi1:
+  %i1 = phi i64 [ 0, %entry ], [ %i1.next, %wi1.latch ]
+  %row1 = mul i64 %i1, 1024
+  br label %k1
+k1:
+  %k = phi i64 [ 0, %wi1 ], [ %k.next, %k1 ]
+  %s = phi float [ 0.0, %wi1 ], [ %s.next, %k1 ]
+  %p1 = add i64 %row1, %k
+  %a1 = getelementptr inbounds float, ptr addrspace(1) %in, i64 %p1
+  %v1 = load float, ptr addrspace(1) %a1, align 4, !llvm.access.group !0
+  %s.next = fadd float %s, %v1
+  %k.next = add nuw nsw i64 %k, 1
+  %k.done = icmp eq i64 %k.next, %n
+  br i1 %k.done, label %wi1.latch, label %k1
+wi1.latch:
+  %s.out = phi float [ %s.next, %k1 ]
+  %o1 = getelementptr inbounds float, ptr addrspace(1) %out, i64 %i1
+  store float %s.out, ptr addrspace(1) %o1, align 4, !llvm.access.group !0
+  %i1.next = add nuw nsw i64 %i1, 1
+  %done1 = icmp eq i64 %i1.next, 256
+  br i1 %done1, label %second, label %wi1, !llvm.loop !3
+second:
+  br label %wi2
+wi2:
+  %i2 = phi i64 [ 0, %second ], [ %i2.next, %wi2.latch ]
+  br label %k2
+k2:
+  %m = phi i64 [ 0, %wi2 ], [ %m.next, %k2.latch ]
+  %p2 = add i64 %i2, %m
+  %a2 = getelementptr inbounds float, ptr addrspace(1) %in, i64 %p2
+  %v2 = load float, ptr addrspace(1) %a2, align 4, !llvm.access.group !0
+  %positive = fcmp ogt float %v2, 0.0
+  br i1 %positive, label %k2.store, label %k2.latch
+k2.store:
+  %o2 = getelementptr inbounds float, ptr addrspace(1) %out, i64 %p2
+  store float %v2, ptr addrspace(1) %o2, align 4, !llvm.access.group !0
+  br label %k2.latch
+k2.latch:
+  %m.next = add nuw nsw i64 %m, 1
+  %m.done = icmp eq i64 %m.next, %n
+  br i1 %m.done, label %wi2.latch, label %k2
+wi2.latch:
+  %i2.next = add nuw nsw i64 %i2, 1
+  %done2 = icmp eq i64 %i2.next, 256
+  br i1 %done2, label %third, label %wi2, !llvm.loop !4
+third:
+  br label %wi3
+wi3:
+  %i3 = phi i64 [ 0, %third ], [ %i3.next, %wi3.latch ]
+  br label %k3
+k3:
+  %q = phi i64 [ 0, %wi3 ], [ %q.next, %k3 ]
+  %p3 = add i64 %i3, %q
+  %a3 = getelementptr inbounds float, ptr addrspace(1) %in, i64 %p3
+  %v3 = load float, ptr addrspace(1) %a3, align 4, !llvm.access.group !0
+  %r3 = call float @opaque(float %v3)
+  store float %r3, ptr addrspace(1) %a3, align 4, !llvm.access.group !0
+  %q.next = add nuw nsw i64 %q, 1
+  %q.done = icmp eq i64 %q.next, %n
+  br i1 %q.done, label %wi3.latch, label %k3
+wi3.latch:
+  %i3.next = add nuw nsw i64 %i3, 1
+  %done3 = icmp eq i64 %i3.next, 256
+  br i1 %done3, label %exit, label %wi3, !llvm.loop !5
+exit:
+  ret void
+}
+
+declare float @llvm.fmuladd.f32(float, float, float)
+declare float @opaque(float)
+
+attributes #0 = { "lockstep-work-group-code" }
+
+!0 = distinct !{}
+!1 = distinct !{!1, !6}
+!2 = distinct !{!2, !6}
+!3 = distinct !{!3, !6}
+!4 = distinct !{!4, !6}
+!5 = distinct !{!5, !6}
+!6 = !{!"llvm.loop.parallel_accesses", !0}
+; CHECK: ![[ASSIGN4]] = distinct !{![[ASSIGN4]], ![[PARALLEL:[0-9]+]], ![[ENABLE:[0-9]+]], ![[WIDTH:[0-9]+]]}
+; CHECK: ![[ENABLE]] = !{!"llvm.loop.vectorize.enable", i32 1}
+; CHECK: ![[WIDTH]] = !{!"llvm.loop.vectorize.width", i32 {{4|8|16}}}
+; CHECK: ![[COPY]] = distinct !{![[COPY]], ![[PARALLEL]], ![[ENABLE]], ![[WIDTH]]}
+; CHECK: ![[KEPT]] = distinct !{![[KEPT]], ![[PARALLEL]]}
+; CHECK: ![[ROWS]] = distinct !{![[ROWS]], ![[PARALLEL]]}
+; CHECK: ![[BRANCH]] = distinct !{![[BRANCH]], ![[PARALLEL]]}
+; CHECK: ![[CALL]] = distinct !{![[CALL]], ![[PARALLEL]]}

@@ -1,0 +1,225 @@
+// Work-items that each run a nest of loops whose trip counts they share
+// (k-means' assignment: every cluster, every coordinate), which the compiler
+// widens across the work-items as an outer loop (WorkItemOuterVectorizePass,
+// LLVM's VPlan-native path, UniformVectorPhisPass): each lane a work-item
+// running the whole nest in its own program order. Every result must be
+// that work-item's own: nearest clusters for points of 1 to 20 coordinates
+// (the distance between neighbours' points decides, at run time, whether
+// the widened copy runs), no clusters or no coordinates, ties (the first
+// cluster wins), group sizes that leave every remainder of a vector, a 2-D
+// range, an offset; float sums in program order (their order shows in the
+// low bits); an inner bound that changes with the outer counter (left
+// scalar); an integer nest writing each of its rounds.
+#include <cmath>
+#include <limits>
+
+#include "ClTest.h"
+
+namespace lockstep::test {
+namespace {
+
+class OuterLoops : public LocalSizeTest {};
+
+const char *kNests = R"CLC(
+kernel void assign(global const float *pts, global const float *cent, global int *label,
+                   global float *dist, int k, int dim) {
+  int i = get_global_id(0) - (int)get_global_offset(0);
+  float best = INFINITY;
+  int bi = -1;
+  for (int c = 0; c < k; c++) {
+    float d = 0.0f;
+    for (int j = 0; j < dim; j++) {
+      float t = pts[i * dim + j] - cent[c * dim + j];
+      d += t * t;
+    }
+    if (d < best) { best = d; bi = c; }
+  }
+  label[i] = bi;
+  dist[i] = best;
+}
+// Points along x, sets of points along y.
+kernel void assign2d(global const float *pts, global const float *cent, global int *label, int k, int dim) {
+  int i = get_global_id(0) + get_global_id(1) * (int)get_global_size(0);
+  float best = INFINITY;
+  int bi = -1;
+  for (int c = 0; c < k; c++) {
+    float d = 0.0f;
+    for (int j = 0; j < dim; j++) {
+      float t = pts[i * dim + j] - cent[c * dim + j];
+      d += t * t;
+    }
+    if (d < best) { best = d; bi = c; }
+  }
+  label[i] = bi;
+}
+// Sums in program order: values of every magnitude, so another order
+// shows in the low bits.
+kernel void weighted(global const float *v, global const float *w, global float *out, int rounds, int width) {
+  int i = get_global_id(0);
+  float s = 0.0f;
+  for (int r = 0; r < rounds; r++)
+    for (int j = 0; j < width; j++) s += v[i * width + j] * w[r * width + j];
+  out[i] = s;
+}
+// The inner bound is the outer counter: the same for every work-item, but
+// not one count for the whole nest.
+kernel void triangle(global const int *v, global int *out, int n) {
+  int i = get_global_id(0);
+  int s = 0;
+  for (int c = 0; c < n; c++)
+    for (int j = 0; j < c; j++) s += v[i * 3 + (j % 3)] * (c - j);
+  out[i] = s;
+}
+// Each round written: a store in the inner loop.
+kernel void rounds(global const int *v, global int *out, int n, int m) {
+  int i = get_global_id(0);
+  for (int c = 0; c < n; c++) {
+    uint s = c;
+    for (int j = 0; j < m; j++) s = s * 3u + (uint)v[i * m + j];
+    out[i * n + c] = (int)s;
+  }
+}
+)CLC";
+
+// k-means' assignment on the host: the first nearest cluster, in the
+// kernel's order of operations (FMA, as OpenCL C contracts `d += t * t`).
+void assignOnHost(const std::vector<float> &pts, const std::vector<float> &cent, size_t i, int k,
+                  int dim, int &label, float &dist) {
+  float best = std::numeric_limits<float>::infinity();
+  int bi = -1;
+  for (int c = 0; c < k; c++) {
+    float d = 0.0f;
+    for (int j = 0; j < dim; j++) {
+      float t = pts[i * dim + j] - cent[c * dim + j];
+      d = std::fma(t, t, d);
+    }
+    if (d < best) {
+      best = d;
+      bi = c;
+    }
+  }
+  label = bi;
+  dist = best;
+}
+
+TEST_P(OuterLoops, NearestClustersForEveryPointWidth) {
+  cl_program program = build(kNests);
+  ASSERT_NE(program, nullptr);
+  cl_kernel assign = kernelOf(program, "assign");
+  ASSERT_NE(assign, nullptr);
+  const size_t local = GetParam(), global = local * 5 + (local > 1 ? 3 : 0);
+  const size_t items = ((global + local - 1) / local) * local;
+  for (int dim : {0, 1, 3, 4, 16, 17, 20}) {
+    for (int k : {0, 1, 5, 16}) {
+      // Small integers: exact distances, many ties between clusters.
+      std::vector<float> pts(items * std::max(dim, 1)), cent(std::max(k, 1) * std::max(dim, 1));
+      for (float &p : pts) p = float(randomValues<int>(1, -4, 4)[0]);
+      for (float &c : cent) c = float(randomValues<int>(1, -4, 4)[0]);
+      cl_mem mp = bufferFrom(pts), mc = bufferFrom(cent);
+      cl_mem ml = buffer(CL_MEM_READ_WRITE, items * sizeof(int)),
+             md = buffer(CL_MEM_READ_WRITE, items * sizeof(float));
+      ASSERT_TRUE(setArgs(assign, mp, mc, ml, md, cl_int(k), cl_int(dim)));
+      ASSERT_TRUE(run(assign, {items}, {local}, {12345}));
+      std::vector<int> labels = read<int>(ml, items);
+      std::vector<float> dists = read<float>(md, items);
+      for (size_t i = 0; i < items; ++i) {
+        int label;
+        float dist;
+        assignOnHost(pts, cent, i, k, dim, label, dist);
+        ASSERT_EQ(labels[i], label) << "point " << i << ", k " << k << ", dim " << dim;
+        ASSERT_EQ(dists[i], dist) << "point " << i << ", k " << k << ", dim " << dim;
+      }
+    }
+  }
+}
+
+TEST_F(OuterLoops, NearestClustersInATwoDimensionalRange) {
+  cl_program program = build(kNests);
+  ASSERT_NE(program, nullptr);
+  cl_kernel assign = kernelOf(program, "assign2d");
+  ASSERT_NE(assign, nullptr);
+  const int k = 7, dim = 3;
+  const size_t width = 40, height = 9, items = width * height;
+  std::vector<float> pts = randomValues<float>(items * dim, -1.0f, 1.0f),
+                     cent = randomValues<float>(k * dim, -1.0f, 1.0f);
+  cl_mem mp = bufferFrom(pts), mc = bufferFrom(cent),
+         ml = buffer(CL_MEM_READ_WRITE, items * sizeof(int));
+  for (std::vector<size_t> local :
+       {std::vector<size_t>{}, std::vector<size_t>{8, 3}, std::vector<size_t>{20, 1}}) {
+    ASSERT_TRUE(setArgs(assign, mp, mc, ml, cl_int(k), cl_int(dim)));
+    ASSERT_TRUE(run(assign, {width, height}, local));
+    std::vector<int> labels = read<int>(ml, items);
+    for (size_t i = 0; i < items; ++i) {
+      int label;
+      float dist;
+      assignOnHost(pts, cent, i, k, dim, label, dist);
+      ASSERT_EQ(labels[i], label) << "point " << i;
+    }
+  }
+}
+
+TEST_P(OuterLoops, SumsInProgramOrder) {
+  cl_program program = build(kNests);
+  ASSERT_NE(program, nullptr);
+  cl_kernel weighted = kernelOf(program, "weighted");
+  ASSERT_NE(weighted, nullptr);
+  const size_t local = GetParam(), items = local * 4;
+  for (int width : {1, 2, 5, 16, 33}) {
+    const int rounds = 6;
+    std::vector<float> v(items * width), w(rounds * width);
+    for (float &x : v)
+      x = std::ldexp(randomValues<float>(1, 1.0f, 2.0f)[0], randomValues<int>(1, -20, 20)[0]);
+    for (float &x : w) x = randomValues<float>(1, -1.0f, 1.0f)[0];
+    cl_mem mv = bufferFrom(v), mw = bufferFrom(w),
+           mo = buffer(CL_MEM_READ_WRITE, items * sizeof(float));
+    ASSERT_TRUE(setArgs(weighted, mv, mw, mo, cl_int(rounds), cl_int(width)));
+    ASSERT_TRUE(run(weighted, {items}, {local}));
+    std::vector<float> out = read<float>(mo, items);
+    for (size_t i = 0; i < items; ++i) {
+      float s = 0.0f;
+      for (int r = 0; r < rounds; r++)
+        for (int j = 0; j < width; j++) s = std::fma(v[i * width + j], w[r * width + j], s);
+      ASSERT_EQ(out[i], s) << "work-item " << i << ", width " << width;
+    }
+  }
+}
+
+TEST_P(OuterLoops, InnerBoundsAndInnerStores) {
+  cl_program program = build(kNests);
+  ASSERT_NE(program, nullptr);
+  cl_kernel triangle = kernelOf(program, "triangle"), rounds = kernelOf(program, "rounds");
+  ASSERT_TRUE(triangle && rounds);
+  const size_t local = GetParam(), items = local * 3;
+  for (int n : {0, 1, 4, 9}) {
+    std::vector<int> v = randomValues<int>(items * 3, -50, 50);
+    cl_mem mv = bufferFrom(v), mo = buffer(CL_MEM_READ_WRITE, items * sizeof(int));
+    ASSERT_TRUE(setArgs(triangle, mv, mo, cl_int(n)));
+    ASSERT_TRUE(run(triangle, {items}, {local}));
+    std::vector<int> out = read<int>(mo, items);
+    for (size_t i = 0; i < items; ++i) {
+      int s = 0;
+      for (int c = 0; c < n; c++)
+        for (int j = 0; j < c; j++) s += v[i * 3 + (j % 3)] * (c - j);
+      ASSERT_EQ(out[i], s) << "work-item " << i << ", n " << n;
+    }
+  }
+  for (int m : {0, 1, 4, 16, 30}) {
+    const int n = 5;
+    std::vector<int> v = randomValues<int>(items * std::max(m, 1), -9, 9);
+    cl_mem mv = bufferFrom(v), mo = buffer(CL_MEM_READ_WRITE, items * n * sizeof(int));
+    ASSERT_TRUE(setArgs(rounds, mv, mo, cl_int(n), cl_int(m)));
+    ASSERT_TRUE(run(rounds, {items}, {local}));
+    std::vector<int> out = read<int>(mo, items * n);
+    for (size_t i = 0; i < items; ++i)
+      for (int c = 0; c < n; c++) {
+        unsigned s = unsigned(c);
+        for (int j = 0; j < m; j++) s = s * 3u + unsigned(v[i * m + j]);
+        ASSERT_EQ(out[i * n + c], int(s)) << "work-item " << i << ", round " << c << ", m " << m;
+      }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(LocalSizes, OuterLoops, ::testing::ValuesIn(kLocalSizes));
+
+}  // namespace
+}  // namespace lockstep::test
