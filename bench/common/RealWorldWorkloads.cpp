@@ -185,4 +185,29 @@ Verdict LutProblem::verify(const uint8_t *out) const {
   return firstMismatch("byte table lookup", bad, n, first, int(out[first]), int(lut[in[first]]));
 }
 
+KmeansProblem::KmeansProblem(size_t n)
+    : n(n), points(randomFloats(n * 4, 45, 0, 1)), centroids(randomFloats(16 * 4, 46, 0, 1)) {}
+
+Verdict KmeansProblem::verify(const int32_t *labels) const {
+  size_t bad = 0, first = 0;
+  double first_got = 0, first_want = 0;
+  for (size_t i = 0; i < n; ++i) {
+    auto distance = [&](int c) {
+      double d = 0;
+      for (int j = 0; j < dim; ++j) {
+        double t = double(points[i * dim + j]) - double(centroids[size_t(c) * dim + j]);
+        d += t * t;
+      }
+      return d;
+    };
+    double best = distance(0);
+    for (int c = 1; c < k; ++c) best = std::min(best, distance(c));
+    int label = labels[i];
+    double got = label >= 0 && label < k ? distance(label) : -1;
+    if ((got < 0 || got > best * (1 + 1e-5) + 1e-7) && bad++ == 0) first = i, first_got = got, first_want = best;
+  }
+  if (bad == 0) return {};
+  return firstMismatch("k-means assignment (distance of the label)", bad, n, first, first_got, first_want);
+}
+
 }  // namespace bench

@@ -1,7 +1,7 @@
 // The problems of the real-world kernel set (opencl/realworld.cl) that the
 // main suite has no counterpart for: a 7-point 3D stencil and an int4
 // arithmetic kernel, a matrix-vector product, tile sums, a Sobel filter
-// over RGBA pixels, stream compaction and a byte table lookup. Deterministic inputs, a serial host reference and the
+// over RGBA pixels, stream compaction, a byte table lookup and k-means' assignment step. Deterministic inputs, a serial host reference and the
 // check of an output against it, shared by the OpenCL and native programs
 // like Workloads.h (the real-world SGEMM, transpose, 2D stencil, histogram
 // and SAXPY reuse the problems there).
@@ -104,6 +104,22 @@ struct LutProblem {
   size_t n;
   std::vector<uint8_t> in, lut;
   Verdict verify(const uint8_t *out) const;
+};
+
+// k-means' assignment step: each of n points of `dim` coordinates (row-major)
+// labelled with its nearest of k centroids (squared Euclidean distance).
+// Random coordinates in [0, 1); a label is right when its centroid's
+// distance is the smallest within rounding (the kernel may contract and
+// round differently from the host's double reference).
+struct KmeansProblem {
+  explicit KmeansProblem(size_t n);
+  size_t n;
+  int k = 16, dim = 4;
+  std::vector<float> points, centroids;
+  Verdict verify(const int32_t *labels) const;
+  // Floating-point operations: a subtract and a multiply-add per coordinate
+  // per centroid.
+  double flops() const { return 3.0 * double(n) * k * dim; }
 };
 
 }  // namespace bench

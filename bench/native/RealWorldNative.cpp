@@ -160,6 +160,18 @@ Record runLut(const BenchInfo &info, uint64_t n, const Options &options) {
   return rateRecord(info, sizeText("n", n), timings, 2.0 * n, 1e9);
 }
 
+Record runKmeans(const BenchInfo &info, uint64_t n, const Options &options) {
+  KmeansProblem problem(n);
+  std::vector<int32_t> labels(n);
+  auto timings = measureRuns(
+      options.reps, [&] { poison(labels); },
+      [&] {
+        strongKmeans(problem.points.data(), problem.centroids.data(), labels.data(), n, problem.k, problem.dim);
+      },
+      [&] { return problem.verify(labels.data()); });
+  return rateRecord(info, sizeText("n", n), timings, problem.flops(), 1e9);
+}
+
 }  // namespace
 
 const std::vector<NativeBench> &strongNativeBenchmarks() {
@@ -225,6 +237,9 @@ const std::vector<NativeBench> &strongNativeBenchmarks() {
       {{"rw_lut", "out[i] = lut[in[i]], a loop over bytes", "GB/s", true, 1 << 25, 1 << 16, 1, "bytes",
         uint64_t{1} << 30},
        runLut},
+      {{"rw_kmeans", "k-means assignment, blocks of 16 points, simd loops across each block", "GFLOP/s", true,
+        1 << 20, 1 << 12, 1, "points", uint64_t{1} << 26},
+       runKmeans},
   };
   return benches;
 }

@@ -288,4 +288,34 @@ void strongLut(const uint8_t *in, uint8_t *out, size_t n, const uint8_t *lut) {
   for (size_t i = 0; i < n; ++i) out[i] = lut[in[i]];
 }
 
+void strongKmeans(const float *points, const float *centroids, int32_t *labels, size_t n, int k, int dim) {
+  constexpr size_t kBlock = 16;
+#pragma omp parallel for schedule(static)
+  for (size_t block = 0; block < n; block += kBlock) {
+    size_t count = std::min(kBlock, n - block);
+    float best[kBlock], distance[kBlock];
+    int32_t nearest[kBlock];
+    for (size_t p = 0; p < kBlock; ++p) best[p] = INFINITY, nearest[p] = 0;
+    const float *rows = points + block * dim;
+    for (int c = 0; c < k; ++c) {
+      for (size_t p = 0; p < kBlock; ++p) distance[p] = 0.0f;
+      for (int j = 0; j < dim; ++j) {
+        float centre = centroids[size_t(c) * dim + j];
+#pragma omp simd
+        for (size_t p = 0; p < count; ++p) {
+          float t = rows[p * dim + j] - centre;
+          distance[p] += t * t;
+        }
+      }
+#pragma omp simd
+      for (size_t p = 0; p < kBlock; ++p) {
+        bool nearer = distance[p] < best[p];
+        best[p] = nearer ? distance[p] : best[p];
+        nearest[p] = nearer ? c : nearest[p];
+      }
+    }
+    for (size_t p = 0; p < count; ++p) labels[block + p] = nearest[p];
+  }
+}
+
 }  // namespace bench

@@ -50,4 +50,9 @@ size_t strongCompact(const float *in, float *out, size_t n, float threshold);
 // out[i] = lut[in[i]] over bytes.
 void strongLut(const uint8_t *in, uint8_t *out, size_t n, const uint8_t *lut);
 
+// k-means' assignment step (KmeansProblem): blocks of 16 points, each
+// centroid's distances for a block summed across the block's points in a
+// simd loop, the nearest kept per point.
+void strongKmeans(const float *points, const float *centroids, int32_t *labels, size_t n, int k, int dim);
+
 }  // namespace bench

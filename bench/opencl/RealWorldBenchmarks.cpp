@@ -229,6 +229,27 @@ Record runLut(Session &session, const BenchInfo &info, uint64_t n, const Options
   return rateRecord(info, sizeText("n", n), timings, 2.0 * n, 1e9);
 }
 
+// k-means' assignment of n points of 4 coordinates to 16 centroids, local
+// size NULL.
+Record runKmeans(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
+  KmeansProblem problem(n);
+  Buffer points = session.buffer(problem.points.size() * sizeof(float), problem.points.data(), CL_MEM_READ_ONLY);
+  Buffer centroids =
+      session.buffer(problem.centroids.size() * sizeof(float), problem.centroids.data(), CL_MEM_READ_ONLY);
+  Buffer labels = session.buffer(n * sizeof(int32_t), nullptr, CL_MEM_WRITE_ONLY);
+  cl_kernel kernel = session.kernel("rw_kmeans");
+  setArgs(kernel, points, centroids, labels, static_cast<cl_int>(problem.k), static_cast<cl_int>(problem.dim));
+  std::vector<int32_t> got(n);
+  size_t global = n;
+  auto timings = timeKernel(
+      session, options, kernel, 1, &global, nullptr, [&] { session.fill(labels, kPoison, n * sizeof(int32_t)); },
+      [&] {
+        session.read(labels, got.data(), n * sizeof(int32_t));
+        return problem.verify(got.data());
+      });
+  return rateRecord(info, sizeText("n", n), timings, problem.flops(), 1e9);
+}
+
 // A 3-D NDRange of n x n x n work-items, local size NULL.
 Record runGemv(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
   GemvProblem problem(static_cast<uint32_t>(n));
@@ -399,6 +420,11 @@ const std::vector<ClBench> &realWorldBenchmarks() {
         1 << 25, 1 << 16, 1, "bytes", uint64_t{1} << 30},
        "rw_lut",
        runLut,
+       Program::RealWorld},
+      {{"rw_kmeans", "k-means assignment: 16 centroids, a loop over 4 coordinates (int dim), local size NULL",
+        "GFLOP/s", true, 1 << 20, 1 << 12, 1, "points", uint64_t{1} << 26},
+       "rw_kmeans",
+       runKmeans,
        Program::RealWorld},
   };
   return benches;

@@ -204,3 +204,24 @@ kernel void rw_lut(global const uchar *in, global uchar *out, constant uchar *lu
   int i = get_global_id(0);
   out[i] = lut[in[i]];
 }
+
+// k-means' assignment step (Rodinia's shape): each work-item labels its
+// point with the nearest centroid, looping over the centroids and, inside,
+// the coordinates (their count a kernel argument).
+kernel void rw_kmeans(global const float *pts, global const float *cent, global int *label, int k, int dim) {
+  int i = get_global_id(0);
+  float best = INFINITY;
+  int bi = 0;
+  for (int c = 0; c < k; c++) {
+    float d = 0.0f;
+    for (int j = 0; j < dim; j++) {
+      float t = pts[i * dim + j] - cent[c * dim + j];
+      d += t * t;
+    }
+    if (d < best) {
+      best = d;
+      bi = c;
+    }
+  }
+  label[i] = bi;
+}
