@@ -43,6 +43,8 @@ kernel void counters(global int *g, global int *per_group) {
 
 class Atomics : public LocalSizeTest {};
 
+class AtomicsAnyGroup : public ClTest {};
+
 TEST_P(Atomics, GlobalAndLocalInts) {
   const size_t local = GetParam(), groups = 64, n = local * groups;
   cl_kernel counters = kernel(kAtomics, "counters");
@@ -270,6 +272,48 @@ TEST_P(Atomics, GroupListThroughALocalCounter) {
       std::sort(got.begin(), got.end());
       ASSERT_EQ(got, want) << "group " << g << ", t " << t;
     }
+  }
+}
+
+// Slots taken through a global counter by a kernel that reads its local id
+// (so its groups run as they are), in groups of 7 to 1000 work-items: the
+// compiler widens the work-item loop for 512 work-items a trip, for 64, or
+// as the vectorizer chooses, by the group's size at run time. Every slot is
+// taken once, and holds its work-item's value and id.
+TEST_F(AtomicsAnyGroup, SlotsTakenInGroupsOfEverySize) {
+  cl_kernel k = kernel(R"CLC(
+    kernel void k(global const int *in, int t, global int *out, global int *who, volatile global int *count) {
+      int x = in[get_global_id(0)];
+      if (x > t) {
+        int slot = atomic_inc(count);
+        out[slot] = x;
+        who[slot] = get_local_id(0) + 100000 * get_group_id(0);
+      }
+    }
+  )CLC",
+                       "k");
+  ASSERT_NE(k, nullptr);
+  for (size_t local : {7, 63, 64, 100, 511, 512, 1000}) {
+    const size_t n = local * 5;
+    std::vector<int> in = randomValues<int>(n, 0, 100);
+    cl_mem mi = bufferFrom(in), mo = bufferFrom(std::vector<int>(n, -1));
+    cl_mem mw = bufferFrom(std::vector<int>(n, -1)), mc = bufferFrom(std::vector<int>{0});
+    ASSERT_TRUE(setArgs(k, mi, cl_int(40), mo, mw, mc));
+    ASSERT_TRUE(run(k, {n}, {local}));
+    std::vector<int> out = read<int>(mo, n), who = read<int>(mw, n), count = read<int>(mc, 1);
+    size_t kept = 0;
+    for (int x : in) kept += x > 40;
+    ASSERT_EQ(count[0], int(kept)) << "local " << local;
+    std::vector<bool> seen(n, false);
+    for (size_t s = 0; s < kept; ++s) {
+      ASSERT_GE(who[s], 0) << "slot " << s << ", local " << local;
+      size_t i = size_t(who[s] / 100000) * local + size_t(who[s] % 100000);
+      ASSERT_LT(i, n) << "slot " << s << ", local " << local;
+      ASSERT_FALSE(seen[i]) << "work-item " << i << " took two slots, local " << local;
+      seen[i] = true;
+      ASSERT_EQ(out[s], in[i]) << "slot " << s << ", local " << local;
+    }
+    for (size_t i = 0; i < n; ++i) ASSERT_EQ(seen[i], in[i] > 40) << "work-item " << i << ", local " << local;
   }
 }
 

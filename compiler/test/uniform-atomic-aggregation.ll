@@ -4,8 +4,8 @@
 ; -O3 a scalar call is the atomic again, a widened one a single atomic of
 ; the active lanes' total behind a test of the mask, each lane's result the
 ; old value plus its rank among the active lanes times the value; the loop
-; asks the vectorizer for 64 lanes and 4 interleaved parts, whose calls make
-; one atomic (one per 256 work-items). Atomics
+; asks the vectorizer for 64 lanes and up to 8 interleaved parts (4 for its
+; 256 work-items), whose calls make one atomic. Atomics
 ; whose result is unused (GlobalAtomicCombining's), seq_cst ones, ones at an
 ; address the loop changes and exchanges stay.
 ; RUN: %opt -passes=lockstep-uniform-atomic-aggregation -S %s | FileCheck %s
@@ -101,6 +101,41 @@ done:
   ret void
 }
 
+; A group of `n` work-items, known at run time: a copy asking for 64 lanes in
+; 8 parts runs when n >= 512, another asking for one vector of 64 when
+; n >= 64; smaller groups run the loop with the vectorizer's own choice (a
+; vector loop no group reaches would leave each work-item its own atomic).
+; CHECK-LABEL: define void @group(
+; CHECK: %[[MANY:[0-9]+]] = icmp uge i64 %{{[0-9]+}}, 511
+; CHECK-NEXT: br i1 %[[MANY]], label %wide.not.wide, label %wide.not
+; CHECK: br i1 %more.wide, label %loop.wide, label %{{.*}}, !llvm.loop ![[GROUPMANY:[0-9]+]]
+; CHECK: %[[VECTOR:[0-9]+]] = icmp uge i64 %{{[0-9]+}}, 63
+; CHECK-NEXT: br i1 %[[VECTOR]], label %vector.not.vector, label %vector.not
+; CHECK: br i1 %more.vector, label %loop.vector, label %{{.*}}, !llvm.loop ![[GROUPVECTOR:[0-9]+]]
+; CHECK: br i1 %more, label %loop, label %{{.*}}, !llvm.loop ![[GROUPOWN:[0-9]+]]
+define void @group(ptr addrspace(1) %in, ptr addrspace(1) %out, ptr addrspace(1) %count, float %t, i64 %n) #0 {
+entry:
+  br label %loop
+loop:
+  %wi = phi i64 [ 0, %entry ], [ %next, %latch ]
+  %ip = getelementptr inbounds float, ptr addrspace(1) %in, i64 %wi
+  %x = load float, ptr addrspace(1) %ip, align 4, !llvm.access.group !0
+  %keep = fcmp ogt float %x, %t
+  br i1 %keep, label %append, label %latch
+append:
+  %slot = atomicrmw add ptr addrspace(1) %count, i32 1 monotonic, align 4, !llvm.access.group !0
+  %slot.ext = sext i32 %slot to i64
+  %op = getelementptr inbounds float, ptr addrspace(1) %out, i64 %slot.ext
+  store float %x, ptr addrspace(1) %op, align 4, !llvm.access.group !0
+  br label %latch
+latch:
+  %next = add nuw nsw i64 %wi, 1
+  %more = icmp ult i64 %next, %n
+  br i1 %more, label %loop, label %done, !llvm.loop !5
+done:
+  ret void
+}
+
 ; Left alone: an unused result, a seq_cst add, an add at an address the
 ; loop changes (a histogram's bin), an exchange.
 ; CHECK-LABEL: define void @others(
@@ -142,8 +177,13 @@ attributes #0 = { "lockstep-work-group-code" }
 !2 = distinct !{!2, !4}
 !3 = distinct !{!3, !4}
 !4 = !{!"llvm.loop.parallel_accesses", !0}
+!5 = distinct !{!5, !4}
 ; CHECK: ![[COMPACT]] = distinct !{![[COMPACT]], ![[PARALLEL:[0-9]+]], ![[WIDTH:[0-9]+]], ![[PARTS:[0-9]+]]}
 ; CHECK: ![[WIDTH]] = !{!"llvm.loop.vectorize.width", i32 64}
 ; CHECK: ![[PARTS]] = !{!"llvm.loop.interleave.count", i32 4}
 ; CHECK: ![[TAKE]] = distinct !{![[TAKE]], ![[PARALLEL]], ![[WIDTH]], ![[PARTS]]}
+; CHECK: ![[GROUPMANY]] = distinct !{![[GROUPMANY]], ![[PARALLEL]], ![[WIDTH]], ![[EIGHT:[0-9]+]]}
+; CHECK: ![[EIGHT]] = !{!"llvm.loop.interleave.count", i32 8}
+; CHECK: ![[GROUPVECTOR]] = distinct !{![[GROUPVECTOR]], ![[PARALLEL]], ![[WIDTH]]}
+; CHECK: ![[GROUPOWN]] = distinct !{![[GROUPOWN]], ![[PARALLEL]]}
 ; CHECK: ![[OTHERS]] = distinct !{![[OTHERS]], ![[PARALLEL]]}
