@@ -21,9 +21,8 @@ namespace {
 class OuterLoops : public LocalSizeTest {};
 
 const char *kNests = R"CLC(
-kernel void assign(global const float *pts, global const float *cent, global int *label,
-                   global float *dist, int k, int dim) {
-  int i = get_global_id(0) - (int)get_global_offset(0);
+// The nearest centroid to point i, and its distance.
+int nearest(global const float *pts, global const float *cent, int i, int k, int dim, float *dist) {
   float best = INFINITY;
   int bi = -1;
   for (int c = 0; c < k; c++) {
@@ -34,23 +33,21 @@ kernel void assign(global const float *pts, global const float *cent, global int
     }
     if (d < best) { best = d; bi = c; }
   }
-  label[i] = bi;
+  *dist = best;
+  return bi;
+}
+kernel void assign(global const float *pts, global const float *cent, global int *label,
+                   global float *dist, int k, int dim) {
+  int i = get_global_id(0) - (int)get_global_offset(0);
+  float best;
+  label[i] = nearest(pts, cent, i, k, dim, &best);
   dist[i] = best;
 }
 // Points along x, sets of points along y.
 kernel void assign2d(global const float *pts, global const float *cent, global int *label, int k, int dim) {
   int i = get_global_id(0) + get_global_id(1) * (int)get_global_size(0);
-  float best = INFINITY;
-  int bi = -1;
-  for (int c = 0; c < k; c++) {
-    float d = 0.0f;
-    for (int j = 0; j < dim; j++) {
-      float t = pts[i * dim + j] - cent[c * dim + j];
-      d += t * t;
-    }
-    if (d < best) { best = d; bi = c; }
-  }
-  label[i] = bi;
+  float best;
+  label[i] = nearest(pts, cent, i, k, dim, &best);
 }
 // Sums in program order: values of every magnitude, so another order
 // shows in the low bits.
