@@ -25,7 +25,8 @@
 // its latch, counted by a canonical induction against a bound the
 // work-items share; every other branch on a condition the work-items share;
 // no calls but intrinsics the vectorizer widens, no atomics, volatile
-// accesses, allocas or vector values; the work-item loop with no header phi
+// accesses, allocas or vector values; every access marked parallel (the
+// lanes interleave the work-items'); the work-item loop with no header phi
 // but its counter. At most `-lockstep-outer-vectorize-chains` (8) values
 // carried by the inner loops (each is a vector register a lane's worth).
 //
@@ -250,6 +251,9 @@ bool widens(const Instruction &I) {
 PHINode *outerCounter(Loop &loop, LoopInfo &loops) {
   BasicBlock *latch = loop.getLoopLatch();
   if (!loop.isLoopSimplifyForm() || !latch || loop.getExitingBlock() != latch) return nullptr;
+  // Lanes interleave the work-items' accesses: every one must be marked
+  // independent of the other work-items' (not private memory they share).
+  if (!loop.isAnnotatedParallel()) return nullptr;
   PHINode *counter = loop.getCanonicalInductionVariable();
   if (!counter) return nullptr;
   for (PHINode &phi : loop.getHeader()->phis())
@@ -257,7 +261,7 @@ PHINode *outerCounter(Loop &loop, LoopInfo &loops) {
   unsigned chains = 0;
   for (Loop *inner : loop.getLoopsInPreorder()) {
     if (inner == &loop) continue;
-    if (!isUniformInnerLoop(*inner, loop)) return nullptr;
+    if (!inner->isLoopSimplifyForm() || !isUniformInnerLoop(*inner, loop)) return nullptr;
     for (PHINode &phi : inner->getHeader()->phis())
       if (&phi != inner->getCanonicalInductionVariable()) ++chains;
   }

@@ -4,7 +4,8 @@
 ; neighbouring work-items' addresses are at most 64 bytes apart: at once
 ; when every distance is a constant, in a copy run under a check when one is
 ; known at run time (`i * dim`). Rows 4 KiB apart, a branch the work-items
-; take differently, and a call stay as they were. Widened, the nest runs
+; take differently, a call and an access not marked parallel stay as they
+; were. Widened, the nest runs
 ; once per vector of work-items, and UniformVectorPhis makes the inner
 ; counters scalars and the gather of one address (`cent`) a load.
 ; RUN: %opt -passes=lockstep-outer-vectorize -S %s | FileCheck %s
@@ -215,6 +216,40 @@ exit:
   ret void
 }
 
+; Left alone: a load not marked parallel (private memory the work-items
+; share, say), which the lanes would interleave.
+; CHECK-LABEL: define void @unmarked(
+; CHECK-NOT: .outer
+; CHECK: br i1 %done, label %exit, label %wi, !llvm.loop ![[UNMARKED:[0-9]+]]
+define void @unmarked(ptr addrspace(1) %in, ptr %scratch, ptr addrspace(1) %out, i64 %n) #0 {
+entry:
+  br label %wi
+wi:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %wi.latch ]
+  br label %k
+k:
+  %j = phi i64 [ 0, %wi ], [ %j.next, %k ]
+  %s = phi float [ 0.0, %wi ], [ %s.next, %k ]
+  %p = add i64 %i, %j
+  %a = getelementptr inbounds float, ptr addrspace(1) %in, i64 %p
+  %v = load float, ptr addrspace(1) %a, align 4, !llvm.access.group !0
+  %sp = getelementptr inbounds float, ptr %scratch, i64 %j
+  %w = load float, ptr %sp, align 4
+  %s.next = call float @llvm.fmuladd.f32(float %v, float %w, float %s)
+  %j.next = add nuw nsw i64 %j, 1
+  %j.done = icmp eq i64 %j.next, %n
+  br i1 %j.done, label %wi.latch, label %k
+wi.latch:
+  %s.out = phi float [ %s.next, %k ]
+  %o = getelementptr inbounds float, ptr addrspace(1) %out, i64 %i
+  store float %s.out, ptr addrspace(1) %o, align 4, !llvm.access.group !0
+  %i.next = add nuw nsw i64 %i, 1
+  %done = icmp eq i64 %i.next, 256
+  br i1 %done, label %exit, label %wi, !llvm.loop !7
+exit:
+  ret void
+}
+
 declare float @llvm.fmuladd.f32(float, float, float)
 declare float @opaque(float)
 
@@ -227,6 +262,7 @@ attributes #0 = { "lockstep-work-group-code" }
 !4 = distinct !{!4, !6}
 !5 = distinct !{!5, !6}
 !6 = !{!"llvm.loop.parallel_accesses", !0}
+!7 = distinct !{!7, !6}
 ; CHECK: ![[ASSIGN4]] = distinct !{![[ASSIGN4]], ![[PARALLEL:[0-9]+]], ![[ENABLE:[0-9]+]], ![[WIDTH:[0-9]+]]}
 ; CHECK: ![[ENABLE]] = !{!"llvm.loop.vectorize.enable", i32 1}
 ; CHECK: ![[WIDTH]] = !{!"llvm.loop.vectorize.width", i32 {{4|8|16}}}
@@ -235,3 +271,4 @@ attributes #0 = { "lockstep-work-group-code" }
 ; CHECK: ![[ROWS]] = distinct !{![[ROWS]], ![[PARALLEL]]}
 ; CHECK: ![[BRANCH]] = distinct !{![[BRANCH]], ![[PARALLEL]]}
 ; CHECK: ![[CALL]] = distinct !{![[CALL]], ![[PARALLEL]]}
+; CHECK: ![[UNMARKED]] = distinct !{![[UNMARKED]], ![[PARALLEL]]}
