@@ -42,7 +42,11 @@
 // cannot be read leaves the loop as it was. The copy runs before
 // WorkItemJamPass, which takes the loop that stays.
 //
-// `-lockstep-outer-vectorize=false` turns the pass off.
+// The native path checks no dependence between an outer loop's iterations:
+// a kernel's own `#pragma clang loop vectorize(enable)` on an outer loop
+// (in any function) is dropped here, as the vectorizer ignored it before.
+//
+// `-lockstep-outer-vectorize=false` turns the marking off.
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Analysis/LoopInfo.h>
@@ -81,6 +85,7 @@ static cl::opt<unsigned> MaxLaneBytes(
              "outer-widened work-item loop"));
 
 LOCKSTEP_STATISTIC(NumMarked, "Work-item loops widened as outer loops");
+LOCKSTEP_STATISTIC(NumHintsDropped, "Kernels' own vectorize(enable) hints on outer loops dropped");
 LOCKSTEP_STATISTIC(NumVersioned, "Work-item loops copied to widen as outer loops under a check");
 
 namespace lockstep::compiler {
@@ -287,8 +292,23 @@ void markOuter(Loop &loop, unsigned width) {
 }  // namespace
 
 PreservedAnalyses WorkItemOuterVectorizePass::run(Function &F, FunctionAnalysisManager &analyses) {
-  if (!Enabled || !F.hasFnAttribute(kWorkGroupCodeAttr)) return PreservedAnalyses::all();
+  if (F.isDeclaration()) return PreservedAnalyses::all();
   LoopInfo &loops = analyses.getResult<LoopAnalysis>(F);
+  // The native path takes any outer loop that asks to be vectorized, and
+  // checks no dependence between its iterations: a kernel's own `#pragma
+  // clang loop vectorize(enable)` on an outer loop, which asserts nothing
+  // of the kind (and which the vectorizer ignored before the native path
+  // was on), is dropped.
+  bool dropped = false;
+  for (Loop *loop : loops.getLoopsInPreorder())
+    if (!loop->isInnermost() && !findOptionMDForLoop(loop, "llvm.loop.parallel_accesses") &&
+        getBooleanLoopAttribute(loop, "llvm.loop.vectorize.enable")) {
+      keepScalar(loop, false);
+      ++NumHintsDropped;
+      dropped = true;
+    }
+  if (!Enabled || !F.hasFnAttribute(kWorkGroupCodeAttr))
+    return dropped ? PreservedAnalyses::none() : PreservedAnalyses::all();
   // Innermost work-item loops that hold kernel loops.
   SmallVector<Loop *, 4> candidates;
   for (Loop *loop : loops.getLoopsInPreorder()) {
@@ -302,7 +322,7 @@ PreservedAnalyses WorkItemOuterVectorizePass::run(Function &F, FunctionAnalysisM
           inner != loop && findOptionMDForLoop(inner, "llvm.loop.parallel_accesses");
     if (!holdsWorkItemLoop) candidates.push_back(loop);
   }
-  if (candidates.empty()) return PreservedAnalyses::all();
+  if (candidates.empty()) return dropped ? PreservedAnalyses::none() : PreservedAnalyses::all();
 
   const DataLayout &layout = F.getParent()->getDataLayout();
   TargetTransformInfo &target = analyses.getResult<TargetIRAnalysis>(F);
@@ -361,7 +381,7 @@ PreservedAnalyses WorkItemOuterVectorizePass::run(Function &F, FunctionAnalysisM
     ++NumVersioned;
     changed = true;
   }
-  return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  return changed || dropped ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
 }  // namespace lockstep::compiler

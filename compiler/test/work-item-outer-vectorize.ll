@@ -250,6 +250,41 @@ exit:
   ret void
 }
 
+; A kernel's own vectorize(enable) on an outer loop (its iterations
+; depend on each other through %acc): the native path would take it
+; without a dependence check, so the hint goes (the loop is marked
+; vectorized); the inner loop keeps its own.
+; CHECK-LABEL: define void @pragma(
+; CHECK: br i1 %c.done, label %exit, label %c.loop, !llvm.loop ![[PRAGMA:[0-9]+]]
+; WIDE-LABEL: define void @pragma(
+; WIDE-NOT: <16 x float>
+; WIDE: ret void
+define void @pragma(ptr addrspace(1) %acc, i64 %n, i64 %m) {
+entry:
+  br label %c.loop
+c.loop:
+  %c = phi i64 [ 0, %entry ], [ %c.next, %c.latch ]
+  br label %j.loop
+j.loop:
+  %j = phi i64 [ 0, %c.loop ], [ %j.next, %j.loop ]
+  %prev = getelementptr inbounds float, ptr addrspace(1) %acc, i64 %c
+  %v = load float, ptr addrspace(1) %prev, align 4
+  %c1 = add i64 %c, 1
+  %nextp = getelementptr inbounds float, ptr addrspace(1) %acc, i64 %c1
+  %w = load float, ptr addrspace(1) %nextp, align 4
+  %sum = fadd float %v, %w
+  store float %sum, ptr addrspace(1) %nextp, align 4
+  %j.next = add nuw nsw i64 %j, 1
+  %j.done = icmp eq i64 %j.next, %m
+  br i1 %j.done, label %c.latch, label %j.loop
+c.latch:
+  %c.next = add nuw nsw i64 %c, 1
+  %c.done = icmp eq i64 %c.next, %n
+  br i1 %c.done, label %exit, label %c.loop, !llvm.loop !8
+exit:
+  ret void
+}
+
 declare float @llvm.fmuladd.f32(float, float, float)
 declare float @opaque(float)
 
@@ -263,6 +298,9 @@ attributes #0 = { "lockstep-work-group-code" }
 !5 = distinct !{!5, !6}
 !6 = !{!"llvm.loop.parallel_accesses", !0}
 !7 = distinct !{!7, !6}
+!8 = distinct !{!8, !9, !10}
+!9 = !{!"llvm.loop.vectorize.enable", i1 true}
+!10 = !{!"llvm.loop.vectorize.width", i32 16}
 ; CHECK: ![[ASSIGN4]] = distinct !{![[ASSIGN4]], ![[PARALLEL:[0-9]+]], ![[ENABLE:[0-9]+]], ![[WIDTH:[0-9]+]]}
 ; CHECK: ![[ENABLE]] = !{!"llvm.loop.vectorize.enable", i32 1}
 ; CHECK: ![[WIDTH]] = !{!"llvm.loop.vectorize.width", i32 {{4|8|16}}}
@@ -272,3 +310,5 @@ attributes #0 = { "lockstep-work-group-code" }
 ; CHECK: ![[BRANCH]] = distinct !{![[BRANCH]], ![[PARALLEL]]}
 ; CHECK: ![[CALL]] = distinct !{![[CALL]], ![[PARALLEL]]}
 ; CHECK: ![[UNMARKED]] = distinct !{![[UNMARKED]], ![[PARALLEL]]}
+; CHECK: ![[PRAGMA]] = distinct !{![[PRAGMA]], ![[VECTORIZED:[0-9]+]]}
+; CHECK: ![[VECTORIZED]] = !{!"llvm.loop.isvectorized", i32 1}
