@@ -49,6 +49,41 @@ kernel void assign2d(global const float *pts, global const float *cent, global i
   float best;
   label[i] = nearest(pts, cent, i, k, dim, &best);
 }
+// Rodinia's k-means kernel: features stored feature-major (neighbouring
+// points' coordinates side by side), the nest behind `point_id < npoints`.
+kernel void rodinia(global float *feature, global float *clusters, global int *membership, int npoints,
+                    int nclusters, int nfeatures) {
+  unsigned int point_id = get_global_id(0);
+  int index = 0;
+  if (point_id < npoints) {
+    float min_dist = FLT_MAX;
+    for (int i = 0; i < nclusters; i++) {
+      float ans = 0;
+      for (int l = 0; l < nfeatures; l++)
+        ans += (feature[l * npoints + point_id] - clusters[i * nfeatures + l]) *
+               (feature[l * npoints + point_id] - clusters[i * nfeatures + l]);
+      if (ans < min_dist) { min_dist = ans; index = i; }
+    }
+    membership[point_id] = index;
+  }
+}
+// The same behind an early return on a signed id.
+kernel void early_return(global const float *feature, global const float *clusters, global int *membership,
+                         int npoints, int nclusters, int nfeatures) {
+  int p = get_global_id(0);
+  if (p >= npoints) return;
+  float min_dist = INFINITY;
+  int index = 0;
+  for (int i = 0; i < nclusters; i++) {
+    float ans = 0;
+    for (int l = 0; l < nfeatures; l++) {
+      float t = feature[l * npoints + p] - clusters[i * nfeatures + l];
+      ans += t * t;
+    }
+    if (ans < min_dist) { min_dist = ans; index = i; }
+  }
+  membership[p] = index;
+}
 // Sums in program order: values of every magnitude, so another order
 // shows in the low bits.
 kernel void weighted(global const float *v, global const float *w, global float *out, int rounds, int width) {
@@ -151,6 +186,49 @@ TEST_F(OuterLoops, NearestClustersInATwoDimensionalRange) {
       float dist;
       assignOnHost(pts, cent, i, k, dim, label, dist);
       ASSERT_EQ(labels[i], label) << "point " << i;
+    }
+  }
+}
+
+// Groups wholly inside the points run the widened copy, the group that
+// straddles the end runs the loop as it was: every point labelled, and no
+// label written past the end.
+TEST_P(OuterLoops, NestsBehindAGuard) {
+  cl_program program = build(kNests);
+  ASSERT_NE(program, nullptr);
+  cl_kernel rodinia = kernelOf(program, "rodinia"), early = kernelOf(program, "early_return");
+  ASSERT_TRUE(rodinia && early);
+  const size_t local = GetParam(), items = local * 6;
+  for (size_t npoints : {items, items - 1, items - local / 2 - 1, size_t(1)}) {
+    for (int features : {1, 4, 34}) {
+      const int clusters = 5;
+      std::vector<float> feature(npoints * features), centre(clusters * features);
+      for (float &f : feature) f = float(randomValues<int>(1, -4, 4)[0]);
+      for (float &c : centre) c = float(randomValues<int>(1, -4, 4)[0]);
+      for (cl_kernel k : {rodinia, early}) {
+        cl_mem mf = bufferFrom(feature), mc = bufferFrom(centre);
+        cl_mem mm = bufferFrom(std::vector<int>(items, -1));
+        ASSERT_TRUE(setArgs(k, mf, mc, mm, cl_int(npoints), cl_int(clusters), cl_int(features)));
+        ASSERT_TRUE(run(k, {items}, {local}));
+        std::vector<int> got = read<int>(mm, items);
+        for (size_t p = 0; p < items; ++p) {
+          int want = -1;
+          if (p < npoints) {
+            float best = std::numeric_limits<float>::infinity();
+            want = 0;
+            for (int i = 0; i < clusters; i++) {
+              float ans = 0;
+              for (int l = 0; l < features; l++) {
+                float t = feature[l * npoints + p] - centre[i * features + l];
+                ans = std::fma(t, t, ans);
+              }
+              if (ans < best) best = ans, want = i;
+            }
+          }
+          ASSERT_EQ(got[p], want) << "point " << p << " of " << npoints << ", " << features
+                                  << " features";
+        }
+      }
     }
   }
 }

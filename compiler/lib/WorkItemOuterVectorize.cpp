@@ -23,8 +23,11 @@
 // marked loop it refuses would keep its inner loops from the ordinary
 // vectorizer and warn in the build log): inner loops each with one exit, at
 // its latch, counted by a canonical induction against a bound the
-// work-items share; every other branch on a condition the work-items share;
-// no calls but intrinsics the vectorizer widens, no atomics, volatile
+// work-items share; every other branch on a condition the work-items share,
+// or a guard on a value that steps by one with each work-item (`if (gid <
+// n)`, Rodinia's k-means), which the copy described below runs with, true,
+// when it holds at the loop's first and last work-item with no wrap
+// between; no calls but intrinsics the vectorizer widens, no atomics, volatile
 // accesses, allocas or vector values; every access marked parallel (the
 // lanes interleave the work-items'); the work-item loop with no header phi
 // but its counter. At most `-lockstep-outer-vectorize-chains` (8) values
@@ -49,7 +52,10 @@
 // `-lockstep-outer-vectorize=false` turns the marking off.
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/SmallVector.h>
+#include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/ScalarEvolutionExpressions.h>
 #include <llvm/Analysis/TargetTransformInfo.h>
 #include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/Dominators.h>
@@ -60,7 +66,10 @@
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/Debug.h>
 #include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/LCSSA.h>
+#include <llvm/Transforms/Utils/LoopSimplify.h>
 #include <llvm/Transforms/Utils/LoopUtils.h>
+#include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
 #include <llvm/Transforms/Utils/ValueMapper.h>
 
 #include <optional>
@@ -174,6 +183,13 @@ class DistanceReader {
         return scaled(of(shifted->getOperand(0), depth),
                       int64_t(1) << (left->getZExtValue() - amount->getZExtValue()));
       }
+      case Instruction::And: {
+        // An index's zero extension, as InstCombine writes it: x & 0xffffffff.
+        auto *mask = dyn_cast<ConstantInt>(I.getOperand(1));
+        if (!mask || !mask->getValue().isMask() || mask->getValue().countr_one() < 16)
+          return Distance::unknown();
+        return of(I.getOperand(0), depth);
+      }
       case Instruction::SExt:
       case Instruction::ZExt:
       case Instruction::Trunc:
@@ -253,7 +269,25 @@ bool widens(const Instruction &I) {
 }
 
 // The work-item loop's counter when the native path would take `loop`.
-PHINode *outerCounter(Loop &loop, LoopInfo &loops) {
+// A comparison of a value that steps by one with each work-item (the
+// global id, `gid < n`) with one they share: true for every work-item of
+// the loop when it is at the first and the last, the steps between them
+// not wrapping.
+bool isGuard(const Value *condition, Loop &loop, ScalarEvolution &SE) {
+  auto *compare = dyn_cast<ICmpInst>(condition);
+  if (!compare || !compare->isRelational() || !loop.contains(compare)) return false;
+  for (unsigned side : {0u, 1u}) {
+    if (!loop.isLoopInvariant(compare->getOperand(1 - side))) continue;
+    auto *steps = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(compare->getOperand(side)));
+    if (!steps || steps->getLoop() != &loop || !steps->isAffine()) continue;
+    auto *step = dyn_cast<SCEVConstant>(steps->getStepRecurrence(SE));
+    if (step && (step->getAPInt().isOne() || step->getAPInt().isAllOnes())) return true;
+  }
+  return false;
+}
+
+PHINode *outerCounter(Loop &loop, LoopInfo &loops, ScalarEvolution &SE,
+                      SmallVectorImpl<ICmpInst *> &guards) {
   BasicBlock *latch = loop.getLoopLatch();
   if (!loop.isLoopSimplifyForm() || !latch || loop.getExitingBlock() != latch) return nullptr;
   // Lanes interleave the work-items' accesses: every one must be marked
@@ -278,8 +312,10 @@ PHINode *outerCounter(Loop &loop, LoopInfo &loops) {
     if (!branch) return nullptr;
     if (branch->isConditional() && !loop.isLoopInvariant(branch->getCondition()) &&
         !loops.isLoopHeader(branch->getSuccessor(0)) &&
-        !loops.isLoopHeader(branch->getSuccessor(1)))
-      return nullptr;
+        !loops.isLoopHeader(branch->getSuccessor(1))) {
+      if (!isGuard(branch->getCondition(), loop, SE)) return nullptr;
+      guards.push_back(cast<ICmpInst>(branch->getCondition()));
+    }
   }
   return counter;
 }
@@ -332,10 +368,20 @@ PreservedAnalyses WorkItemOuterVectorizePass::run(Function &F, FunctionAnalysisM
           target.getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector).getFixedValue() /
           32));
   DominatorTree *dominators = nullptr;
+  ScalarEvolution &SE = analyses.getResult<ScalarEvolutionAnalysis>(F);
   bool changed = false;
   for (Loop *loop : candidates) {
-    PHINode *counter = outerCounter(*loop, loops);
+    // Preheaders for the inner loops (a guard may branch to one's header),
+    // as the vectorizer would make them.
+    if (!dominators) dominators = &analyses.getResult<DominatorTreeAnalysis>(F);
+    changed |= simplifyLoop(loop, dominators, &loops, &SE,
+                            &analyses.getResult<AssumptionAnalysis>(F), nullptr, false);
+    changed |= formLCSSARecursively(*loop, *dominators, &loops, &SE);
+    SmallVector<ICmpInst *, 2> guards;
+    PHINode *counter = outerCounter(*loop, loops, SE, guards);
     if (!counter) continue;
+    const SCEV *taken = SE.getBackedgeTakenCount(loop);
+    if (!guards.empty() && isa<SCEVCouldNotCompute>(taken)) continue;
     DistanceReader reader(*loop, *counter, layout);
     SmallVector<Distance, 4> checked;
     bool far = false;
@@ -354,7 +400,7 @@ PreservedAnalyses WorkItemOuterVectorizePass::run(Function &F, FunctionAnalysisM
         }
       }
     if (far) continue;
-    if (checked.empty()) {
+    if (checked.empty() && guards.empty()) {
       LLVM_DEBUG(dbgs() << "outer-widened: " << loop->getHeader()->getName() << "\n");
       markOuter(*loop, width);
       ++NumMarked;
@@ -375,8 +421,39 @@ PreservedAnalyses WorkItemOuterVectorizePass::run(Function &F, FunctionAnalysisM
       Value *within = builder.CreateICmpULE(shifted, builder.getInt64(2 * MaxLaneBytes));
       near = near ? builder.CreateAnd(near, within) : within;
     }
+    // Each guard true at the loop's first and last work-item, its value
+    // moving the same way from one to the other.
+    SCEVExpander expander(SE, layout, "guard");
+    for (ICmpInst *guard : guards) {
+      unsigned side = loop->isLoopInvariant(guard->getOperand(1)) ? 0 : 1;
+      auto *steps = cast<SCEVAddRecExpr>(SE.getSCEV(guard->getOperand(side)));
+      Type *type = guard->getOperand(side)->getType();
+      Value *first = expander.expandCodeFor(steps->getStart(), type, preheader->getTerminator());
+      Value *last = expander.expandCodeFor(steps->evaluateAtIteration(taken, SE), type,
+                                           preheader->getTerminator());
+      Value *other = guard->getOperand(1 - side);
+      auto holds = [&](Value *value) {
+        return side == 0 ? builder.CreateICmp(guard->getPredicate(), value, other)
+                         : builder.CreateICmp(guard->getPredicate(), other, value);
+      };
+      bool up = cast<SCEVConstant>(steps->getStepRecurrence(SE))->getAPInt().isOne();
+      Value *atFirst = holds(first);
+      Value *atLast = holds(last);
+      Value *ordered =
+          builder.CreateICmp(guard->isSigned() ? (up ? ICmpInst::ICMP_SGE : ICmpInst::ICMP_SLE)
+                                               : (up ? ICmpInst::ICMP_UGE : ICmpInst::ICMP_ULE),
+                             last, first);
+      Value *passes = builder.CreateAnd(builder.CreateAnd(atFirst, atLast), ordered);
+      near = near ? builder.CreateAnd(near, passes) : passes;
+    }
     ValueToValueMapTy map;
     Loop *copy = versionLoop(loop, near, ".outer", loops, *dominators, map);
+    // In the copy every work-item passes the guards.
+    for (ICmpInst *guard : guards) {
+      auto *copied = cast<Instruction>(map[guard]);
+      copied->replaceAllUsesWith(ConstantInt::getTrue(copied->getContext()));
+      copied->eraseFromParent();
+    }
     markOuter(*copy, width);
     ++NumVersioned;
     changed = true;

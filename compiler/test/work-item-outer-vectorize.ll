@@ -138,6 +138,63 @@ exit:
   ret void
 }
 
+; Behind a guard on the id (`gid < n`, Rodinia's k-means): the copy runs when
+; the guard holds at the first and the last work-item with the id not
+; wrapping between, and in it the guard is true.
+; CHECK-LABEL: define void @guarded(
+; CHECK: %[[END:[0-9]+]] = add i64 %base, 255
+; CHECK-NEXT: %[[FIRST:[0-9]+]] = icmp ult i64 %base, %n
+; CHECK-NEXT: %[[LAST:[0-9]+]] = icmp ult i64 %[[END]], %n
+; CHECK-NEXT: %[[ORDERED:[0-9]+]] = icmp uge i64 %[[END]], %base
+; CHECK-NEXT: %[[BOTH:[0-9]+]] = and i1 %[[FIRST]], %[[LAST]]
+; CHECK-NEXT: %[[USE:[0-9]+]] = and i1 %[[BOTH]], %[[ORDERED]]
+; CHECK-NEXT: br i1 %[[USE]], label %outer.not.outer, label %outer.not
+; CHECK: wi.outer:
+; CHECK: br i1 true, label %c.pre.outer, label %wi.latch.outer
+; CHECK: br i1 %done.outer, label %exit{{.*}}, label %wi.outer, !llvm.loop ![[GUARDCOPY:[0-9]+]]
+; CHECK: wi:
+; CHECK: br i1 %in, label %c.pre, label %wi.latch
+; WIDE-LABEL: define void @guarded(
+; WIDE: fmul <16 x float>
+define void @guarded(ptr addrspace(1) %pts, ptr addrspace(1) %cent, ptr addrspace(1) %label, i64 %k, i64 %n, i64 %base) #0 {
+entry:
+  br label %wi
+wi:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %wi.latch ]
+  %gid = add i64 %base, %i
+  %in = icmp ult i64 %gid, %n
+  br i1 %in, label %c.pre, label %wi.latch
+c.pre:
+  br label %c.loop
+c.loop:
+  %c = phi i64 [ 0, %c.pre ], [ %c.next, %c.loop ]
+  %best = phi float [ 0x7FF0000000000000, %c.pre ], [ %best.next, %c.loop ]
+  %ci = mul i64 %c, %n
+  %pi = add i64 %ci, %gid
+  %pp = getelementptr inbounds float, ptr addrspace(1) %pts, i64 %pi
+  %x = load float, ptr addrspace(1) %pp, align 4, !llvm.access.group !0
+  %cp = getelementptr inbounds float, ptr addrspace(1) %cent, i64 %c
+  %y = load float, ptr addrspace(1) %cp, align 4, !llvm.access.group !0
+  %t = fsub float %x, %y
+  %d = fmul float %t, %t
+  %less = fcmp olt float %d, %best
+  %best.next = select i1 %less, float %d, float %best
+  %c.next = add nuw nsw i64 %c, 1
+  %c.done = icmp eq i64 %c.next, %k
+  br i1 %c.done, label %c.exit, label %c.loop
+c.exit:
+  %best.out = phi float [ %best.next, %c.loop ]
+  %lp = getelementptr inbounds float, ptr addrspace(1) %label, i64 %gid
+  store float %best.out, ptr addrspace(1) %lp, align 4, !llvm.access.group !0
+  br label %wi.latch
+wi.latch:
+  %i.next = add nuw nsw i64 %i, 1
+  %done = icmp eq i64 %i.next, 256
+  br i1 %done, label %exit, label %wi, !llvm.loop !11
+exit:
+  ret void
+}
+
 ; Left alone: rows of 1024 floats (a row walk, 4 KiB between work-items); a
 ; branch on the loaded value; a call.
 ; CHECK-LABEL: define void @others(
@@ -298,6 +355,7 @@ attributes #0 = { "lockstep-work-group-code" }
 !5 = distinct !{!5, !6}
 !6 = !{!"llvm.loop.parallel_accesses", !0}
 !7 = distinct !{!7, !6}
+!11 = distinct !{!11, !6}
 !8 = distinct !{!8, !9, !10}
 !9 = !{!"llvm.loop.vectorize.enable", i1 true}
 !10 = !{!"llvm.loop.vectorize.width", i32 16}
@@ -306,6 +364,7 @@ attributes #0 = { "lockstep-work-group-code" }
 ; CHECK: ![[WIDTH]] = !{!"llvm.loop.vectorize.width", i32 {{4|8|16}}}
 ; CHECK: ![[COPY]] = distinct !{![[COPY]], ![[PARALLEL]], ![[ENABLE]], ![[WIDTH]]}
 ; CHECK: ![[KEPT]] = distinct !{![[KEPT]], ![[PARALLEL]]}
+; CHECK: ![[GUARDCOPY]] = distinct !{![[GUARDCOPY]], ![[PARALLEL]], ![[ENABLE]], ![[WIDTH]]}
 ; CHECK: ![[ROWS]] = distinct !{![[ROWS]], ![[PARALLEL]]}
 ; CHECK: ![[BRANCH]] = distinct !{![[BRANCH]], ![[PARALLEL]]}
 ; CHECK: ![[CALL]] = distinct !{![[CALL]], ![[PARALLEL]]}
