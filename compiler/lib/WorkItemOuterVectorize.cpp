@@ -38,7 +38,7 @@
 // product's rows, 16 KiB apart, which WorkItemJam serves instead). Each
 // access's distance between neighbouring work-items is read from its
 // address arithmetic (sums, products with shared values, extensions, GEPs,
-// inner counters' starts): nothing or at most
+// inner counters' starts: Analysis/LaneDistance): nothing or at most
 // `-lockstep-outer-vectorize-lane-bytes` (64) bytes, or a distance known
 // only at run time, for which the loop is copied and the copy, marked, runs
 // when every such distance is within the bound. An access whose distance
@@ -59,7 +59,6 @@
 #include <llvm/Analysis/TargetTransformInfo.h>
 #include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/Dominators.h>
-#include <llvm/IR/GetElementPtrTypeIterator.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
@@ -74,6 +73,7 @@
 
 #include <optional>
 
+#include "Analysis/LaneDistance.h"
 #include "Internal.h"
 #include "Passes.h"
 #include "Statistics.h"
@@ -99,141 +99,6 @@ LOCKSTEP_STATISTIC(NumVersioned, "Work-item loops copied to widen as outer loops
 
 namespace lockstep::compiler {
 namespace {
-
-// The distance between neighbouring work-items' values: `bytes` times the
-// product of `factors` (values the work-items share), or unknown.
-struct Distance {
-  bool known = true;
-  int64_t scale = 0;  // 0: the same for every work-item
-  SmallVector<Value *, 2> factors;
-
-  static Distance unknown() { return Distance{false, 0, {}}; }
-  static Distance constant(int64_t scale) { return Distance{true, scale, {}}; }
-  bool zero() const { return known && scale == 0; }
-};
-
-class DistanceReader {
- public:
-  DistanceReader(Loop &loop, PHINode &counter, const DataLayout &layout)
-      : loop(loop), counter(counter), layout(layout) {}
-
-  Distance of(Value *value, unsigned depth = 0) {
-    auto *I = dyn_cast<Instruction>(value);
-    if (!I || !loop.contains(I)) return Distance::constant(0);
-    if (value == &counter) return Distance::constant(1);
-    if (auto found = memo.find(I); found != memo.end()) return found->second;
-    if (depth > 24) return Distance::unknown();
-    memo[I] = Distance::constant(0);  // a phi's cycle: neutral
-    Distance result = compute(*I, depth + 1);
-    memo[I] = result;
-    return result;
-  }
-
- private:
-  static Distance add(const Distance &a, const Distance &b, bool subtract = false) {
-    if (!a.known || !b.known) return Distance::unknown();
-    if (b.zero()) return a;
-    if (a.zero()) return subtract ? scaled(b, -1) : b;
-    if (a.factors != b.factors) return Distance::unknown();
-    Distance sum = a;
-    sum.scale = subtract ? a.scale - b.scale : a.scale + b.scale;
-    return sum;
-  }
-  static Distance scaled(Distance d, int64_t by) {
-    d.scale *= by;
-    return d;
-  }
-  Distance times(const Distance &d, Value *factor) {
-    if (!d.known || d.zero()) return d;
-    if (auto *constant = dyn_cast<ConstantInt>(factor)) return scaled(d, constant->getSExtValue());
-    if (!loop.isLoopInvariant(factor) || d.factors.size() >= 2) return Distance::unknown();
-    Distance product = d;
-    product.factors.push_back(factor);
-    return product;
-  }
-
-  Distance compute(Instruction &I, unsigned depth) {
-    switch (I.getOpcode()) {
-      case Instruction::Add:
-        return add(of(I.getOperand(0), depth), of(I.getOperand(1), depth));
-      case Instruction::Sub:
-        return add(of(I.getOperand(0), depth), of(I.getOperand(1), depth), true);
-      case Instruction::Mul: {
-        Distance a = of(I.getOperand(0), depth), b = of(I.getOperand(1), depth);
-        if (b.zero()) return times(a, I.getOperand(1));
-        if (a.zero()) return times(b, I.getOperand(0));
-        return Distance::unknown();
-      }
-      case Instruction::Shl: {
-        auto *amount = dyn_cast<ConstantInt>(I.getOperand(1));
-        if (!amount || amount->getZExtValue() >= 32) return Distance::unknown();
-        return scaled(of(I.getOperand(0), depth), int64_t(1) << amount->getZExtValue());
-      }
-      case Instruction::AShr:
-      case Instruction::LShr: {
-        // InstCombine's sign extension of an index, scaled: (x << 32) >> 30.
-        auto *amount = dyn_cast<ConstantInt>(I.getOperand(1));
-        auto *shifted = dyn_cast<BinaryOperator>(I.getOperand(0));
-        if (!amount || !shifted || shifted->getOpcode() != Instruction::Shl)
-          return Distance::unknown();
-        auto *left = dyn_cast<ConstantInt>(shifted->getOperand(1));
-        if (!left || left->getZExtValue() < amount->getZExtValue() ||
-            left->getZExtValue() - amount->getZExtValue() >= 32)
-          return Distance::unknown();
-        return scaled(of(shifted->getOperand(0), depth),
-                      int64_t(1) << (left->getZExtValue() - amount->getZExtValue()));
-      }
-      case Instruction::And: {
-        // An index's zero extension, as InstCombine writes it: x & 0xffffffff.
-        auto *mask = dyn_cast<ConstantInt>(I.getOperand(1));
-        if (!mask || !mask->getValue().isMask() || mask->getValue().countr_one() < 16)
-          return Distance::unknown();
-        return of(I.getOperand(0), depth);
-      }
-      case Instruction::SExt:
-      case Instruction::ZExt:
-      case Instruction::Trunc:
-        return of(I.getOperand(0), depth);
-      case Instruction::GetElementPtr: {
-        auto &gep = cast<GetElementPtrInst>(I);
-        Distance total = of(gep.getPointerOperand(), depth);
-        for (gep_type_iterator type = gep_type_begin(gep), end = gep_type_end(gep); type != end;
-             ++type) {
-          Distance index = of(type.getOperand(), depth);
-          if (index.zero()) continue;
-          if (type.isStruct()) return Distance::unknown();
-          total =
-              add(total, scaled(index, type.getSequentialElementStride(layout).getFixedValue()));
-        }
-        return total;
-      }
-      case Instruction::PHI:
-      case Instruction::Select: {
-        // Inner counters: their starts' distance (the steps are shared);
-        // merges: the inputs' when they agree.
-        std::optional<Distance> agreed;
-        auto operands = isa<PHINode>(I) ? cast<PHINode>(I).incoming_values()
-                                        : make_range(I.op_begin() + 1, I.op_end());
-        for (Value *operand : operands) {
-          Distance d = of(operand, depth);
-          if (!d.known) return d;
-          if (!agreed)
-            agreed = d;
-          else if (agreed->scale != d.scale || agreed->factors != d.factors)
-            return Distance::unknown();
-        }
-        return agreed.value_or(Distance::constant(0));
-      }
-      default:
-        return Distance::unknown();
-    }
-  }
-
-  Loop &loop;
-  PHINode &counter;
-  const DataLayout &layout;
-  DenseMap<Instruction *, Distance> memo;
-};
 
 // Whether `inner` (inside `outer`) runs the same rounds for every work-item
 // in the form the native path takes: a canonical counter, one exit at the
@@ -268,7 +133,6 @@ bool widens(const Instruction &I) {
          !isa<InsertValueInst>(I) && !isa<FreezeInst>(I);
 }
 
-// The work-item loop's counter when the native path would take `loop`.
 // A comparison of a value that steps by one with each work-item (the
 // global id, `gid < n`) with one they share: true for every work-item of
 // the loop when it is at the first and the last, the steps between them
@@ -286,6 +150,8 @@ bool isGuard(const Value *condition, Loop &loop, ScalarEvolution &SE) {
   return false;
 }
 
+// The work-item loop's counter when the native path would take `loop`,
+// and the guards that a copy of it would run with, true.
 PHINode *outerCounter(Loop &loop, LoopInfo &loops, ScalarEvolution &SE,
                       SmallVectorImpl<ICmpInst *> &guards) {
   BasicBlock *latch = loop.getLoopLatch();
@@ -367,16 +233,15 @@ PreservedAnalyses WorkItemOuterVectorizePass::run(Function &F, FunctionAnalysisM
       unsigned(
           target.getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector).getFixedValue() /
           32));
-  DominatorTree *dominators = nullptr;
+  DominatorTree &dominators = analyses.getResult<DominatorTreeAnalysis>(F);
   ScalarEvolution &SE = analyses.getResult<ScalarEvolutionAnalysis>(F);
   bool changed = false;
   for (Loop *loop : candidates) {
     // Preheaders for the inner loops (a guard may branch to one's header),
     // as the vectorizer would make them.
-    if (!dominators) dominators = &analyses.getResult<DominatorTreeAnalysis>(F);
-    changed |= simplifyLoop(loop, dominators, &loops, &SE,
+    changed |= simplifyLoop(loop, &dominators, &loops, &SE,
                             &analyses.getResult<AssumptionAnalysis>(F), nullptr, false);
-    changed |= formLCSSARecursively(*loop, *dominators, &loops, &SE);
+    changed |= formLCSSARecursively(*loop, dominators, &loops, &SE);
     SmallVector<ICmpInst *, 2> guards;
     PHINode *counter = outerCounter(*loop, loops, SE, guards);
     if (!counter) continue;
@@ -407,8 +272,7 @@ PreservedAnalyses WorkItemOuterVectorizePass::run(Function &F, FunctionAnalysisM
       changed = true;
       continue;
     }
-    if (!dominators) dominators = &analyses.getResult<DominatorTreeAnalysis>(F);
-    BasicBlock *preheader = versionablePreheader(loop, loops, *dominators);
+    BasicBlock *preheader = versionablePreheader(loop, loops, dominators);
     if (!preheader) continue;
     IRBuilder<> builder(preheader->getTerminator());
     Value *near = nullptr;
@@ -447,7 +311,7 @@ PreservedAnalyses WorkItemOuterVectorizePass::run(Function &F, FunctionAnalysisM
       near = near ? builder.CreateAnd(near, passes) : passes;
     }
     ValueToValueMapTy map;
-    Loop *copy = versionLoop(loop, near, ".outer", loops, *dominators, map);
+    Loop *copy = versionLoop(loop, near, ".outer", loops, dominators, map);
     // In the copy every work-item passes the guards.
     for (ICmpInst *guard : guards) {
       auto *copied = cast<Instruction>(map[guard]);
