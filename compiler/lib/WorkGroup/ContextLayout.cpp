@@ -181,9 +181,16 @@ Value *WorkGroupLoops::splitElementAddress(IRBuilder<> &builder, unsigned slotIn
   return builder.CreateGEP(cast<FixedVectorType>(slot.type)->getElementType(), slot.base, index);
 }
 
-// A copied variable's value for one work-item, read from its slot.
+// A copied variable's value for one work-item, read from its slot. A bool
+// (i1) is kept as a byte, which the copies read and write whole: the loop
+// vectorizer widens no load or store of i1 (a type narrower than its
+// storage), so a region that keeps a flag per work-item (`computed`, a
+// validity test) would store and reload it a lane at a time.
 Value *WorkGroupLoops::loadCopy(IRBuilder<> &builder, unsigned slotIndex, Value *workItem) {
   const Slot &slot = slots[slotIndex];
+  if (!slot.split && slot.type->isIntegerTy(1))
+    return builder.CreateTrunc(builder.CreateLoad(builder.getInt8Ty(), contextAddress(builder, slotIndex, workItem)),
+                               slot.type);
   if (!slot.split) return builder.CreateLoad(slot.type, contextAddress(builder, slotIndex, workItem));
   auto *vector = cast<FixedVectorType>(slot.type);
   Type *element = vector->getElementType();
@@ -199,6 +206,10 @@ Value *WorkGroupLoops::loadCopy(IRBuilder<> &builder, unsigned slotIndex, Value 
 // ... and written to it.
 void WorkGroupLoops::storeCopy(IRBuilder<> &builder, Value *value, unsigned slotIndex, Value *workItem) {
   const Slot &slot = slots[slotIndex];
+  if (!slot.split && slot.type->isIntegerTy(1)) {
+    builder.CreateStore(builder.CreateZExt(value, builder.getInt8Ty()), contextAddress(builder, slotIndex, workItem));
+    return;
+  }
   if (!slot.split) {
     builder.CreateStore(value, contextAddress(builder, slotIndex, workItem));
     return;
