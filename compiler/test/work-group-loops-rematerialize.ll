@@ -1,7 +1,7 @@
 ; An index computed from the local id and uniform values before a barrier
 ; and used after it is computed again after it, not kept per work-item in
 ; the context (where the access through it would become a gather). Up to
-; eight instructions deep; anything else (here: a value loaded from memory)
+; sixteen instructions deep; anything else (here: a value loaded from memory)
 ; goes through the context.
 ; RUN: %opt -passes=lockstep-work-group -S %s | FileCheck %s
 

@@ -116,6 +116,7 @@ void WorkGroupLoops::run() {
   splitAtBarriers();
   for (auto &[block, call] : barrierBlocks) loopCuts += call && isLoopCut(*call);
   unifyReturns();
+  if (!barrierBlocks.empty()) foldCheapDiamonds();
   // The body's blocks as they are now (the collectives and barriers split some),
   // which the regions replace.
   SmallPtrSet<BasicBlock *, 32> original;

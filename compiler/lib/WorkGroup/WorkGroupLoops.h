@@ -138,6 +138,8 @@ class WorkGroupLoops {
   void emitDivergenceCheck(IRBuilder<> &builder, BasicBlock *decision, unsigned slot);
   void splitAtBarriers();
   void unifyReturns();
+  // Ifs whose arms only compute become selects (DiamondSelects.cpp).
+  void foldCheapDiamonds();
   ExitSet exitsFrom(BasicBlock *start, SmallVectorImpl<BasicBlock *> *blocks = nullptr) const;
   SmallVector<BasicBlock *, 16> regionEntries() const;
   bool addOneDecision();
@@ -148,6 +150,7 @@ class WorkGroupLoops {
   Value *rematerialize(Instruction *I, Instruction *before,
                        DenseMap<Instruction *, Value *> &done);
   bool isRematerializable(const Instruction *I, unsigned depth) const;
+  unsigned rematerializeDepth(const Instruction *I, DenseMap<const Instruction *, unsigned> &known) const;
   void analyzeAllocas();
   void computeLiveness();
   void findUniformVariables();
