@@ -6,7 +6,10 @@
 // (columns) and a gather whose slope the compiler cannot read (no shape),
 // each at local sizes of 1 x 1 to 16 x 16, with global offsets, with
 // remainder groups (OpenCL C 2.0), in 1, 2 and 3 dimensions; and kernels
-// that do ask for their group, which must see exactly the local size given.
+// that do ask for their group, which must see exactly the local size given;
+// and kernels whose stores run down the columns, run with y innermost.
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 
 #include "ClTest.h"
@@ -74,8 +77,8 @@ TEST_F(GroupShape, StencilInAnyLocalSize) {
     cl_mem mi = bufferFrom(in), mo = bufferFrom(std::vector<float>(in.size(), 7.0f));
     ASSERT_TRUE(setArgs(stencil, mi, mo, cl_int(W), cl_int(H)));
     ASSERT_TRUE(run(stencil, {size_t(W), size_t(H)}, local));
-    EXPECT_EQ(read<float>(mo, in.size()), want) << "local " << (local.empty() ? 0 : local[0]) << " x "
-                                                << (local.empty() ? 0 : local[1]);
+    EXPECT_EQ(read<float>(mo, in.size()), want)
+        << "local " << (local.empty() ? 0 : local[0]) << " x " << (local.empty() ? 0 : local[1]);
   }
 }
 
@@ -87,12 +90,13 @@ TEST_F(GroupShape, TransposeWithOffsetsAndRemainderGroups) {
   std::vector<float> in = randomValues<float>(W * H, -1.0f, 1.0f), want(in.size());
   for (int y = 0; y < H; ++y)
     for (int x = 0; x < W; ++x) want[x * H + y] = in[y * W + x];
-  for (std::vector<size_t> local : std::vector<std::vector<size_t>>{{16, 16}, {1, 1}, {5, 9}, {64, 2}, {}}) {
+  for (std::vector<size_t> local :
+       std::vector<std::vector<size_t>>{{16, 16}, {1, 1}, {5, 9}, {64, 2}, {}}) {
     cl_mem mi = bufferFrom(in), mo = bufferFrom(std::vector<float>(in.size(), 0.0f));
     ASSERT_TRUE(setArgs(transpose, mi, mo, cl_int(W), cl_int(H)));
     ASSERT_TRUE(run(transpose, {size_t(W), size_t(H)}, local, {3, 1000}));
-    EXPECT_EQ(read<float>(mo, in.size()), want) << "local " << (local.empty() ? 0 : local[0]) << " x "
-                                                << (local.empty() ? 0 : local[1]);
+    EXPECT_EQ(read<float>(mo, in.size()), want)
+        << "local " << (local.empty() ? 0 : local[0]) << " x " << (local.empty() ? 0 : local[1]);
   }
 }
 
@@ -111,11 +115,60 @@ TEST_F(GroupShape, ColumnStoresInGivenGroups) {
     for (int z = 0; z < D; ++z)
       for (int y = 0; y < H; ++y)
         for (int x = 0; x < W; ++x)
-          want[(z * W + x) * H + y] = in[(z * H + y) * W + x] + int(y % local[1]) * 1000 + int(z % local[2]);
+          want[(z * W + x) * H + y] =
+              in[(z * H + y) * W + x] + int(y % local[1]) * 1000 + int(z % local[2]);
     cl_mem mi = bufferFrom(in), mo = bufferFrom(std::vector<int>(in.size(), 0));
     ASSERT_TRUE(setArgs(transpose, mi, mo, cl_int(W), cl_int(H)));
     ASSERT_TRUE(run(transpose, {size_t(W), size_t(H), size_t(D)}, local));
-    EXPECT_EQ(read<int>(mo, in.size()), want) << "local " << local[0] << " x " << local[1] << " x " << local[2];
+    EXPECT_EQ(read<int>(mo, in.size()), want)
+        << "local " << local[0] << " x " << local[1] << " x " << local[2];
+  }
+}
+
+// Gaussian elimination's row update (Rodinia's Fan2): stores down the
+// columns, and one store per row where y is 0, which stays in one place
+// along y; the kernel runs with y innermost. Rows and columns past the
+// square end inside groups of 16 x 16 and others; several steps t.
+TEST_F(GroupShape, EliminationStepDownTheColumns) {
+  cl_kernel fan2 = kernel(R"CLC(
+    kernel void fan2(global float *m, global float *a, global float *b, int size, int t) {
+      int x = get_global_id(0);
+      int y = get_global_id(1);
+      if (x >= size - 1 - t || y >= size - t) return;
+      a[size * (x + 1 + t) + (y + t)] -= m[size * (x + 1 + t) + t] * a[size * t + (y + t)];
+      if (y == 0) b[x + 1 + t] -= m[size * (x + 1 + t) + (y + t)] * b[t];
+    }
+  )CLC",
+                          "fan2");
+  ASSERT_NE(fan2, nullptr);
+  for (int size : {1, 2, 19, 70}) {
+    for (std::vector<size_t> local :
+         std::vector<std::vector<size_t>>{{16, 16}, {4, 4}, {1, 32}, {8, 1}}) {
+      std::vector<float> a = randomValues<float>(size_t(size) * size, -4.0f, 4.0f);
+      std::vector<float> m = randomValues<float>(size_t(size) * size, -1.0f, 1.0f);
+      std::vector<float> b = randomValues<float>(size, -4.0f, 4.0f);
+      cl_mem ma = bufferFrom(a), mm = bufferFrom(m), mb = bufferFrom(b);
+      for (int t = 0; t < std::min(size, 3); ++t) {
+        for (int x = 0; x < size - 1 - t; ++x) {
+          for (int y = 0; y < size - t; ++y)
+            a[size * (x + 1 + t) + y + t] -= m[size * (x + 1 + t) + t] * a[size * t + y + t];
+          b[x + 1 + t] -= m[size * (x + 1 + t) + t] * b[t];
+        }
+        size_t gx = (size + local[0] - 1) / local[0] * local[0],
+               gy = (size + local[1] - 1) / local[1] * local[1];
+        ASSERT_TRUE(setArgs(fan2, mm, ma, mb, cl_int(size), cl_int(t)));
+        ASSERT_TRUE(run(fan2, {gx, gy}, local));
+      }
+      // One multiply-subtract per element and step (which the kernel may
+      // contract): equal within rounding.
+      std::vector<float> gotA = read<float>(ma, a.size()), gotB = read<float>(mb, b.size());
+      for (size_t i = 0; i < a.size(); ++i)
+        ASSERT_NEAR(gotA[i], a[i], 1e-4f * (1.0f + std::fabs(a[i])))
+            << "size " << size << ", local " << local[0] << " x " << local[1] << ", element " << i;
+      for (size_t i = 0; i < b.size(); ++i)
+        ASSERT_NEAR(gotB[i], b[i], 1e-4f * (1.0f + std::fabs(b[i])))
+            << "size " << size << ", local " << local[0] << " x " << local[1] << ", b " << i;
+    }
   }
 }
 
@@ -127,7 +180,8 @@ TEST_F(GroupShape, GatherIn1D) {
   std::vector<int> index = randomValues<int>(n, 0, int(n) - 1);
   for (size_t i = 0; i < n; ++i) want[i] = in[index[i]] + float(n);
   for (size_t local : {1u, 8u, 100u, 1000u}) {
-    cl_mem mi = bufferFrom(in), mx = bufferFrom(index), mo = bufferFrom(std::vector<float>(n, 0.0f));
+    cl_mem mi = bufferFrom(in), mx = bufferFrom(index),
+           mo = bufferFrom(std::vector<float>(n, 0.0f));
     ASSERT_TRUE(setArgs(gather, mi, mx, mo));
     ASSERT_TRUE(run(gather, {n}, {local}));
     EXPECT_EQ(read<float>(mo, n), want) << "local " << local;
@@ -156,7 +210,8 @@ TEST_F(GroupShape, GroupAwareKernelKeepsItsLocalSize) {
   cl_kernel where = kernel(kShapes, "where");
   ASSERT_NE(where, nullptr);
   const int W = 64, H = 32;
-  for (std::vector<size_t> local : std::vector<std::vector<size_t>>{{16, 16}, {8, 2}, {64, 1}, {1, 32}}) {
+  for (std::vector<size_t> local :
+       std::vector<std::vector<size_t>>{{16, 16}, {8, 2}, {64, 1}, {1, 32}}) {
     std::vector<int> want(W * H);
     for (int y = 0; y < H; ++y)
       for (int x = 0; x < W; ++x)

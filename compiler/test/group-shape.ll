@@ -2,9 +2,10 @@
 ; everywhere ("rows"), a row's pitch somewhere ("columns"), or one the pass
 ; cannot read (no shape). A kernel that never asks for its group is
 ; "lockstep-group-free". A kernel whose global stores all run down columns
-; (a row's pitch along x, at most 16 bytes along y: a transpose's) is
-; "lockstep-column-stores"; one that reads down a column and stores along
-; rows, or stores both ways, is not.
+; (a row's pitch along x, at most 16 bytes along y: a transpose's), but
+; those that stay in one place along y, is "lockstep-column-stores"; one
+; that reads down a column and stores along rows, or stores both ways, is
+; not.
 ; RUN: %opt -passes=lockstep-group-shape -S %s | FileCheck %s
 ; RUN: %opt -passes=lockstep-group-shape -lockstep-group-shapes=false -S %s | FileCheck %s --check-prefix=OFF
 ; RUN: %opt -passes=lockstep-group-shape -lockstep-column-stores=false -S %s | FileCheck %s --check-prefix=NOCOLUMNS
@@ -55,6 +56,35 @@ define void @transpose(ptr addrspace(1) %in, ptr addrspace(1) %out, i64 %W, i64 
   %j = add i64 %xh, %y
   %q = getelementptr inbounds float, ptr addrspace(1) %out, i64 %j
   store float %v, ptr addrspace(1) %q
+  ret void
+}
+
+; Gaussian elimination's row update: a[x * W + y] -= m[x * W] * a[y], and
+; b[x] where y is 0, a store that stays in one place along y: column stores.
+; CHECK: define void @eliminate({{.*}} #[[ELIMINATE:[0-9]+]]
+define void @eliminate(ptr addrspace(1) %a, ptr addrspace(1) %m, ptr addrspace(1) %b, i64 %W) "lockstep-kernel"="eliminate" {
+  %x = call i64 @_Z13get_global_idj(i32 0)
+  %y = call i64 @_Z13get_global_idj(i32 1)
+  %row = mul i64 %x, %W
+  %i = add i64 %row, %y
+  %pa = getelementptr inbounds float, ptr addrspace(1) %a, i64 %i
+  %va = load float, ptr addrspace(1) %pa
+  %pm = getelementptr inbounds float, ptr addrspace(1) %m, i64 %row
+  %vm = load float, ptr addrspace(1) %pm
+  %pt = getelementptr inbounds float, ptr addrspace(1) %a, i64 %y
+  %vt = load float, ptr addrspace(1) %pt
+  %prod = fmul float %vm, %vt
+  %new = fsub float %va, %prod
+  store float %new, ptr addrspace(1) %pa
+  %first = icmp eq i64 %y, 0
+  br i1 %first, label %rhs, label %done
+rhs:
+  %pb = getelementptr inbounds float, ptr addrspace(1) %b, i64 %x
+  %vb = load float, ptr addrspace(1) %pb
+  %nb = fsub float %vb, %vm
+  store float %nb, ptr addrspace(1) %pb
+  br label %done
+done:
   ret void
 }
 
@@ -180,6 +210,7 @@ define void @device_atomic(ptr addrspace(1) %out) "lockstep-kernel"="device_atom
 
 ; CHECK-DAG: attributes #[[STENCIL]] = { "lockstep-group-free" "lockstep-group-shape"="rows" "lockstep-kernel"="stencil" }
 ; CHECK-DAG: attributes #[[TRANSPOSE]] = { "lockstep-column-stores" "lockstep-group-free" "lockstep-group-shape"="columns" "lockstep-kernel"="transpose" }
+; CHECK-DAG: attributes #[[ELIMINATE]] = { "lockstep-column-stores" "lockstep-group-free" "lockstep-group-shape"="columns" "lockstep-kernel"="eliminate" }
 ; CHECK-DAG: attributes #[[READ_COLUMNS]] = { "lockstep-group-free" "lockstep-group-shape"="columns" "lockstep-kernel"="read_columns" }
 ; CHECK-DAG: attributes #[[BOTH_WAYS]] = { "lockstep-group-free" "lockstep-group-shape"="columns" "lockstep-kernel"="both_ways" }
 ; CHECK-DAG: attributes #[[HELPER_ROWS]] = { "lockstep-group-free" "lockstep-group-shape"="rows" "lockstep-kernel"="helper_rows" }
