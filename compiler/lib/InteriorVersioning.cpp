@@ -51,7 +51,8 @@
 // stays scalar, and a run whose interior starts later than MaxEdge
 // work-items in takes the loop as written. Loops with a dropped clamp or a
 // settled test are split, and only the work-item loops WorkGroupLoops made
-// (innermost, marked parallel), whose counter runs from 0 by 1, with nothing
+// (innermost, marked parallel), whose counter runs by 1 from 0 or from where
+// a part of a loop WorkItemLoopSplitPass split starts, with nothing
 // leaving the loop but control. Where nothing but tests is settled, runs of
 // fewer than MinRun work-items skip the check (a row of 16 paid more for it
 // than its interior saved).
@@ -96,6 +97,13 @@ static cl::opt<unsigned> MinRun(
     "lockstep-interior-min-run", cl::init(64), cl::Hidden,
     cl::desc("Fewest work-items of a run that InteriorVersioningPass checks for an interior; shorter "
              "runs take the loop as it was"));
+static cl::opt<bool> kClampTests(
+    "lockstep-interior-clamp-tests", cl::init(true), cl::Hidden,
+    cl::desc("Bound the interior by the tests of clamps that scalar evolution reads as no min or max"));
+static cl::opt<unsigned> kOrderEdgeTrips(
+    "lockstep-interior-order-edge", cl::init(8), cl::Hidden,
+    cl::desc("Trips from either end of a run within which an ordering test may change its answer and "
+             "still bound the interior"));
 static cl::opt<unsigned> MaxEdge(
     "lockstep-interior-max-edge", cl::init(64), cl::Hidden,
     cl::desc("Most work-items before the interior that the scalar edge loop runs; more and the run "
@@ -181,13 +189,15 @@ class InteriorRewriter : public SCEVRewriteVisitor<InteriorRewriter> {
 };
 
 // The loop's counter as WorkGroupLoops made it and -O3 left it: a header phi
-// from 0, stepped by 1 in the latch, which leaves when the step reaches
+// from `start` (0, or where a part of a loop WorkItemLoopSplitPass split
+// begins), stepped by 1 in the latch, which leaves when the step reaches
 // `count` (a value the loop does not change).
 struct Counter {
   PHINode *id;
   ICmpInst *exitTest;
   unsigned countOperand;
   Value *count;
+  Value *start;
 };
 
 std::optional<Counter> counterOf(Loop *loop) {
@@ -207,9 +217,9 @@ std::optional<Counter> counterOf(Loop *loop) {
     auto *id = dyn_cast<PHINode>(next->getOperand(0));
     if (!id || id->getParent() != loop->getHeader() || id->getNumIncomingValues() != 2 ||
         id->getIncomingValueForBlock(latch) != next ||
-        !match(id->getIncomingValueForBlock(preheader), m_Zero()))
+        !loop->isLoopInvariant(id->getIncomingValueForBlock(preheader)))
       continue;
-    return Counter{id, test, 1 - side, count};
+    return Counter{id, test, 1 - side, count, id->getIncomingValueForBlock(preheader)};
   }
   return std::nullopt;
 }
@@ -314,7 +324,7 @@ class InteriorVersioning {
     SmallVector<Guard, 4> guards = guardsOf(loop);
 
     // The check, before the loop: the interior [lo, hi) of the counter's
-    // range [0, count), in 128-bit arithmetic. Where only tests are settled
+    // trips [0, count - start), in 128-bit arithmetic. Where only tests are settled
     // (no clamp is dropped), in a block of its own that runs of fewer than
     // MinRun work-items skip: a halo stencil's rows of 16 paid more for the
     // check than their interior saved.
@@ -323,7 +333,11 @@ class InteriorVersioning {
         forwards.empty() ? SplitBlock(preheader, at, &DT, &LI, nullptr, "interior.check") : nullptr;
     IRBuilder<> builder(at);
     Type *wide = builder.getInt128Ty();
+    // Trips, not ids: the loop runs count - start of them (a part of a split
+    // loop starts past 0), and recurrences start at the first.
+    bool fromZero = match(counter->start, m_Zero());
     Value *count = builder.CreateZExt(counter->count, wide);
+    if (!fromZero) count = builder.CreateSub(count, builder.CreateZExt(counter->start, wide));
     Value *lo = builder.getIntN(128, 0);
     Value *last = builder.CreateSub(count, builder.getIntN(128, 1));  // the interior's last trip
     auto extend = [&](Value *value, bool isSigned) {
@@ -393,6 +407,50 @@ class InteriorVersioning {
                  builder.CreateSelect(below, builder.CreateSub(other, one), typeHigh));
       answers[test.compare] = builder.getInt1(test.predicate == ICmpInst::ICMP_NE);
     }
+    // An ordering test whose answer changes within kOrderEdgeTrips trips of
+    // either end of the run (a clamp's `v < x ? x - 1 : v` once InstCombine
+    // has turned it around, which scalar evolution reads as no min or max; a
+    // validity test `x >= lo` in a guard) keeps the interior to the longer
+    // side: the few work-items before it go to the edge loop, those after
+    // it to the loop as written. Elsewhere the test must answer alike over
+    // the whole interior (below), or there is none.
+    DenseMap<ICmpInst *, bool> clampAnswers;
+    for (const Test &test : tests) {
+      if (ICmpInst::isEquality(test.predicate)) continue;
+      bool isSigned = ICmpInst::isSigned(test.predicate);
+      unsigned bits = test.value->getType()->getIntegerBitWidth();
+      Value *start = extend(expander.expandCodeFor(test.value->getStart(), nullptr, at), isSigned);
+      Value *other = extend(expander.expandCodeFor(test.other, nullptr, at), isSigned);
+      // value < cut, or its negation.
+      CmpInst::Predicate strict = ICmpInst::getStrictPredicate(test.predicate);
+      bool inclusive = strict != test.predicate;
+      bool greater = ICmpInst::isGT(strict);
+      Value *one = builder.getIntN(128, 1);
+      Value *cut = inclusive != greater ? builder.CreateAdd(other, one) : other;
+      auto [typeLow, typeHigh] = typeRange(bits, isSigned);
+      // A clamp's test: the interior is where it picks the moving operand,
+      // so that the copy's select is that operand (consecutive), not a
+      // choice made at run time between it and the bound.
+      if (std::optional<bool> wanted = kClampTests ? clampAnswer(test.compare, loop) : std::nullopt) {
+        clampAnswers[test.compare] = *wanted;
+        if (*wanted != greater)
+          keepWithin(test.value, isSigned, typeLow, builder.CreateSub(cut, one));
+        else
+          keepWithin(test.value, isSigned, cut, typeHigh);
+        continue;
+      }
+      bool up = isUp(test.value);
+      // The first trip on the other side of the cut.
+      Value *trip = up ? builder.CreateSub(cut, start) : builder.CreateSub(builder.CreateAdd(start, one), cut);
+      Value *edge = builder.getIntN(128, kOrderEdgeTrips);
+      Value *early = builder.CreateICmpSLE(trip, edge);
+      Value *late = builder.CreateAnd(builder.CreateNot(early),
+                                      builder.CreateICmpSGE(trip, builder.CreateSub(count, edge)));
+      // Going up the values below the cut come first, going down last.
+      Value *keepHigh = up ? early : late, *keepLow = up ? late : early;
+      keepWithin(test.value, isSigned, builder.CreateSelect(keepHigh, cut, typeLow),
+                 builder.CreateSelect(keepLow, builder.CreateSub(cut, one), typeHigh));
+    }
     Value *ok = builder.CreateICmpSLE(lo, last);
     // Each other test answers at lo as at the interior's last trip, with no
     // wrap of its value between (then its answer changes at most once along
@@ -419,7 +477,8 @@ class InteriorVersioning {
       Value *atFirst = builder.CreateICmp(wideTest, first, other);
       Value *same = builder.CreateICmpEQ(atFirst, builder.CreateICmp(wideTest, final, other));
       ok = builder.CreateAnd(ok, builder.CreateAnd(fits, same));
-      answers[test.compare] = atFirst;
+      auto clamp = clampAnswers.find(test.compare);
+      answers[test.compare] = clamp == clampAnswers.end() ? atFirst : builder.getInt1(clamp->second);
     }
     // The settled guards: the copy always runs their part, and the check
     // asks that the settled answers run it.
@@ -436,17 +495,19 @@ class InteriorVersioning {
     ok =
         builder.CreateAnd(ok, builder.CreateICmpSLE(lo, builder.getIntN(128, MaxEdge)), "interior");
     Type *counterType = counter->id->getType();
-    Value *zero = ConstantInt::get(counterType, 0);
+    Value *zero = counter->start;  // the first id, where the edge starts
+    auto fromStart = [&](Value *trip) { return fromZero ? trip : builder.CreateAdd(zero, trip); };
     Value *begin =
-        builder.CreateSelect(ok, builder.CreateTrunc(lo, counterType), zero, "interior.begin");
+        builder.CreateSelect(ok, fromStart(builder.CreateTrunc(lo, counterType)), zero, "interior.begin");
     Value *end = builder.CreateSelect(
-        ok, builder.CreateTrunc(builder.CreateAdd(last, builder.getIntN(128, 1)), counterType),
-        zero, "interior.end");
+        ok, fromStart(builder.CreateTrunc(builder.CreateAdd(last, builder.getIntN(128, 1)), counterType)), zero,
+        "interior.end");
     if (checkBlock) {
       BasicBlock *checked = SplitBlock(checkBlock, at, &DT, &LI, nullptr, "interior.decided");
       entry->getTerminator()->eraseFromParent();
       IRBuilder<> skip(entry);
-      skip.CreateCondBr(skip.CreateICmpUGE(counter->count, ConstantInt::get(counterType, MinRun)), checkBlock,
+      Value *trips = fromZero ? counter->count : skip.CreateSub(counter->count, counter->start);
+      skip.CreateCondBr(skip.CreateICmpUGE(trips, ConstantInt::get(counterType, MinRun)), checkBlock,
                         checked);
       auto merge = [&](Value *value, Value *skipped) -> Value * {
         auto *I = dyn_cast<Instruction>(value);
@@ -538,6 +599,32 @@ class InteriorVersioning {
                       << ": " << forwards.size() << " forwarded, " << bounds.size() << " bounds, "
                       << tests.size() << " tests, " << taken.size() << " guards\n");
     return true;
+  }
+
+  // Where `compare` only chooses between a value moving with the loop by
+  // one and one the loop does not change (`v < x ? x - 1 : v`, a clamp
+  // InstCombine turned around, which scalar evolution reads as no min or
+  // max): the answer that picks the moving value, the same in all of them.
+  std::optional<bool> clampAnswer(ICmpInst *compare, Loop *loop) {
+    std::optional<bool> wanted;
+    for (User *user : compare->users()) {
+      auto *select = dyn_cast<SelectInst>(user);
+      if (!select || select->getCondition() != compare || !select->getType()->isIntegerTy() ||
+          select->getType()->isIntegerTy(1))
+        return std::nullopt;
+      auto moves = [&](Value *value) {
+        auto *recurrence = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(value));
+        return recurrence && recurrence->getLoop() == loop && recurrence->isAffine() &&
+               isa<SCEVConstant>(recurrence->getOperand(1)) && stepsByOne(recurrence);
+      };
+      Value *onTrue = select->getTrueValue(), *onFalse = select->getFalseValue();
+      std::optional<bool> answer;
+      if (moves(onTrue) && loop->isLoopInvariant(onFalse)) answer = true;
+      if (moves(onFalse) && loop->isLoopInvariant(onTrue)) answer = false;
+      if (!answer || (wanted && *wanted != *answer)) return std::nullopt;
+      wanted = answer;
+    }
+    return wanted;
   }
 
   // Branches that run a part of the loop or skip it (an if-then: the other

@@ -228,6 +228,42 @@ exit:
   ret i32 %last
 }
 
+; A part of a loop WorkItemLoopSplitPass split (its ids from %first), whose
+; neighbour is clamped the way InstCombine turns `(x - 1 < lo) ? lo : x - 1`
+; around, `lo < x ? x - 1 : lo` (no min for scalar evolution): the interior
+; is where the test picks x - 1, the test's answer there true, so the load
+; runs consecutive; the edge loop starts at %first.
+; CHECK-LABEL: define void @part(
+; CHECK:       %interior.begin = select i1 %interior, i64 %{{.*}}, i64 %first
+; CHECK:       wi.loop.edge:
+; CHECK-NEXT:    %lid.edge = phi i64 [ %first, %interior.rest.edge ]
+; CHECK:       wi.loop.interior:
+; CHECK:         %w.interior = select i1 true, i32 %w.moved.interior, i32 %lo
+; CHECK:       wi.loop:
+; CHECK:         %w = select i1 %picks, i32 %w.moved, i32 %lo
+define void @part(ptr addrspace(3) %tile, ptr addrspace(1) %out, i64 %first, i64 %count, i32 %lo) #0 {
+entry:
+  br label %wi.loop
+
+wi.loop:
+  %lid = phi i64 [ %first, %entry ], [ %next, %wi.loop ]
+  %x = trunc i64 %lid to i32
+  %picks = icmp slt i32 %lo, %x
+  %w.moved = add nsw i32 %x, -1
+  %w = select i1 %picks, i32 %w.moved, i32 %lo
+  %w.i = sext i32 %w to i64
+  %p.w = getelementptr inbounds i32, ptr addrspace(3) %tile, i64 %w.i
+  %v = load i32, ptr addrspace(3) %p.w, align 4, !llvm.access.group !1
+  %p.out = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %lid
+  store i32 %v, ptr addrspace(1) %p.out, align 4, !llvm.access.group !1
+  %next = add nuw i64 %lid, 1
+  %done = icmp ult i64 %next, %count
+  br i1 %done, label %wi.loop, label %exit, !llvm.loop !6
+
+exit:
+  ret void
+}
+
 declare i64 @llvm.umax.i64(i64, i64)
 declare i32 @llvm.smax.i32(i32, i32)
 declare i32 @llvm.smin.i32(i32, i32)
@@ -243,3 +279,4 @@ attributes #0 = { "lockstep-work-group-code" }
 ; CHECK:     ![[EDGE]] = distinct !{![[EDGE]], ![[PARALLEL:[0-9]+]], ![[SCALAR:[0-9]+]]}
 ; CHECK:     ![[SCALAR]] = !{!"llvm.loop.isvectorized", i32 1}
 ; CHECK:     ![[INTERIOR]] = distinct !{![[INTERIOR]], ![[PARALLEL]]}
+!6 = distinct !{!6, !2}
