@@ -210,4 +210,30 @@ Verdict KmeansProblem::verify(const int32_t *labels) const {
   return firstMismatch("k-means assignment (distance of the label)", bad, n, first, first_got, first_want);
 }
 
+PathfinderProblem::PathfinderProblem(size_t cols) : cols(cols) {
+  std::vector<uint8_t> bytes = randomBytes(cols * (rows + 1), 47);
+  src.resize(cols);
+  wall.resize(cols * rows);
+  for (size_t x = 0; x < cols; ++x) src[x] = bytes[x] % 10;
+  for (size_t i = 0; i < wall.size(); ++i) wall[i] = bytes[cols + i] % 10;
+}
+
+Verdict PathfinderProblem::verify(const int32_t *out) const {
+  std::vector<int32_t> prev = src, next(cols);
+  for (int r = 0; r < rows; ++r) {
+    for (size_t x = 0; x < cols; ++x) {
+      int32_t best = prev[x];
+      if (x > 0) best = std::min(best, prev[x - 1]);
+      if (x + 1 < cols) best = std::min(best, prev[x + 1]);
+      next[x] = best + wall[size_t(r) * cols + x];
+    }
+    prev.swap(next);
+  }
+  size_t bad = 0, first = 0;
+  for (size_t x = 0; x < cols; ++x)
+    if (out[x] != prev[x] && bad++ == 0) first = x;
+  if (bad == 0) return {};
+  return firstMismatch("pathfinder rows", bad, cols, first, out[first], prev[first]);
+}
+
 }  // namespace bench

@@ -1,8 +1,10 @@
 // The problems of the real-world kernel set (opencl/realworld.cl) that the
 // main suite has no counterpart for: a 7-point 3D stencil and an int4
 // arithmetic kernel, a matrix-vector product, tile sums, a Sobel filter
-// over RGBA pixels, stream compaction, a byte table lookup and k-means' assignment step. Deterministic inputs, a serial host reference and the
-// check of an output against it, shared by the OpenCL and native programs
+// over RGBA pixels, stream compaction, a byte table lookup, k-means'
+// assignment step and a dynamic-programming sweep (pathfinder).
+// Deterministic inputs, a serial host reference and the check of an output
+// against it, shared by the OpenCL and native programs
 // like Workloads.h (the real-world SGEMM, transpose, 2D stencil, histogram
 // and SAXPY reuse the problems there).
 #pragma once
@@ -120,6 +122,18 @@ struct KmeansProblem {
   // Floating-point operations: a subtract and a multiply-add per coordinate
   // per centroid.
   double flops() const { return 3.0 * double(n) * k * dim; }
+};
+
+// Rodinia's pathfinder, one launch of it: from a row of `cols` costs, `rows`
+// rows of walls, each cell the least of the three above it (the edges the
+// two there) plus its wall. Random walls of 0 to 9; exact.
+struct PathfinderProblem {
+  explicit PathfinderProblem(size_t cols);
+  size_t cols;
+  int rows = 20;
+  std::vector<int32_t> src, wall;  // wall: rows x cols
+  Verdict verify(const int32_t *out) const;
+  double cells() const { return double(cols) * rows; }
 };
 
 }  // namespace bench

@@ -172,6 +172,16 @@ Record runKmeans(const BenchInfo &info, uint64_t n, const Options &options) {
   return rateRecord(info, sizeText("n", n), timings, problem.flops(), 1e9);
 }
 
+Record runPathfinder(const BenchInfo &info, uint64_t n, const Options &options) {
+  PathfinderProblem problem(n);
+  std::vector<int32_t> out(n);
+  auto timings = measureRuns(
+      options.reps, [&] { poison(out); },
+      [&] { strongPathfinder(problem.src.data(), problem.wall.data(), out.data(), n, problem.rows); },
+      [&] { return problem.verify(out.data()); });
+  return rateRecord(info, sizeText("n", n), timings, problem.cells(), 1e6);
+}
+
 }  // namespace
 
 const std::vector<NativeBench> &strongNativeBenchmarks() {
@@ -240,6 +250,9 @@ const std::vector<NativeBench> &strongNativeBenchmarks() {
       {{"rw_kmeans", "k-means assignment, blocks of 16 points, simd loops across each block", "GFLOP/s", true,
         1 << 20, 1 << 12, 1, "points", uint64_t{1} << 26},
        runKmeans},
+      {{"rw_pathfinder", "pathfinder rows, blocks of 4096 columns with a halo, a simd loop per row", "Mcell/s",
+        true, 1 << 20, 1 << 12, 1, "columns", uint64_t{1} << 26},
+       runPathfinder},
   };
   return benches;
 }

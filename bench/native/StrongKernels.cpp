@@ -318,4 +318,31 @@ void strongKmeans(const float *points, const float *centroids, int32_t *labels, 
   }
 }
 
+void strongPathfinder(const int32_t *src, const int32_t *wall, int32_t *out, size_t cols, int rows) {
+  constexpr size_t kBlock = 4096;
+  size_t halo = size_t(rows);
+#pragma omp parallel for schedule(static)
+  for (size_t block = 0; block < cols; block += kBlock) {
+    // The block and a halo of `rows` columns each side (fewer at the
+    // edges): what the halo gets wrong at its ends moves in a column a row,
+    // and never reaches the block.
+    size_t lo = block > halo ? block - halo : 0, hi = std::min(cols, block + kBlock + halo);
+    size_t width = hi - lo;
+    std::vector<int32_t> prev(src + lo, src + hi), next(width);
+    for (int r = 0; r < rows; ++r) {
+      const int32_t *w = wall + size_t(r) * cols + lo;
+      next[0] = std::min(prev[0], width > 1 ? prev[1] : prev[0]) + w[0];
+      const int32_t *p = prev.data();
+      int32_t *q = next.data();
+      size_t last = width - 1;
+#pragma omp simd
+      for (size_t i = 1; i < last; ++i) q[i] = std::min(std::min(p[i - 1], p[i]), p[i + 1]) + w[i];
+      if (width > 1) next[width - 1] = std::min(prev[width - 2], prev[width - 1]) + w[width - 1];
+      prev.swap(next);
+    }
+    size_t end = std::min(cols, block + kBlock);
+    for (size_t x = block; x < end; ++x) out[x] = prev[x - lo];
+  }
+}
+
 }  // namespace bench

@@ -55,4 +55,9 @@ void strongLut(const uint8_t *in, uint8_t *out, size_t n, const uint8_t *lut);
 // simd loop, the nearest kept per point.
 void strongKmeans(const float *points, const float *centroids, int32_t *labels, size_t n, int k, int dim);
 
+// Rodinia's pathfinder rows (PathfinderProblem): blocks of 4096 columns per
+// thread with a halo as wide as the rows, each row a simd loop over the block
+// held in two small buffers.
+void strongPathfinder(const int32_t *src, const int32_t *wall, int32_t *out, size_t cols, int rows);
+
 }  // namespace bench

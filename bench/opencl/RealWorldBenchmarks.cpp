@@ -229,6 +229,30 @@ Record runLut(Session &session, const BenchInfo &info, uint64_t n, const Options
   return rateRecord(info, sizeText("n", n), timings, 2.0 * n, 1e9);
 }
 
+// One launch of Rodinia's pathfinder: 20 rows over n columns, groups of 256
+// (each computing 216 columns of its own).
+Record runPathfinder(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
+  PathfinderProblem problem(n);
+  constexpr size_t kBlock = 256;
+  Buffer wall = session.buffer(problem.wall.size() * sizeof(int32_t), problem.wall.data(), CL_MEM_READ_ONLY);
+  Buffer src = session.buffer(n * sizeof(int32_t), problem.src.data(), CL_MEM_READ_ONLY);
+  Buffer results = session.buffer(n * sizeof(int32_t), nullptr, CL_MEM_READ_WRITE);
+  cl_kernel kernel = session.kernel("rw_pathfinder");
+  setArgs(kernel, static_cast<cl_int>(problem.rows), wall, src, results, static_cast<cl_int>(n), cl_int{0},
+          static_cast<cl_int>(problem.rows), LocalBytes{kBlock * sizeof(int32_t)},
+          LocalBytes{kBlock * sizeof(int32_t)});
+  size_t ownColumns = kBlock - 2 * size_t(problem.rows);
+  size_t global = (n + ownColumns - 1) / ownColumns * kBlock, local = kBlock;
+  std::vector<int32_t> got(n);
+  auto timings = timeKernel(
+      session, options, kernel, 1, &global, &local, [&] { session.fill(results, kPoison, n * sizeof(int32_t)); },
+      [&] {
+        session.read(results, got.data(), n * sizeof(int32_t));
+        return problem.verify(got.data());
+      });
+  return rateRecord(info, sizeText("n", n), timings, problem.cells(), 1e6);
+}
+
 // k-means' assignment of n points of 4 coordinates to 16 centroids, local
 // size NULL.
 Record runKmeans(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
@@ -425,6 +449,12 @@ const std::vector<ClBench> &realWorldBenchmarks() {
         "GFLOP/s", true, 1 << 20, 1 << 12, 1, "points", uint64_t{1} << 26},
        "rw_kmeans",
        runKmeans,
+       Program::RealWorld},
+      {{"rw_pathfinder", "Rodinia's pathfinder: 20 rows of a min-of-three DP per launch, groups of 256, ternaries "
+                         "and a flag across a loop of barriers",
+        "Mcell/s", true, 1 << 20, 1 << 12, 1, "columns", uint64_t{1} << 26},
+       "rw_pathfinder",
+       runPathfinder,
        Program::RealWorld},
   };
   return benches;

@@ -225,3 +225,45 @@ kernel void rw_kmeans(global const float *pts, global const float *cent, global 
   }
   label[i] = bi;
 }
+
+// Rodinia's pathfinder (dynproc_kernel): each group of BLOCK work-items
+// sweeps `iteration` rows of a dynamic program over BLOCK - 2 * iteration
+// columns of its own, a halo of `iteration` on each side; each work-item's
+// clamped neighbours and validity computed with ternaries before a loop of
+// barriers, a `computed` flag kept across them.
+#define PF_IN_RANGE(x, min, max) ((x) >= (min) && (x) <= (max))
+#define PF_MIN(a, b) ((a) <= (b) ? (a) : (b))
+kernel void rw_pathfinder(int iteration, global const int *wall, global const int *src, global int *results,
+                          int cols, int startStep, int border, local int *prev, local int *result) {
+  int BLOCK = get_local_size(0);
+  int bx = get_group_id(0);
+  int tx = get_local_id(0);
+  int small_block_cols = BLOCK - iteration * 2;
+  int blkX = small_block_cols * bx - border;
+  int blkXmax = blkX + BLOCK - 1;
+  int xidx = blkX + tx;
+  int validXmin = (blkX < 0) ? -blkX : 0;
+  int validXmax = (blkXmax > cols - 1) ? BLOCK - 1 - (blkXmax - cols + 1) : BLOCK - 1;
+  int W = tx - 1;
+  int E = tx + 1;
+  W = (W < validXmin) ? validXmin : W;
+  E = (E > validXmax) ? validXmax : E;
+  bool isValid = PF_IN_RANGE(tx, validXmin, validXmax);
+  if (PF_IN_RANGE(xidx, 0, cols - 1)) prev[tx] = src[xidx];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  bool computed;
+  for (int i = 0; i < iteration; i++) {
+    computed = false;
+    if (PF_IN_RANGE(tx, i + 1, BLOCK - i - 2) && isValid) {
+      computed = true;
+      int shortest = PF_MIN(prev[W], prev[tx]);
+      shortest = PF_MIN(shortest, prev[E]);
+      result[tx] = shortest + wall[cols * (startStep + i) + xidx];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (i == iteration - 1) break;
+    if (computed) prev[tx] = result[tx];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (computed) results[xidx] = result[tx];
+}
