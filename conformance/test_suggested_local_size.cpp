@@ -6,6 +6,7 @@
 // size; and it refuses what the launch would refuse, with the spec's codes.
 #include <CL/cl_ext.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -141,6 +142,28 @@ TEST_F(SuggestedLocalSize, UniformGroupsDivideTheGlobalSize) {
       for (size_t d = 0; d < global.size(); ++d) EXPECT_EQ(global[d] % local[d], 0u) << "dimension " << d;
       EXPECT_EQ(local, launchedLocalSize(k, global));
     }
+  }
+}
+
+// A width with no divisor near the chosen budget (3837 = 3 x 1279, the
+// primes 1913 and 1021) still gets groups at least a vector wide along x
+// where the kernel's largest work-group allows a divisor that wide, not
+// slivers of 3 or 1 work-items.
+TEST_F(SuggestedLocalSize, UniformGroupsAreNotSlivers) {
+  cl_kernel k = sizeKernel("", "-cl-std=CL1.2");
+  ASSERT_NE(k, nullptr);
+  size_t largest = 0;
+  ASSERT_EQ(clGetKernelWorkGroupInfo(k, device_, CL_KERNEL_WORK_GROUP_SIZE, sizeof largest, &largest, nullptr),
+            CL_SUCCESS);
+  for (const std::vector<size_t> &global : std::vector<std::vector<size_t>>{
+           {3837, 2161}, {1913, 1079}, {1021, 1024}, {1021}, {3 * 1279}, {2161, 3837}}) {
+    SCOPED_TRACE(::testing::PrintToString(global));
+    std::vector<size_t> local = suggested(k, global);
+    EXPECT_EQ(local, launchedLocalSize(k, global));
+    for (size_t d = 0; d < global.size(); ++d) EXPECT_EQ(global[d] % local[d], 0u) << "dimension " << d;
+    bool wideDivisor = false;
+    for (size_t w = 16; w <= std::min(global[0], largest); ++w) wideDivisor |= global[0] % w == 0;
+    if (wideDivisor) EXPECT_GE(local[0], 16u);
   }
 }
 

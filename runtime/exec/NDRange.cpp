@@ -21,8 +21,17 @@ uint64_t largestDivisorAtMost(uint64_t value, uint64_t limit, uint64_t step) {
   return 0;
 }
 
-// The local size of one dimension: at most `limit` work-items.
-uint64_t chooseDimension(uint64_t global, uint64_t limit, bool preferVectorMultiple,
+// The smallest divisor of `value` above `floor` and at most `limit`, or 0.
+uint64_t smallestDivisorAbove(uint64_t value, uint64_t floor, uint64_t limit) {
+  for (uint64_t d = floor + 1; d <= limit; ++d)
+    if (value % d == 0) return d;
+  return 0;
+}
+
+// The local size of one dimension: at most `limit` work-items, or up to
+// `hardLimit` (what the kernel and the device allow) where uniform groups
+// are required and no divisor within `limit` fits well.
+uint64_t chooseDimension(uint64_t global, uint64_t limit, uint64_t hardLimit, bool preferVectorMultiple,
                          bool uniformRequired) {
   limit = std::max<uint64_t>(limit, 1);
   if (global <= limit) return global;
@@ -31,7 +40,18 @@ uint64_t chooseDimension(uint64_t global, uint64_t limit, bool preferVectorMulti
     if (vectorDivisor * 2 > limit) return vectorDivisor;
   }
   uint64_t divisor = largestDivisorAtMost(global, limit, 1);
-  if (uniformRequired || divisor * 2 > limit) return divisor;
+  if (divisor * 2 > limit) return divisor;
+  if (uniformRequired) {
+    // An OpenCL C 1.x kernel's groups divide the range: for a width with no
+    // divisor near the budget (3837 = 3 x 1279, a prime 1913) the budget's
+    // divisors made groups of 3 or 1 work-items (3837 x 2161 pixels in
+    // groups of 3 x 1 ran 125x slower than PoCL's whole rows). A larger
+    // divisor the device allows, the smallest above the budget, is better
+    // than such slivers.
+    if (uint64_t larger = smallestDivisorAbove(global, limit, std::min(global, hardLimit)); larger != 0)
+      return larger;
+    return divisor;
+  }
   // No divisor fits well (a prime-ish size): fill the budget and let the last
   // group be a smaller remainder group (OpenCL 2.0 non-uniform work-groups).
   if (preferVectorMultiple && limit >= kVectorMultiple)
@@ -70,6 +90,7 @@ Dims chooseLocalSize(uint32_t workDim, const Dims &globalSize, const LocalSizeLi
                 std::max<uint64_t>(limits.maxWorkGroupSize, 1)});
 
   Dims local{1, 1, 1};
+  uint64_t hardBudget = std::max<uint64_t>(limits.maxWorkGroupSize, 1);
   for (uint32_t d = 0; d < workDim; ++d) {
     uint64_t limit = std::min(budget, limits.maxWorkItemSizes[d]);
     // Leave room for the rows a jammed kernel runs together, along x no
@@ -77,8 +98,11 @@ Dims chooseLocalSize(uint32_t workDim, const Dims &globalSize, const LocalSizeLi
     if (d == 0 && workDim > 1 && limits.preferredRows > 1 && globalSize[1] >= limits.preferredRows)
       limit = std::min(limit, std::max(kVectorMultiple, budget / limits.preferredRows));
     if (d == 0 && workDim > 1) limit = std::min(limit, std::max<uint64_t>(limits.maxWidth, 1));
-    local[d] = chooseDimension(globalSize[d], limit, d == 0, limits.uniformRequired);
+    uint64_t hardLimit = std::min(hardBudget, limits.maxWorkItemSizes[d]);
+    local[d] = chooseDimension(globalSize[d], std::min(limit, hardLimit), hardLimit, d == 0,
+                               limits.uniformRequired);
     budget = std::max<uint64_t>(budget / local[d], 1);
+    hardBudget = std::max<uint64_t>(hardBudget / local[d], 1);
   }
   return local;
 }

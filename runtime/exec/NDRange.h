@@ -48,7 +48,9 @@ struct LocalSizeLimits {
 // x-size that is a multiple of 16 where possible (the vectorized work-item
 // loop runs along x), and enough groups to keep every core busy. Uses
 // remainder groups only when uniform groups are not required and no divisor
-// of the global size fits well.
+// of the global size fits well; where they are required, a divisor larger
+// than those targets (up to the kernel's and device's limits) rather than a
+// sliver of a few work-items.
 Dims chooseLocalSize(uint32_t workDim, const Dims &globalSize, const LocalSizeLimits &limits);
 
 }  // namespace lockstep::runtime
