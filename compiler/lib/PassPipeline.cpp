@@ -106,6 +106,9 @@ ModulePassManager buildOptimizePipeline(PassBuilder &builder, TargetMachine &mac
                                         const PipelineOptions &options) {
   ModulePassManager passes;
   passes.addPass(RetargetToHostPass(machine));
+  // Before -O3's ArgumentPromotion loads a small callee's pointer arguments
+  // at its call sites, outside the work-item loops' access groups.
+  passes.addPass(PointerCallInliningPass());
   // Bounds checking: loops whose checks hold throughout run a copy without
   // them (the settled branches fold away here), before -O3 and again at the
   // vectorizer's start.

@@ -193,6 +193,13 @@ struct UniformVectorPhisPass : llvm::PassInfoMixin<UniformVectorPhisPass> {
   llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
 };
 
+// Before -O3: work-item loops' calls of functions that take pointers to
+// shared memory are inlined, their accesses in the loop's access group
+// (PointerCallInlining.cpp).
+struct PointerCallInliningPass : llvm::PassInfoMixin<PointerCallInliningPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+
 // Before the loop vectorizer: a work-item loop's load of a byte or halfword
 // from an address computed from data becomes a call the vectorizer widens
 // (MemoryAccess/NarrowGathers.cpp).
