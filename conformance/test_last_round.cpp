@@ -6,8 +6,9 @@
 // or steps break what that relies on. Each result is checked against the
 // host's: a 64-bin histogram with __local atomics over an `int` grid-stride loop
 // at group sizes that leave every remainder, a loop over a __local array of
-// 300 by groups of 1 to 256, loops of no round, and an unsigned counter
-// whose starts wrap inside a group (the whole loop).
+// 300 by groups of 1 to 256, loops of no round, an unsigned counter
+// whose starts wrap inside a group (the whole loop), and a tree's levels
+// bound by the counter of the loop around their barriers.
 #include <algorithm>
 #include <cstdint>
 
@@ -91,6 +92,51 @@ TEST_F(LastRound, UnsignedStartsThatWrapInAGroup) {
     ASSERT_TRUE(setArgs(wrapping, mo, cl_uint(first), cl_uint(n)));
     ASSERT_TRUE(run(wrapping, {global}, {local}));
     EXPECT_EQ(read<uint32_t>(mo, n), want) << "first " << first;
+  }
+}
+
+// A tree in __local memory whose levels run `for (i = lid; i < stride; i +=
+// get_local_size(0))` (NVIDIA's scalarProd), the bound the counter of the
+// loop around the barriers: uniform, though no expression of the group's
+// values. Sums of 1000 values (an uneven level's remainder) at local sizes
+// 1 to 256, `uint` and `int` counters; integers, so exact.
+TEST_F(LastRound, TreeLevelsBoundByTheBarrierLoop) {
+  cl_kernel tree = kernel(R"CLC(
+    kernel void tree(global const int *in, global int *out, global int *out2) {
+      local int l[1000], m[1000];
+      uint g = get_group_id(0) * 1000;
+      for (uint i = get_local_id(0); i < 1000; i += get_local_size(0)) l[i] = in[g + i];
+      for (int i = get_local_id(0); i < 1000; i += (int)get_local_size(0)) m[i] = in[g + i] * 3;
+      uint n = 1000;
+      for (uint stride = 500; stride > 0; stride = (stride + 1) / 2) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint i = get_local_id(0); i < stride; i += get_local_size(0))
+          l[i] += (stride + i < n) ? l[stride + i] : 0;
+        for (int i = get_local_id(0); i < (int)stride; i += (int)get_local_size(0))
+          m[i] += (stride + i < n) ? m[stride + i] : 0;
+        n = stride;
+        if (stride == 1) break;
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (get_local_id(0) == 0) { out[get_group_id(0)] = l[0]; out2[get_group_id(0)] = m[0]; }
+    }
+  )CLC",
+                        "tree");
+  ASSERT_NE(tree, nullptr);
+  const size_t groups = 5;
+  std::vector<int> in = randomValues<int>(1000 * groups, -1000, 1000);
+  for (size_t local : {1u, 7u, 64u, 100u, 256u}) {
+    cl_mem mi = bufferFrom(in), mo = bufferFrom(std::vector<int>(groups, 0)),
+           mo2 = bufferFrom(std::vector<int>(groups, 0));
+    ASSERT_TRUE(setArgs(tree, mi, mo, mo2));
+    ASSERT_TRUE(run(tree, {local * groups}, {local}));
+    std::vector<int> got = read<int>(mo, groups), got2 = read<int>(mo2, groups);
+    for (size_t g = 0; g < groups; ++g) {
+      int want = 0;
+      for (size_t i = 0; i < 1000; ++i) want += in[g * 1000 + i];
+      EXPECT_EQ(got[g], want) << "local " << local << ", group " << g;
+      EXPECT_EQ(got2[g], 3 * want) << "local " << local << ", group " << g;
+    }
   }
 }
 

@@ -14,6 +14,8 @@
 ; RUN: %opt -passes=lockstep-loop-cuts -S %s | FileCheck %s
 ; RUN: %opt -passes=lockstep-loop-cuts -lockstep-last-round-max-size=0 -S %s \
 ; RUN:   | FileCheck %s --check-prefix=OFF
+; RUN: %opt -passes=lockstep-loop-cuts -lockstep-last-round-uniform-bounds=false -S %s \
+; RUN:   | FileCheck %s --check-prefix=UNIFORM-OFF
 
 %lockstep.GroupInfo = type { [3 x i64], [3 x i64], [3 x i64], [3 x i64], [3 x i64], [3 x i64], i32, i32, ptr, i64, ptr, ptr, ptr, i64, ptr, ptr }
 
@@ -91,6 +93,60 @@ done:
   store float %sum, ptr %q
   ret void
 }
+
+; A tree level, `for (i = lid; i < s; i += size)` inside a loop around a
+; barrier whose counter `s` bounds it: uniform, though no expression of the
+; prologue's values, so split like the rest (masked with
+; -lockstep-last-round-uniform-bounds=false).
+; CHECK-LABEL: define void @tree_level(
+; CHECK: %shared.rounds = select i1
+; UNIFORM-OFF-LABEL: define void @tree_level(
+; UNIFORM-OFF-NOT: shared.rounds
+; UNIFORM-OFF: lockstep.masked_count
+define void @tree_level(ptr %args, ptr %group, ptr %local, ptr %context) "lockstep-kernel"="tree_level" {
+prologue:
+  %tile = load ptr addrspace(3), ptr %args, align 8
+  %lsp = getelementptr inbounds %lockstep.GroupInfo, ptr %group, i32 0, i32 1, i32 0
+  %lsize = load i64, ptr %lsp, align 8, !invariant.load !0
+  br label %entry
+
+entry:
+  %lid = call i64 @__lockstep.local_id(i32 0)
+  %start = trunc i64 %lid to i32
+  %step = trunc i64 %lsize to i32
+  br label %level
+
+level:
+  %s = phi i32 [ 512, %entry ], [ %s.next, %level.end ]
+  call void @_Z7barrierj(i32 1)
+  br label %header
+
+header:
+  %i = phi i32 [ %start, %level ], [ %i.next, %body ]
+  %more = icmp ult i32 %i, %s
+  br i1 %more, label %body, label %level.end
+
+body:
+  %far = add i32 %i, %s
+  %pf = getelementptr float, ptr addrspace(3) %tile, i32 %far
+  %vf = load float, ptr addrspace(3) %pf
+  %pi = getelementptr float, ptr addrspace(3) %tile, i32 %i
+  %vi = load float, ptr addrspace(3) %pi
+  %sum = fadd float %vi, %vf
+  store float %sum, ptr addrspace(3) %pi
+  %i.next = add nuw i32 %i, %step
+  br label %header
+
+level.end:
+  %s.next = lshr i32 %s, 1
+  %again = icmp ne i32 %s.next, 0
+  br i1 %again, label %level, label %done
+
+done:
+  ret void
+}
+
+declare void @_Z7barrierj(i32) convergent
 
 ; The start is twice the local id: not split (masked).
 ; CHECK-LABEL: define void @spread_start(

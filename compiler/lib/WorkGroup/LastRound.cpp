@@ -59,6 +59,7 @@
 #include <llvm/Transforms/Utils/ValueMapper.h>
 
 #include "Analysis/LoopCutCost.h"
+#include "Analysis/WorkItemDivergence.h"
 #include "Analysis/OpenCLNames.h"
 #include "Internal.h"
 #include "Statistics.h"
@@ -79,6 +80,9 @@ namespace {
 cl::opt<bool> kWideIndex("lockstep-last-round-wide-index", cl::Hidden, cl::init(true),
                          cl::desc("A shared round's 32-bit counter as its 64-bit sum, which an index's "
                                   "extension uses directly (off: counter + local id in 32 bits)"));
+cl::opt<bool> kUniformBounds("lockstep-last-round-uniform-bounds", cl::Hidden, cl::init(true),
+                             cl::desc("Take bounds and steps the divergence analysis finds uniform, not only "
+                                      "expressions of the prologue's values"));
 cl::opt<unsigned> kLastRoundMaxSize("lockstep-last-round-max-size", cl::Hidden, cl::init(300),
                                     cl::desc("Most instructions of a loop split into shared rounds and a last "
                                              "round (0: none)"));
@@ -139,9 +143,10 @@ SharedCount countSharedRounds(const Stride &loop, Function &F, IRBuilder<> &at) 
 
 }  // namespace
 
-bool LoopCutter::splitLastRound(Loop *loop, DominatorTree &dominators, LoopInfo &loops) {
+bool LoopCutter::splitLastRound(Loop *loop, DominatorTree &dominators, LoopInfo &loops,
+                                function_ref<bool(const Value *)> uniform) {
   if (kLastRoundMaxSize == 0) return false;
-  std::optional<Stride> stride = strideOf(loop, prologue, kLastRoundMaxSize);
+  std::optional<Stride> stride = strideOf(loop, prologue, kLastRoundMaxSize, uniform);
   if (!stride) return false;
   BasicBlock *header = stride->header, *preheader = stride->preheader, *latch = stride->latch;
   BasicBlock *exit = stride->exit;
@@ -315,10 +320,15 @@ void LoopCutter::splitLastRounds(FunctionAnalysisManager &analyses) {
     split = false;
     DominatorTree &dominators = analyses.getResult<DominatorTreeAnalysis>(F);
     LoopInfo &loops = analyses.getResult<LoopAnalysis>(F);
+    // A bound or step the work-items hold alike though it is no expression
+    // of the prologue's values: the counter of a loop around barriers (a
+    // tree's `for (i = lid; i < stride; i += size)` at each level).
+    const WorkItemDivergence &divergence = analyses.getResult<WorkItemDivergenceAnalysis>(F);
+    auto uniform = [&](const Value *value) { return kUniformBounds && !divergence.differs(value); };
     for (Loop *loop : loops.getLoopsInPreorder()) {
       BasicBlock *latch = loop->getLoopLatch();
       if (!loop->isInnermost() || !latch || latch->getTerminator()->getMetadata(kWholeLoopMarker)) continue;
-      if (splitLastRound(loop, dominators, loops)) {
+      if (splitLastRound(loop, dominators, loops, uniform)) {
         analyses.invalidate(F, PreservedAnalyses::none());
         split = true;
         break;

@@ -67,7 +67,8 @@ class LoopCutter {
   void hoistGuardedLoops(llvm::FunctionAnalysisManager &analyses);
   void funnelExits(llvm::FunctionAnalysisManager &analyses);
   void keepGuard(llvm::Loop *loop, llvm::AllocaInst *entered);
-  bool splitLastRound(llvm::Loop *loop, llvm::DominatorTree &dominators, llvm::LoopInfo &loops);
+  bool splitLastRound(llvm::Loop *loop, llvm::DominatorTree &dominators, llvm::LoopInfo &loops,
+                      llvm::function_ref<bool(const llvm::Value *)> uniform);
   void maskLoop(llvm::Loop *loop);
   llvm::Value *sureRounds(llvm::Loop *loop, const llvm::DenseMap<const llvm::Value *, llvm::Value *> &stepOf);
   llvm::BasicBlock *copySureRound(llvm::Loop *loop, llvm::BasicBlock *latch, llvm::BasicBlock *next);

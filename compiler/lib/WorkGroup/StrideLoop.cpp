@@ -85,7 +85,8 @@ Value *startAt(const Start &start, Value *id, IRBuilder<> &builder) {
 // The loop's shape, or nothing: a header that is the only exit and tests
 // a counter (a header phi stepping by t) against a bound the group shares,
 // a start `lid(d) + u`, nothing convergent inside.
-std::optional<Stride> strideOf(Loop *loop, const BasicBlock *prologue, unsigned maxSize) {
+std::optional<Stride> strideOf(Loop *loop, const BasicBlock *prologue, unsigned maxSize,
+                               function_ref<bool(const Value *)> uniform) {
   if (!loop->isInnermost()) return std::nullopt;
   BasicBlock *header = loop->getHeader(), *preheader = loop->getLoopPreheader(), *latch = loop->getLoopLatch();
   BasicBlock *exit = loop->getExitBlock();
@@ -102,7 +103,12 @@ std::optional<Stride> strideOf(Loop *loop, const BasicBlock *prologue, unsigned 
 
   // The counter: a header phi stepping by t, tested against the bound.
   std::optional<HeaderExit> test = headerExit(loop);
-  auto shared = [&](const Value *value) { return computedAlike(value, prologue); };
+  auto shared = [&](const Value *value) {
+    if (computedAlike(value, prologue)) return true;
+    // Uniform, and set before the loop: its value stays through the rounds.
+    auto *I = dyn_cast<Instruction>(value);
+    return uniform && I && !loop->contains(I) && uniform(value);
+  };
   if (!test || !shared(test->bound)) return std::nullopt;
   auto *counter = dyn_cast<PHINode>(test->counter);
   auto *type = counter ? dyn_cast<IntegerType>(counter->getType()) : nullptr;
