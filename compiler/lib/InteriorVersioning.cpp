@@ -495,12 +495,12 @@ class InteriorVersioning {
     ok =
         builder.CreateAnd(ok, builder.CreateICmpSLE(lo, builder.getIntN(128, MaxEdge)), "interior");
     Type *counterType = counter->id->getType();
-    Value *zero = counter->start;  // the first id, where the edge starts
-    auto fromStart = [&](Value *trip) { return fromZero ? trip : builder.CreateAdd(zero, trip); };
+    Value *firstId = counter->start;  // where the edge starts
+    auto fromStart = [&](Value *trip) { return fromZero ? trip : builder.CreateAdd(firstId, trip); };
     Value *begin =
-        builder.CreateSelect(ok, fromStart(builder.CreateTrunc(lo, counterType)), zero, "interior.begin");
+        builder.CreateSelect(ok, fromStart(builder.CreateTrunc(lo, counterType)), firstId, "interior.begin");
     Value *end = builder.CreateSelect(
-        ok, fromStart(builder.CreateTrunc(builder.CreateAdd(last, builder.getIntN(128, 1)), counterType)), zero,
+        ok, fromStart(builder.CreateTrunc(builder.CreateAdd(last, builder.getIntN(128, 1)), counterType)), firstId,
         "interior.end");
     if (checkBlock) {
       BasicBlock *checked = SplitBlock(checkBlock, at, &DT, &LI, nullptr, "interior.decided");
@@ -517,8 +517,8 @@ class InteriorVersioning {
         phi->addIncoming(skipped, entry);
         return phi;
       };
-      begin = merge(begin, zero);
-      end = merge(end, zero);
+      begin = merge(begin, firstId);
+      end = merge(end, firstId);
       ok = merge(ok, builder.getFalse());
       for (auto &[compare, answer] : answers) answer = merge(answer, PoisonValue::get(answer->getType()));
       DT.recalculate(F);
@@ -556,11 +556,11 @@ class InteriorVersioning {
         if (MDNode *loopId = loop->getLoopID()) part->setLoopID(copyLoopId(loopId));
       }
     };
-    bound(&edgeMap, zero, begin, toInterior);
+    bound(&edgeMap, firstId, begin, toInterior);
     bound(&interiorMap, begin, end, toRest);
     bound(nullptr, end, counter->count, nullptr);
     preheader->getTerminator()->eraseFromParent();  // SplitBlock's branch to loopEntry
-    IRBuilder<>(preheader).CreateCondBr(IRBuilder<>(preheader).CreateICmpULT(zero, begin),
+    IRBuilder<>(preheader).CreateCondBr(IRBuilder<>(preheader).CreateICmpULT(firstId, begin),
                                         edge->getLoopPreheader(), toInterior);
     IRBuilder<> enter(toInterior);
     enter.CreateCondBr(enter.CreateICmpULT(begin, end), interior->getLoopPreheader(), toRest);

@@ -15,6 +15,12 @@
 // the loop's own code makes; PoCL 7.9). A kernel's own helpers that read
 // through a pointer (`float at(global float *p, int i)`) fared the same.
 //
+// KernelWrapper.cpp inlines such functions into the kernel before the
+// work-group passes only where bounds checking follows addresses; doing so
+// always would hand every kernel's helpers, uncapped, to the passes that
+// read the kernel as written. Here, after them, only the calls the loops'
+// access groups depend on go in.
+//
 // Only calls that carry an access group (in a work-item loop), to defined
 // functions that are not `noinline`, of at most kMaxCalleeInstructions;
 // functions with pointers to private memory only (sincos's output, which
