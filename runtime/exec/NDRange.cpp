@@ -31,7 +31,8 @@ uint64_t smallestDivisorAbove(uint64_t value, uint64_t floor, uint64_t limit) {
   uint64_t lowCofactor = ceilDiv(value, limit), highCofactor = value / (floor + 1);
   if (highCofactor < lowCofactor) return 0;
   if (highCofactor - lowCofactor < limit - floor) {
-    for (uint64_t q = highCofactor; q >= lowCofactor; --q)  // the largest cofactor: the smallest divisor
+    // From the largest cofactor: the smallest divisor.
+    for (uint64_t q = highCofactor; q >= lowCofactor; --q)
       if (value % q == 0) return value / q;
     return 0;
   }
@@ -43,8 +44,8 @@ uint64_t smallestDivisorAbove(uint64_t value, uint64_t floor, uint64_t limit) {
 // The local size of one dimension: at most `limit` work-items, or up to
 // `hardLimit` (what the kernel and the device allow) where uniform groups
 // are required and no divisor within `limit` fits well.
-uint64_t chooseDimension(uint64_t global, uint64_t limit, uint64_t hardLimit, bool preferVectorMultiple,
-                         bool uniformRequired) {
+uint64_t chooseDimension(uint64_t global, uint64_t limit, uint64_t hardLimit,
+                         bool preferVectorMultiple, bool uniformRequired) {
   limit = std::max<uint64_t>(limit, 1);
   if (global <= limit) return global;
   if (preferVectorMultiple) {
@@ -60,8 +61,8 @@ uint64_t chooseDimension(uint64_t global, uint64_t limit, uint64_t hardLimit, bo
     // groups of 3 x 1 ran 125x slower than PoCL's whole rows). A larger
     // divisor the device allows, the smallest above the budget, is better
     // than such slivers.
-    if (uint64_t larger = smallestDivisorAbove(global, limit, std::min(global, hardLimit)); larger != 0)
-      return larger;
+    uint64_t larger = smallestDivisorAbove(global, limit, std::min(global, hardLimit));
+    if (larger != 0) return larger;
     return divisor;
   }
   // No divisor fits well (a prime-ish size): fill the budget and let the last
