@@ -192,6 +192,11 @@ inline constexpr const char *kStopPollsAttr = "lockstep-stop-polls";
 // Metadata on the branch of each bounds check (BoundsCheckVersioningPass
 // finds them by it).
 inline constexpr const char *kBoundsCheckMetadata = "lockstep.bounds_check";
+// A work-group function's alias scope of kernel memory, apart from its
+// context (WorkGroup/KernelMemoryScope.cpp); later passes put their own
+// accesses of kernel memory in it with scopeAsKernelMemory.
+inline constexpr const char *kKernelMemoryMetadata = "lockstep.kernel_memory";
+void scopeAsKernelMemory(llvm::Instruction &access);
 inline constexpr const char *kBufferMarker = "__lockstep_buffer_argument";
 unsigned hostSubGroupSize();
 // The host's vector registers, in bits: 32 bits a lane of a sub-group.

@@ -149,6 +149,7 @@ PreservedAnalyses StopPollPass::run(Module &M, ModuleAnalysisManager &analyses) 
     IRBuilder<> entry(F.getEntryBlock().getTerminator());
     Value *word = loadGroupInfo(entry, F.getArg(kGroupInfoParam), kStop);
     word->setName("stop.word");
+    if (auto *load = dyn_cast<Instruction>(word)) scopeAsKernelMemory(*load);
     for (auto &[header, latches] : polled) {
       // One block all of the loop's back edges go through (every edge from
       // a latch, a switch's several cases too), the header's phis merged
@@ -158,6 +159,7 @@ PreservedAnalyses StopPollPass::run(Module &M, ModuleAnalysisManager &analyses) 
       IRBuilder<> builder(back->getTerminator());
       LoadInst *flag = builder.CreateAlignedLoad(builder.getInt32Ty(), word, Align(4), "stop");
       flag->setAtomic(AtomicOrdering::Monotonic);
+      scopeAsKernelMemory(*flag);
       Value *stopping = builder.CreateICmpNE(flag, builder.getInt32(0));
       Instruction *then = SplitBlockAndInsertIfThen(stopping, &*builder.GetInsertPoint(), false,
                                                     MDBuilder(context).createUnlikelyBranchWeights());

@@ -34,7 +34,7 @@ body:
 ; CHECK-DAG: %wi = add i64
 ; CHECK-DAG: %y.r = fmul float
 ; CHECK-DAG: %[[SAVE:.*]] = getelementptr float, ptr %ctx.slot, i64 %wi
-; CHECK-DAG: store float %{{.*}}, ptr %[[SAVE]], align 4, !llvm.access.group [[GROUP:![0-9]+]]
+; CHECK-DAG: store float %{{.*}}, ptr %[[SAVE]], align 4, {{.*}}!llvm.access.group [[GROUP:![0-9]+]]
 ; CHECK-DAG: br i1 %{{.*}}, label %wi.loop0, label %wi.next1, !llvm.loop [[LOOP:![0-9]+]]
 ; The loop over the rows is marked parallel with the same accesses.
 ; CHECK-DAG: br i1 %{{.*}}, label %wi.loop1, label %wi.next2, !llvm.loop [[ROWS:![0-9]+]]

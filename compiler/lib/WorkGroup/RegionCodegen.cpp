@@ -101,14 +101,18 @@ void WorkGroupLoops::emitControl(IRBuilder<> &builder, const std::optional<Exit>
       Value *first = ownSegment ? contextAddress(builder, slot, subGroupFirst) : slots[slot].base;
       Value *value = builder.CreateLoad(slots[slot].type, first, "uniform.condition");
       if (auto *branch = dyn_cast<BranchInst>(terminator)) {
-        builder.CreateCondBr(builder.CreateICmpNE(value, builder.getInt32(0)),
-                             regionFor(branch->getSuccessor(0)), regionFor(branch->getSuccessor(1)));
+        // The kernel's own weights (a guard's likely whole groups) stay.
+        BranchInst *decided = builder.CreateCondBr(builder.CreateICmpNE(value, builder.getInt32(0)),
+                                                   regionFor(branch->getSuccessor(0)),
+                                                   regionFor(branch->getSuccessor(1)));
+        decided->copyMetadata(*branch, {LLVMContext::MD_prof});
         return;
       }
       auto *sw = cast<SwitchInst>(terminator);
       SwitchInst *copy =
           builder.CreateSwitch(value, regionFor(sw->getDefaultDest()), sw->getNumCases());
       for (auto &c : sw->cases()) copy->addCase(c.getCaseValue(), regionFor(c.getCaseSuccessor()));
+      copy->copyMetadata(*sw, {LLVMContext::MD_prof});
       return;
     }
   }

@@ -219,6 +219,7 @@ void WorkGroupLoops::run() {
       if (!isa<AllocaInst>(getUnderlyingObject(marker->getArgOperand(1)))) marker->eraseFromParent();
 
   scopeContextSlots();
+  scopeKernelMemory();
   for (AllocaInst *variable : allocas)
     for (const char *marker : {kResidentMarker, kGroupWideMarker}) variable->setMetadata(marker, nullptr);
   F.addFnAttr(kContextBytesAttr, std::to_string(contextBytes));

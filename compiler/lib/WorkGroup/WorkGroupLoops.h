@@ -156,6 +156,8 @@ class WorkGroupLoops {
   void findUniformVariables();
   void layOutContext();
   void scopeContextSlots();
+  // Kernel memory scoped apart from the context (KernelMemoryScope.cpp).
+  void scopeKernelMemory();
   // Code.
   struct LoopNest {
     BasicBlock *body = nullptr, *latch = nullptr;
