@@ -61,5 +61,5 @@ entry:
 ; CHECK:      attributes #[[VECTORROWS]] = { "lockstep-kernel"="loop" "lockstep-row-width"="16" "lockstep-work-group-code" "lockstep-work-group-version"="vector-rows" }
 ; CHECK:      attributes #[[VECTORROWS4]] = { "lockstep-kernel"="loop" "lockstep-row-width"="4" "lockstep-work-group-code" "lockstep-work-group-version"="vector-rows" }
 ; FOLD:       attributes #[[NARROWROWS]] = { "lockstep-kernel"="straight" "lockstep-straight-line" "lockstep-work-group-code" "lockstep-work-group-version"="narrow-rows" }
-; CHECK:      [[LOOPVERSIONS]] = !{ptr @loop.whole_loops, ptr @loop.whole_rows, ptr @loop.narrow_cut, ptr @loop.vector_rows, ptr @loop.vector_rows4}
+; CHECK:      [[LOOPVERSIONS]] = !{ptr @loop.whole_loops, ptr @loop.whole_rows, ptr @loop.narrow_cut, ptr @loop.edge_groups, ptr @loop.vector_rows, ptr @loop.vector_rows4}
 ; FOLD:       [[ROWS]] = !{ptr @straight.narrow_rows}

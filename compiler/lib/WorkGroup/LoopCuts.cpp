@@ -279,6 +279,17 @@ PreservedAnalyses LoopCutsPass::run(Module &M, ModuleAnalysisManager &moduleAnal
         }
         kept.push_back(version);
         LoopCutter(*version, vectorBits).run(analyses);
+      } else if (kind == WorkGroupVersion::EdgeGroups) {
+        // Only where a guarded loop got a copy for whole groups, and the
+        // copy for the split ones is masked (an innermost loop, not a nest).
+        LoopCutter edges(*version, vectorBits, /*maskSplitGroups=*/true);
+        if (cutter.wholeGroupCopyCount() != 0) edges.run(analyses);
+        if (edges.splitGroupMaskCount() == 0) {
+          analyses.clear(*version, version->getName());
+          version->eraseFromParent();
+          continue;
+        }
+        kept.push_back(version);
       } else if (kind != WorkGroupVersion::WholeLoops && kind != WorkGroupVersion::NarrowCut &&
                  kind != WorkGroupVersion::WholeRows) {
         kept.push_back(version);

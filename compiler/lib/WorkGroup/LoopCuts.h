@@ -45,12 +45,20 @@ llvm::Value *isWholeGroup(llvm::IRBuilder<> &builder, llvm::Value *count);
 
 class LoopCutter {
  public:
-  LoopCutter(llvm::Function &F, unsigned vectorBits)
-      : F(F), context(F.getContext()), prologue(&F.getEntryBlock()), vectorBits(vectorBits) {}
+  // maskSplitGroups: a guarded loop's copy for the groups whose work-items
+  // did not all pass the guard is masked, not run whole per work-item
+  // (GuardedLoops.cpp; the EdgeGroups version).
+  LoopCutter(llvm::Function &F, unsigned vectorBits, bool maskSplitGroups = false)
+      : F(F), context(F.getContext()), prologue(&F.getEntryBlock()), vectorBits(vectorBits),
+        maskSplitGroups(maskSplitGroups) {}
   // Cuts, peels and masks F's loops, with the analyses of the pass manager
   // (kept up to date or invalidated); the number of cuts and masked loops.
   unsigned run(llvm::FunctionAnalysisManager &analyses);
   unsigned maskedLoopCount() const { return maskedLoops; }
+  // Guarded loops given a copy for whole groups, and of those, the ones
+  // masked for the split groups.
+  unsigned wholeGroupCopyCount() const { return wholeGroupCopies; }
+  unsigned splitGroupMaskCount() const { return splitGroupMasks; }
 
  private:
   void cutUniformLoops(llvm::ArrayRef<llvm::Loop *> uniformLoops, llvm::DominatorTree &dominators,
@@ -80,7 +88,8 @@ class LoopCutter {
   llvm::LLVMContext &context;
   llvm::BasicBlock *prologue;
   unsigned vectorBits;
-  unsigned cuts = 0, maskedLoops = 0;
+  bool maskSplitGroups;
+  unsigned cuts = 0, maskedLoops = 0, wholeGroupCopies = 0, splitGroupMasks = 0;
   // The headers of loops taken out of their guards (GuardedLoops.cpp); of
   // those to be masked, each one's flag: whether the work-item passed the
   // guard (an i32, 0 or 1, private).

@@ -79,6 +79,9 @@ enum class WorkGroupVersion {
   WholeRows,   // loop cuts over whole rows, for a kernel that runs in
                // strips (Strips.cpp): rows that are not a multiple of the
                // strip width
+  EdgeGroups,  // loop cuts over whole rows, the loops of groups that a
+               // guard splits masked (GuardedLoops.cpp): the groups at the
+               // edges of the grid
 };
 // A kernel that runs in strips: their width, in work-items (set by the
 // work-group loops, read by the dispatch).

@@ -29,6 +29,7 @@ LOCKSTEP_STATISTIC(NumNarrowRowVersions, "Straight-line kernels given a masked-t
 LOCKSTEP_STATISTIC(NumNarrowCutVersions, "Kernels with loop cuts given a version for narrow rows");
 LOCKSTEP_STATISTIC(NumVectorRowVersions, "Kernels given a version for rows of the vector-row width");
 LOCKSTEP_STATISTIC(NumWholeRowVersions, "Kernels in strips given a version for rows the strips do not divide");
+LOCKSTEP_STATISTIC(NumEdgeGroupVersions, "Kernels given a version for the groups at the grid's edges");
 
 namespace lockstep::compiler {
 
@@ -81,8 +82,8 @@ cl::opt<uint64_t> kFullRowMultiple("lockstep-full-row-multiple", cl::Hidden, cl:
 // and go on as before otherwise (to its own body, or to the tests of an
 // earlier call, which this one's test now comes before). The context and
 // private memory the launcher allocates cover both.
-void dispatchByWidth(Function &F, Function *alternative, StringRef blockName,
-                     function_ref<Value *(IRBuilder<> &, Value *width)> useAlternative) {
+void dispatchWhen(Function &F, Function *alternative, StringRef blockName,
+                  function_ref<Value *(IRBuilder<> &)> useAlternative) {
   for (const char *attribute : {kContextBytesAttr, kPrivateBytesAttr}) {
     uint64_t most = std::max(functionAttrNumber(F, attribute), functionAttrNumber(*alternative, attribute));
     F.addFnAttr(attribute, std::to_string(most));
@@ -101,15 +102,41 @@ void dispatchByWidth(Function &F, Function *alternative, StringRef blockName,
   BasicBlock *next = prologue->splitBasicBlock(prologue->getTerminator(), "dispatch.next");
   Instruction *start = prologue->getTerminator();
   IRBuilder<> builder(start);
-  Value *width = loadGroupInfo(builder, F.getArg(kGroupInfoParam), kLocalSize, 0);
   BasicBlock *other = BasicBlock::Create(F.getContext(), blockName, &F);
-  builder.CreateCondBr(useAlternative(builder, width), other, next);
+  builder.CreateCondBr(useAlternative(builder), other, next);
   start->eraseFromParent();
   IRBuilder<> call(other);
   SmallVector<Value *, 4> arguments;
   for (Argument &argument : F.args()) arguments.push_back(&argument);
   call.CreateCall(alternative, arguments);
   call.CreateRetVoid();
+}
+
+// dispatchWhen on the group's width along x.
+void dispatchByWidth(Function &F, Function *alternative, StringRef blockName,
+                     function_ref<Value *(IRBuilder<> &, Value *width)> useAlternative) {
+  dispatchWhen(F, alternative, blockName, [&](IRBuilder<> &builder) {
+    return useAlternative(builder, loadGroupInfo(builder, F.getArg(kGroupInfoParam), kLocalSize, 0));
+  });
+}
+
+// Whether the group is the first or the last along a dimension of more than
+// one work-item: a group that holds the grid's first or last work-item
+// along it. A dimension of one group (a group-free kernel's launch, whose
+// groups the runtime makes as wide as the grid: NDRangeCommand.cpp) makes
+// every group an edge group; a dimension of one work-item (y and z of a
+// 1-D launch), none.
+Value *isEdgeGroup(IRBuilder<> &builder, Function &F) {
+  Value *groupInfo = F.getArg(kGroupInfoParam);
+  Value *edge = builder.getFalse();
+  for (unsigned d = 0; d < 3; ++d) {
+    Value *id = loadGroupInfo(builder, groupInfo, kGroupId, d);
+    Value *last = builder.CreateSub(loadGroupInfo(builder, groupInfo, kNumGroups, d), builder.getInt64(1));
+    Value *atEnd = builder.CreateOr(builder.CreateICmpEQ(id, builder.getInt64(0)), builder.CreateICmpEQ(id, last));
+    Value *spread = builder.CreateICmpUGT(loadGroupInfo(builder, groupInfo, kGlobalSize, d), builder.getInt64(1));
+    edge = builder.CreateOr(edge, builder.CreateAnd(spread, atEnd));
+  }
+  return edge;
 }
 
 // width < kLoopCutMinWidth: `whole`; below kNarrowCutWidth: `narrowCut`
@@ -146,7 +173,7 @@ PreservedAnalyses VersionDispatchPass::run(Module &M, ModuleAnalysisManager &) {
   for (Function *kernel : kernelsOf(M)) {
     SmallVector<Function *, 2> versions = versionsOf(*kernel);
     if (versions.empty()) continue;
-    Function *whole = nullptr, *narrowCut = nullptr, *rows = nullptr, *wholeRows = nullptr;
+    Function *whole = nullptr, *narrowCut = nullptr, *rows = nullptr, *wholeRows = nullptr, *edges = nullptr;
     SmallVector<Function *, 3> vectorRows;
     for (Function *version : versions) {
       switch (versionOf(*version)) {
@@ -155,6 +182,7 @@ PreservedAnalyses VersionDispatchPass::run(Module &M, ModuleAnalysisManager &) {
         case WorkGroupVersion::NarrowRows: rows = version; break;
         case WorkGroupVersion::VectorRows: vectorRows.push_back(version); break;
         case WorkGroupVersion::WholeRows: wholeRows = version; break;
+        case WorkGroupVersion::EdgeGroups: edges = version; break;
         case WorkGroupVersion::LoopCuts: report_fatal_error("lockstep: a kernel listed as a version of another");
       }
     }
@@ -187,6 +215,11 @@ PreservedAnalyses VersionDispatchPass::run(Module &M, ModuleAnalysisManager &) {
       dispatchByWidth(*kernel, version, "vector.rows", [&](IRBuilder<> &builder, Value *width) {
         return builder.CreateICmpEQ(width, builder.getInt64(rowWidth));
       });
+    }
+    // Tested before all: the groups at the grid's edges, whatever their width.
+    if (edges) {
+      ++NumEdgeGroupVersions;
+      dispatchWhen(*kernel, edges, "edge.groups", [&](IRBuilder<> &builder) { return isEdgeGroup(builder, *kernel); });
     }
     for (Function *version : versions) {
       version->removeFnAttr(kWorkGroupVersionAttr);
