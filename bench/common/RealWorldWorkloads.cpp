@@ -55,6 +55,29 @@ Verdict Stencil3dProblem::verify(const float *out) const {
   return firstMismatch("7-point 3D stencil", bad, total, first, first_got, first_want);
 }
 
+ZMarchProblem::ZMarchProblem(uint32_t n) : n(n), in(randomFloats(size_t{n} * n * kPlanes, 41, 0, 1)) {}
+
+Verdict ZMarchProblem::verify(const float *out) const {
+  const size_t plane = size_t{n} * n;
+  size_t bad = 0, first = 0;
+  double first_got = 0, first_want = 0;
+  for (size_t k = 1; k + 1 < kPlanes; ++k)
+    for (size_t j = 1; j + 1 < n; ++j)
+      for (size_t i = 1; i + 1 < n; ++i) {
+        size_t at = k * plane + j * n + i;
+        double sum = double{in[at + plane]} + in[at - plane] + in[at + n] + in[at - n] + in[at + 1] + in[at - 1];
+        double want = sum * c1 - double{in[at]} * c0;
+        // Five adds of partial sums up to 6 (scaled by c1, 1/36), a multiply,
+        // another and the difference, and the weights' own rounding: within
+        // 12 roundings of 1; 16 leaves room for any order and a fused
+        // multiply-add.
+        if (!(std::fabs(out[at] - want) <= 16 * kUnitRoundoff) && bad++ == 0)
+          first = at, first_got = out[at], first_want = want;
+      }
+  if (bad == 0) return {};
+  return firstMismatch("z-marching stencil", bad, updated(), first, first_got, first_want);
+}
+
 IntMixProblem::IntMixProblem(size_t n) : n(n), a(n), b(n) {
   std::vector<float> fa = randomFloats(n, 32, -32768, 32767), fb = randomFloats(n, 33, -32768, 32767);
   for (size_t i = 0; i < n; ++i) {

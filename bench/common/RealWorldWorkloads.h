@@ -26,6 +26,21 @@ struct Stencil3dProblem {
   Verdict verify(const float *out) const;
 };
 
+// Parboil's stencil on an n x n x nz grid (nz = 64): the interior cells of
+// planes 1 to nz - 2 become (the six neighbours' sum) * c1 - centre * c0;
+// the rest is left as it was. Entries in [0, 1).
+struct ZMarchProblem {
+  explicit ZMarchProblem(uint32_t n);
+  static constexpr uint32_t kPlanes = 64;
+  uint32_t n;
+  float c0 = 1.0f / 6, c1 = 1.0f / 6 / 6;
+  std::vector<float> in;
+  size_t cells() const { return size_t{n} * n * kPlanes; }
+  // The interior cells of planes 1 to nz - 2: the output written.
+  size_t updated() const { return size_t{n - 2} * (n - 2) * (kPlanes - 2); }
+  Verdict verify(const float *out) const;
+};
+
 // out = (a * 3 + b) ^ (a >> 3) on ints (arithmetic shift), elementwise. The
 // inputs lie in [-2^15, 2^15), so nothing overflows.
 struct IntMixProblem {

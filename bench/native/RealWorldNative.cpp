@@ -121,6 +121,16 @@ Record runStencil3d(const BenchInfo &info, uint64_t n, const Options &options) {
   return rateRecord(info, sizeText("n", n), timings, 2.0 * n * n * n * sizeof(float), 1e9);
 }
 
+Record runZmarch(const BenchInfo &info, uint64_t n, const Options &options) {
+  ZMarchProblem problem(n);
+  std::vector<float> out(problem.cells());
+  auto timings = measureRuns(
+      options.reps, [&] { poison(out); },
+      [&] { strongZmarch(problem.in.data(), out.data(), n, ZMarchProblem::kPlanes, problem.c0, problem.c1); },
+      [&] { return problem.verify(out.data()); });
+  return rateRecord(info, sizeText("n", n), timings, 2.0 * problem.updated() * sizeof(float), 1e9);
+}
+
 Record runTileSums(const BenchInfo &info, uint64_t n, const Options &options) {
   TileSumProblem problem(n);
   std::vector<float> sums((n / TileSumProblem::kTile) * (n / TileSumProblem::kTile));
@@ -253,6 +263,9 @@ const std::vector<NativeBench> &strongNativeBenchmarks() {
       {{"rw_pathfinder", "pathfinder rows, blocks of 4096 columns with a halo, a simd loop per row", "Mcell/s",
         true, 1 << 20, 1 << 12, 1, "columns", uint64_t{1} << 26},
        runPathfinder},
+      {{"rw_stencil_zmarch", "Parboil's stencil, a sweep along the rows of each plane", "GB/s", true, 256, 16, 1,
+        "grid order", 1024},
+       runZmarch},
   };
   return benches;
 }

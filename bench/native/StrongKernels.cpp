@@ -120,6 +120,20 @@ void strongStencil3d(const float *in, float *out, size_t n, float c0, float c1) 
     }
 }
 
+void strongZmarch(const float *in, float *out, size_t n, size_t nz, float c0, float c1) {
+  const size_t plane = n * n;
+#pragma omp parallel for collapse(2) schedule(static)
+  for (size_t z = 1; z < nz - 1; ++z)
+    for (size_t y = 1; y < n - 1; ++y) {
+      const size_t base = z * plane + y * n;
+      const float *row = in + base, *north = row - n, *south = row + n, *below = row - plane, *above = row + plane;
+      float *out_row = out + base;
+#pragma omp simd
+      for (size_t x = 1; x < n - 1; ++x)
+        out_row[x] = (above[x] + below[x] + south[x] + north[x] + row[x + 1] + row[x - 1]) * c1 - row[x] * c0;
+    }
+}
+
 void strongHistogram(const uint8_t *data, size_t n, uint32_t *bins) {
   std::fill(bins, bins + 256, 0u);
 #pragma omp parallel

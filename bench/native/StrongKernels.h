@@ -60,4 +60,8 @@ void strongKmeans(const float *points, const float *centroids, int32_t *labels, 
 // held in two small buffers.
 void strongPathfinder(const int32_t *src, const int32_t *wall, int32_t *out, size_t cols, int rows);
 
+// Parboil's stencil (ZMarchProblem): the interior of planes 1 to nz - 2,
+// each thread a range of (plane, row) pairs, a simd loop along each row.
+void strongZmarch(const float *in, float *out, size_t n, size_t nz, float c0, float c1);
+
 }  // namespace bench

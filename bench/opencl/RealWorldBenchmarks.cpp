@@ -311,6 +311,27 @@ Record runStencil3d(Session &session, const BenchInfo &info, uint64_t n, const O
   return rateRecord(info, sizeText("n", n), timings, 2.0 * bytes, 1e9);
 }
 
+// Parboil's stencil, 32 x 4 groups over the interior rounded up to them.
+Record runStencilZmarch(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
+  ZMarchProblem problem(static_cast<uint32_t>(n));
+  size_t bytes = problem.cells() * sizeof(float);
+  Buffer in = session.buffer(bytes, problem.in.data(), CL_MEM_READ_ONLY);
+  Buffer out = session.buffer(bytes, nullptr, CL_MEM_WRITE_ONLY);
+  cl_kernel kernel = session.kernel("rw_stencil_zmarch");
+  setArgs(kernel, problem.c0, problem.c1, in, out, static_cast<cl_int>(n), static_cast<cl_int>(n),
+          static_cast<cl_int>(ZMarchProblem::kPlanes));
+  std::vector<float> got(problem.cells());
+  size_t local[2] = {32, 4};
+  size_t global[2] = {(n - 2 + 31) / 32 * 32, (n - 2 + 3) / 4 * 4};
+  auto timings = timeKernel(
+      session, options, kernel, 2, global, local, [&] { session.fill(out, kPoison, bytes); },
+      [&] {
+        session.read(out, got.data(), bytes);
+        return problem.verify(got.data());
+      });
+  return rateRecord(info, sizeText("n", n), timings, 2.0 * problem.updated() * sizeof(float), 1e9);
+}
+
 // The 16 x 16 tile sums of an n x n grid, 16 x 16 groups.
 Record runReduce2d(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
   TileSumProblem problem(static_cast<uint32_t>(n));
@@ -455,6 +476,12 @@ const std::vector<ClBench> &realWorldBenchmarks() {
         "Mcell/s", true, 1 << 20, 1 << 12, 1, "columns", uint64_t{1} << 26},
        "rw_pathfinder",
        runPathfinder,
+       Program::RealWorld},
+      {{"rw_stencil_zmarch", "Parboil's stencil: 7 points, each work-item marching along z behind its guard, "
+                             "n x n x 64, 32 x 4 groups (the last ones split)",
+        "GB/s", true, 256, 16, 1, "grid order", 1024},
+       "rw_stencil_zmarch",
+       runStencilZmarch,
        Program::RealWorld},
   };
   return benches;

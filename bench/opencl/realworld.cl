@@ -157,6 +157,27 @@ kernel void rw_stencil3d(global const float *in, global float *out, int N) {
            0.1f * (in[i - 1] + in[i + 1] + in[i - N] + in[i + N] + in[i - plane] + in[i + plane]);
 }
 
+// Parboil's stencil: each work-item marches along z through an nx x ny x nz
+// grid, carrying the planes below and at it, behind the guard Parboil
+// writes (`int` ids offset by one; 32 x 4 groups, the global size rounded
+// up to whole groups, so the last groups along x and y are split).
+kernel void rw_stencil_zmarch(float c0, float c1, global const float *A0, global float *Anext, int nx, int ny,
+                              int nz) {
+  int i = get_global_id(0) + 1;
+  int j = get_global_id(1) + 1;
+  if (i >= nx - 1 || j >= ny - 1) return;
+  float bottom = A0[i + nx * (j + ny * 0)];
+  float current = A0[i + nx * (j + ny * 1)];
+  for (int k = 1; k < nz - 1; k++) {
+    float top = A0[i + nx * (j + ny * (k + 1))];
+    Anext[i + nx * (j + ny * k)] = (top + bottom + A0[i + nx * (j + 1 + ny * k)] + A0[i + nx * (j - 1 + ny * k)] +
+                                    A0[i + 1 + nx * (j + ny * k)] + A0[i - 1 + nx * (j + ny * k)]) * c1 -
+                                   current * c0;
+    bottom = current;
+    current = top;
+  }
+}
+
 // Sums of the 16 x 16 tiles of an n x n grid: each group loads its tile into
 // __local memory and halves it by a tree over the linear local id, written
 // the way 2-D image code writes it (`int l = ly * 16 + lx; if (l < o)`).
