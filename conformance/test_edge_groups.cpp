@@ -54,13 +54,13 @@ kernel void on_data(global const int *keep, global const int *in, global int *ou
   out[x] = (int)acc;
 }
 // Rows of a matrix, a row per work-item along y and a column per
-// work-item along x, each summing the column over the rows up to its own.
+// work-item along x, each summing the column over the rows up to its own
+// (every row read, the later ones times 0: one loop for all).
 kernel void prefix_columns(global const int *m, global int *out, int w, int h) {
   int x = get_global_id(0), y = get_global_id(1);
   if (x >= w || y >= h) return;
   int acc = 0;
-  for (int r = 0; r < h; r++)
-    if (r <= y) acc += m[r * w + x];
+  for (int r = 0; r < h; r++) acc += m[r * w + x] * (r <= y);
   out[y * w + x] = acc;
 }
 )CLC";

@@ -97,6 +97,50 @@ done:
   ret void
 }
 
+; A guard on the data (`if (keep[lid])`): the groups it splits lie anywhere,
+; and it gets no version for the edges.
+define void @on_data(ptr %args, ptr %group, ptr %local, ptr %context) "lockstep-kernel"="on_data" {
+prologue:
+  %n = load i32, ptr %args, align 4, !invariant.load !{}
+  %inp = getelementptr i8, ptr %args, i64 8
+  %in = load ptr, ptr %inp, align 8, !invariant.load !{}
+  br label %entry
+
+entry:
+  %lid = call i64 @__lockstep.local_id(i32 0)
+  %kp = getelementptr i32, ptr %in, i64 %lid
+  %keep = load i32, ptr %kp, align 4
+  %kept = icmp ne i32 %keep, 0
+  br i1 %kept, label %then, label %end
+
+then:
+  br label %header
+
+header:
+  %k = phi i32 [ 0, %then ], [ %k.next, %body ]
+  %sum = phi float [ 0.0, %then ], [ %sum.next, %body ]
+  %more = icmp ult i32 %k, %n
+  br i1 %more, label %body, label %done
+
+body:
+  %k64 = zext i32 %k to i64
+  %row = mul i64 %k64, 1024
+  %idx = add i64 %row, %lid
+  %p = getelementptr float, ptr %in, i64 %idx
+  %v = load float, ptr %p
+  %sum.next = fadd float %sum, %v
+  %k.next = add i32 %k, 1
+  br label %header
+
+done:
+  %q = getelementptr float, ptr %in, i64 %lid
+  store float %sum, ptr %q
+  br label %end
+
+end:
+  ret void
+}
+
 ; CHECK-LABEL: define void @guarded(
 ; CHECK-NOT: masked.loop
 ; CHECK: prologue:
@@ -122,6 +166,11 @@ done:
 ; CHECK-LABEL: define void @plain(
 ; CHECK-NOT: edge.groups
 ; CHECK: ret void
+; CHECK-LABEL: define void @on_data(
+; CHECK-NOT: edge.groups
+; The whole groups' copy is still made.
+; CHECK: guard.all{{.*}}:
+; CHECK: ret void
 ; CHECK-LABEL: define internal void @guarded.whole_loops(
 
 ; In the version, the split groups' loop is masked: its `active` flags
@@ -131,6 +180,7 @@ done:
 ; CHECK: masked.latch.r:
 ; CHECK: _Z21work_group_reduce_addi
 ; CHECK-NOT: define internal void @plain.edge_groups(
+; CHECK-NOT: define internal void @on_data.edge_groups(
 
 ; OFF-NOT: edge_groups
 ; OFF-NOT: masked.loop

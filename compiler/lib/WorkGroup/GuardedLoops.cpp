@@ -68,6 +68,7 @@
 #include <optional>
 
 #include "Analysis/LoopCutCost.h"
+#include "Analysis/OpenCLNames.h"
 #include "Analysis/WorkItemDivergence.h"
 #include "Statistics.h"
 #include "WorkGroup/LoopCuts.h"
@@ -204,6 +205,39 @@ std::optional<Guard> findGuard(Loop *loop, const WorkItemDivergence &divergence,
       if (phi.getIncomingValueForBlock(branch) != value) return std::nullopt;
   }
   return guard;
+}
+
+// Whether the guards test the work-item's ids against values every
+// work-item shares (`i >= nx - 1`, `x < lo`), reading no memory the kernel
+// may change: then the groups they split lie at the grid's edges, where
+// the EdgeGroups version runs. A guard on the data (`if (keep[x])`) splits
+// groups anywhere, and the version would be built for nothing.
+bool testsIdsAlone(const Guard &guard) {
+  SmallVector<const Value *, 16> work;
+  for (BasicBlock *branch : guard.chain) work.push_back(cast<BranchInst>(branch->getTerminator())->getCondition());
+  SmallPtrSet<const Value *, 32> seen;
+  bool readsId = false;
+  while (!work.empty()) {
+    const auto *I = dyn_cast<Instruction>(work.pop_back_val());
+    if (!I || !seen.insert(I).second) continue;
+    if (seen.size() > 64) return false;
+    if (isLocalIdPlaceholder(*I)) {
+      readsId = true;
+      continue;
+    }
+    if (auto *load = dyn_cast<LoadInst>(I)) {
+      // The kernel's arguments and the group's GroupInfo: read-only.
+      const Value *object = getUnderlyingObject(load->getPointerOperand());
+      const Function &F = *load->getFunction();
+      if (!load->hasMetadata(LLVMContext::MD_invariant_load) && object != F.getArg(kArgBlockParam) &&
+          object != F.getArg(kGroupInfoParam))
+        return false;
+      continue;
+    }
+    if (I->mayReadOrWriteMemory() || isa<PHINode>(I)) return false;
+    append_range(work, I->operands());
+  }
+  return readsId;
 }
 
 // Takes `guard.loop` out of its guards (the CFG at the top of this file, but
@@ -356,6 +390,7 @@ void LoopCutter::hoistGuardedLoops(FunctionAnalysisManager &analyses) {
     BasicBlock *header = found->loop->getHeader();
     LLVM_DEBUG(dbgs() << "loop at " << header->getName() << " in " << F.getName() << ": out of "
                       << found->chain.size() << " guard(s)\n");
+    bool atEdges = testsIdsAlone(*found);
     AllocaInst *entered = takeOutOfGuard(*found, prologue, dominators, loops);
     hoistedHeaders.insert(header);
     ++NumGuardedLoops;
@@ -364,7 +399,7 @@ void LoopCutter::hoistGuardedLoops(FunctionAnalysisManager &analyses) {
     // guard again; else it is to be masked from the flags, which only an
     // innermost loop can be.
     bool masked = false;
-    if (cloneForWholeGroups(header, entered, analyses, maskSplitGroups, masked)) {
+    if (cloneForWholeGroups(header, entered, analyses, maskSplitGroups && atEdges, masked)) {
       ++wholeGroupCopies;
       if (masked) {
         guardedHeaders[header] = entered;
