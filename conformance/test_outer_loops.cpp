@@ -294,6 +294,41 @@ TEST_P(OuterLoops, InnerBoundsAndInnerStores) {
   }
 }
 
+// One work-item of each group sums a __local array after a barrier and
+// stores the sum (`if (lid == 0) { for (...) total += acc[i]; c[g] = total;
+// }`), in a loop over the group's vectors: its work-item loop leaves with
+// that sum once LICM moves the store past it, and widened as an outer loop
+// it had left with nothing (no output at all).
+TEST_P(OuterLoops, OneWorkItemSumsALocalArray) {
+  const size_t local = GetParam();
+  cl_kernel sum = kernel(R"CLC(
+    kernel void sum_local(global const int *in, global int *c, uint vectors, uint n) {
+      local int acc[300];
+      for (uint vec = get_group_id(0); vec < vectors; vec += get_num_groups(0)) {
+        for (uint i = get_local_id(0); i < n; i += get_local_size(0)) acc[i] = in[vec * n + i];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (get_local_id(0) == 0) {
+          int total = 0;
+          for (uint i = 0; i < n; i++) total += acc[i];
+          c[vec] = total;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+      }
+    }
+  )CLC",
+                         "sum_local");
+  ASSERT_NE(sum, nullptr);
+  if (local > kernelMaxGroupSize(sum)) GTEST_SKIP();
+  const uint32_t vectors = 7, n = 300;
+  std::vector<int> in = randomValues<int>(size_t(vectors) * n, -1000, 1000), want(vectors, 0);
+  for (size_t v = 0; v < vectors; ++v)
+    for (size_t i = 0; i < n; ++i) want[v] += in[v * n + i];
+  cl_mem mi = bufferFrom(in), mc = bufferFrom(std::vector<int>(vectors, -1));
+  ASSERT_TRUE(setArgs(sum, mi, mc, vectors, n));
+  ASSERT_TRUE(run(sum, {local * 3}, {local}));
+  EXPECT_EQ(read<int>(mc, vectors), want) << "local " << local;
+}
+
 INSTANTIATE_TEST_SUITE_P(LocalSizes, OuterLoops, ::testing::ValuesIn(kLocalSizes));
 
 }  // namespace

@@ -30,7 +30,8 @@
 // between; no calls but intrinsics the vectorizer widens, no atomics, volatile
 // accesses, allocas or vector values; every access marked parallel (the
 // lanes interleave the work-items'); the work-item loop with no header phi
-// but its counter. At most `-lockstep-outer-vectorize-chains` (8) values
+// but its counter, and no value used after it (the native path's live-outs
+// came out poison). At most `-lockstep-outer-vectorize-chains` (8) values
 // carried by the inner loops (each is a vector register a lane's worth).
 //
 // Where it pays: a gather costs a load per lane, as the scalar nest's loads
@@ -172,8 +173,15 @@ PHINode *outerCounter(Loop &loop, LoopInfo &loops, ScalarEvolution &SE,
   }
   if (chains > MaxChains) return nullptr;
   for (BasicBlock *block : loop.blocks()) {
-    for (Instruction &I : *block)
+    for (Instruction &I : *block) {
       if (!widens(I)) return nullptr;
+      // The native path keeps no value the loop leaves with: LICM had moved
+      // a store of the one work-item that makes it (`if (lid == 0) c[g] =
+      // sum`) past the loop, and the widened loop's last value came out
+      // poison, the store with it.
+      if (any_of(I.users(), [&](const User *user) { return !loop.contains(cast<Instruction>(user)); }))
+        return nullptr;
+    }
     auto *branch = dyn_cast<BranchInst>(block->getTerminator());
     if (!branch) return nullptr;
     if (branch->isConditional() && !loop.isLoopInvariant(branch->getCondition()) &&

@@ -9,6 +9,7 @@
 ; once per vector of work-items, and UniformVectorPhis makes the inner
 ; counters scalars and the gather of one address (`cent`) a load.
 ; RUN: %opt -passes=lockstep-outer-vectorize -S %s | FileCheck %s
+; RUN: %opt -passes=lockstep-outer-vectorize -S %s | FileCheck %s --check-prefix=LEAVES
 ; RUN: %opt -mtriple=x86_64-unknown-linux-gnu -mattr=+avx512f,+avx512bw,+avx512vl,+avx512dq \
 ; RUN:   -enable-vplan-native-path \
 ; RUN:   -passes='function(lockstep-outer-vectorize,loop-vectorize,lockstep-uniform-vector-phis)' -S %s \
@@ -371,3 +372,39 @@ attributes #0 = { "lockstep-work-group-code" }
 ; CHECK: ![[UNMARKED]] = distinct !{![[UNMARKED]], ![[PARALLEL]]}
 ; CHECK: ![[PRAGMA]] = distinct !{![[PRAGMA]], ![[VECTORIZED:[0-9]+]]}
 ; CHECK: ![[VECTORIZED]] = !{!"llvm.loop.isvectorized", i32 1}
+
+; A value the work-item loop leaves with (LICM moved the store of the one
+; work-item that makes it, `if (lid == 0) c[g] = sum`, past the loop): the
+; native path's live-outs came out poison, so the loop stays as it was: its
+; metadata is the parallel mark alone.
+; LEAVES-LABEL: define void @leaves_with_sum(
+; LEAVES: br i1 %done, label %exit, label %wi, !llvm.loop ![[L:[0-9]+]]
+; LEAVES: exit:
+; LEAVES: store i32 %total.out
+; LEAVES: ![[L]] = distinct !{![[L]], ![[P:[0-9]+]]}
+define void @leaves_with_sum(ptr addrspace(3) %acc, ptr addrspace(1) %c, i64 %n) #0 {
+entry:
+  br label %wi
+wi:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %wi.latch ]
+  br label %j.loop
+j.loop:
+  %j = phi i64 [ 0, %wi ], [ %j.next, %j.loop ]
+  %s = phi i32 [ 0, %wi ], [ %s.next, %j.loop ]
+  %ap = getelementptr inbounds i32, ptr addrspace(3) %acc, i64 %j
+  %a = load i32, ptr addrspace(3) %ap, align 4, !llvm.access.group !0
+  %s.next = add i32 %s, %a
+  %j.next = add nuw nsw i64 %j, 1
+  %j.done = icmp eq i64 %j.next, 300
+  br i1 %j.done, label %wi.latch, label %j.loop
+wi.latch:
+  %total = phi i32 [ %s.next, %j.loop ]
+  %i.next = add nuw nsw i64 %i, 1
+  %done = icmp eq i64 %i.next, %n
+  br i1 %done, label %exit, label %wi, !llvm.loop !12
+exit:
+  %total.out = phi i32 [ %total, %wi.latch ]
+  store i32 %total.out, ptr addrspace(1) %c, align 4
+  ret void
+}
+!12 = distinct !{!12, !6}
