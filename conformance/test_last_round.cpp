@@ -7,8 +7,9 @@
 // host's: a 64-bin histogram with __local atomics over an `int` grid-stride loop
 // at group sizes that leave every remainder, a loop over a __local array of
 // 300 by groups of 1 to 256, loops of no round, an unsigned counter
-// whose starts wrap inside a group (the whole loop), and a tree's levels
-// bound by the counter of the loop around their barriers.
+// whose starts wrap inside a group (the whole loop), a tree's levels
+// bound by the counter of the loop around their barriers, and a loop
+// around a loop (NVIDIA's scalarProd).
 #include <algorithm>
 #include <cstdint>
 
@@ -136,6 +137,65 @@ TEST_F(LastRound, TreeLevelsBoundByTheBarrierLoop) {
       for (size_t i = 0; i < 1000; ++i) want += in[g * 1000 + i];
       EXPECT_EQ(got[g], want) << "local " << local << ", group " << g;
       EXPECT_EQ(got2[g], 3 * want) << "local " << local << ", group " << g;
+    }
+  }
+}
+
+// NVIDIA's scalarProd: each group takes vectors by a grid-stride loop; its
+// work-items take accumulators by a loop over the group's width, each
+// summing its elements a stride of `accum` apart, a loop inside that loop;
+// then a tree. Integer products (exact), the inner loop's rounds uneven when
+// the vector's length is no multiple of `accum`, group sizes that leave
+// every remainder of it, an `int` and a `uint` counter.
+TEST_F(LastRound, StrideLoopAroundALoop) {
+  cl_kernel dot = kernel(R"CLC(
+    #define ACCUM 300
+    kernel void scalar_prod(global int *c, global const int *a, global const int *b, uint vectors, uint elements,
+                    int signedCounter) {
+      local int acc[ACCUM];
+      for (uint vec = get_group_id(0); vec < vectors; vec += get_num_groups(0)) {
+        uint base = elements * vec, end = base + elements;
+        if (signedCounter) {
+          for (int i = get_local_id(0); i < ACCUM; i += (int)get_local_size(0)) {
+            int sum = 0;
+            for (uint pos = base + i; pos < end; pos += ACCUM) sum += a[pos] * b[pos];
+            acc[i] = sum;
+          }
+        } else {
+          for (uint i = get_local_id(0); i < ACCUM; i += get_local_size(0)) {
+            int sum = 0;
+            for (uint pos = base + i; pos < end; pos += ACCUM) sum += a[pos] * b[pos];
+            acc[i] = sum;
+          }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (get_local_id(0) == 0) {
+          int total = 0;
+          for (int i = 0; i < ACCUM; i++) total += acc[i];
+          c[vec] = total;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+      }
+    }
+  )CLC",
+                       "scalar_prod");
+  ASSERT_NE(dot, nullptr);
+  const uint32_t vectors = 6;
+  for (uint32_t elements : {300u, 1000u, 4096u, 17u}) {
+    std::vector<int> a = randomValues<int>(size_t(vectors) * elements, -50, 50),
+                     b = randomValues<int>(size_t(vectors) * elements, -50, 50);
+    std::vector<int> want(vectors, 0);
+    for (size_t v = 0; v < vectors; ++v)
+      for (size_t e = 0; e < elements; ++e) want[v] += a[v * elements + e] * b[v * elements + e];
+    for (size_t local : {1u, 7u, 64u, 256u}) {
+      if (local > kernelMaxGroupSize(dot)) continue;
+      for (cl_int signedCounter : {0, 1}) {
+        cl_mem mc = bufferFrom(std::vector<int>(vectors, 0)), ma = bufferFrom(a), mb = bufferFrom(b);
+        ASSERT_TRUE(setArgs(dot, mc, ma, mb, vectors, elements, signedCounter));
+        ASSERT_TRUE(run(dot, {local * 4}, {local}));
+        EXPECT_EQ(read<int>(mc, vectors), want)
+            << elements << " elements, local " << local << (signedCounter ? ", int" : ", uint");
+      }
     }
   }
 }

@@ -327,7 +327,7 @@ void LoopCutter::splitLastRounds(FunctionAnalysisManager &analyses) {
     auto uniform = [&](const Value *value) { return kUniformBounds && !divergence.differs(value); };
     for (Loop *loop : loops.getLoopsInPreorder()) {
       BasicBlock *latch = loop->getLoopLatch();
-      if (!loop->isInnermost() || !latch || latch->getTerminator()->getMetadata(kWholeLoopMarker)) continue;
+      if (!latch || latch->getTerminator()->getMetadata(kWholeLoopMarker)) continue;
       if (splitLastRound(loop, dominators, loops, uniform)) {
         analyses.invalidate(F, PreservedAnalyses::none());
         split = true;

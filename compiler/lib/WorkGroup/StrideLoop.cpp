@@ -4,6 +4,7 @@
 
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Support/CommandLine.h>
 
 #include <algorithm>
 
@@ -82,12 +83,22 @@ Value *startAt(const Start &start, Value *id, IRBuilder<> &builder) {
 }
 
 
+// Loops with loops inside (NVIDIA's scalarProd: `for (iAccum = lid; iAccum
+// < ACCUM_N; iAccum += lsz)` around the loop over a vector's elements) are
+// taken too: their shared rounds are a loop the group runs alike, around
+// the inner loop (cut or masked where innermost), and the last round an
+// `if` around it. Whole in each work-item, the nest's inner loop had run a
+// work-item at a time.
+static cl::opt<bool> kStrideNests("lockstep-stride-nests", cl::Hidden, cl::init(true),
+                                  cl::desc("Split stride loops that hold loops of their own into shared rounds "
+                                           "and a last round"));
+
 // The loop's shape, or nothing: a header that is the only exit and tests
 // a counter (a header phi stepping by t) against a bound the group shares,
 // a start `lid(d) + u`, nothing convergent inside.
 std::optional<Stride> strideOf(Loop *loop, const BasicBlock *prologue, unsigned maxSize,
                                function_ref<bool(const Value *)> uniform) {
-  if (!loop->isInnermost()) return std::nullopt;
+  if (!kStrideNests && !loop->isInnermost()) return std::nullopt;
   BasicBlock *header = loop->getHeader(), *preheader = loop->getLoopPreheader(), *latch = loop->getLoopLatch();
   BasicBlock *exit = loop->getExitBlock();
   if (!preheader || !latch || !exit || !loop->hasDedicatedExits()) return std::nullopt;
