@@ -190,7 +190,8 @@ TEST_F(LastRound, StrideLoopAroundALoop) {
     for (size_t local : {1u, 7u, 64u, 256u}) {
       if (local > kernelMaxGroupSize(dot)) continue;
       for (cl_int signedCounter : {0, 1}) {
-        cl_mem mc = bufferFrom(std::vector<int>(vectors, 0)), ma = bufferFrom(a), mb = bufferFrom(b);
+        cl_mem mc = bufferFrom(std::vector<int>(vectors, 0)), ma = bufferFrom(a),
+               mb = bufferFrom(b);
         ASSERT_TRUE(setArgs(dot, mc, ma, mb, vectors, elements, signedCounter));
         ASSERT_TRUE(run(dot, {local * 4}, {local}));
         EXPECT_EQ(read<int>(mc, vectors), want)
