@@ -4,7 +4,9 @@
 // too narrow to widen a cut loop's rows) and one whose work-item loops take
 // one vector a trip (for narrow rows); the loop cuts drop both where they
 // cut nothing. It also gets one for rows of exactly 16 work-items (16 x 16
-// tiles), whose work-item loops run a constant count. A kernel without a
+// tiles), whose work-item loops run a constant count, and one for the
+// groups at the grid's edges, whose guarded loops are masked for the groups
+// a guard splits (dropped where no such loop is). A kernel without a
 // barrier or collective of its own runs in strips (Strips.cpp) and gets a
 // copy that does not, for rows the strips do not divide. A straight-line
 // kernel, with `fold-narrow-rows` (targets with masked vector memory
@@ -66,6 +68,10 @@ cl::opt<unsigned> kMaskedTailMaxInstructions(
     cl::desc("Straight-line kernels longer than this get no masked-tail version"));
 
 // The vector-rows version is a fourth copy of the kernel through -O3.
+cl::opt<unsigned> kVectorRowsMaxInstructions(
+    "lockstep-vector-rows-max-instructions", cl::Hidden, cl::init(2000),
+    cl::desc("Kernels longer than this get no version for rows of the vector-row width"));
+
 // Groups at the grid's edges are the ones a guard splits (`if (i < n)` in
 // the last group along x, `if (x > 0)` in the first): they run a version
 // whose guarded loops mask the work-items the guard kept out, where the
@@ -77,10 +83,6 @@ cl::opt<unsigned> kMaskedTailMaxInstructions(
 cl::opt<bool> kEdgeGroupVersions("lockstep-edge-group-versions", cl::Hidden, cl::init(true),
                                  cl::desc("Give kernels with guarded loops a version for the groups at the grid's "
                                           "edges, whose split groups mask those loops"));
-
-cl::opt<unsigned> kVectorRowsMaxInstructions(
-    "lockstep-vector-rows-max-instructions", cl::Hidden, cl::init(2000),
-    cl::desc("Kernels longer than this get no version for rows of the vector-row width"));
 
 constexpr std::pair<WorkGroupVersion, const char *> kVersionNames[] = {
     {WorkGroupVersion::WholeLoops, "whole-loops"},

@@ -82,7 +82,6 @@ Value *startAt(const Start &start, Value *id, IRBuilder<> &builder) {
   return value;
 }
 
-
 // Loops with loops inside (NVIDIA's scalarProd: `for (iAccum = lid; iAccum
 // < ACCUM_N; iAccum += lsz)` around the loop over a vector's elements) are
 // taken too: their shared rounds are a loop the group runs alike, around

@@ -45,13 +45,13 @@ struct Stride {
   Start start;
 };
 
-// The loop's shape, or nothing: an innermost loop of at most `maxSize`
-// instructions whose header is the only exit and tests a counter (a header
-// phi stepping by t) against a bound the group shares (computed alike from
-// `prologue`, or a value `uniform` says every work-item holds alike: the
-// counter of a loop around barriers, a tree's `stride`), a start
-// `lid(d) + u`, nothing convergent inside; a constant step to a constant
-// bound is FewRounds.cpp's.
+// The loop's shape, or nothing: a loop (innermost, or a nest where
+// `-lockstep-stride-nests` allows) of at most `maxSize` instructions whose
+// header is the only exit and tests a counter (a header phi stepping by t)
+// against a bound the group shares (computed alike from `prologue`, or a
+// value `uniform` says every work-item holds alike: the counter of a loop
+// around barriers, a tree's `stride`), a start `lid(d) + u`, nothing
+// convergent inside; a constant step to a constant bound is FewRounds.cpp's.
 std::optional<Stride> strideOf(llvm::Loop *loop, const llvm::BasicBlock *prologue, unsigned maxSize,
                                llvm::function_ref<bool(const llvm::Value *)> uniform = nullptr);
 
