@@ -841,6 +841,68 @@ TEST_P(DivergentAccess, TableLookupsOfBytesAndHalfwords) {
   }
 }
 
+// SHOC's CSR-vector SpMV: `width` work-items per row, each summing the
+// row's elements a width apart from a start read from memory, behind a
+// guard on the row, then a tree over the group's partial sums. Rows of
+// every length (none, fewer than the lanes, many), widths 1 to 32. The loop
+// is left whole in each work-item (masked it would only gather:
+// LoopCutCost's gathersWhenMasked); each work-item must still run exactly
+// its own rounds. Small integers: the sums are exact.
+TEST_P(DivergentAccess, RowsSummedAWidthApart) {
+  cl_kernel k = kernel(R"CLC(
+    kernel void k(global const float *val, global const float *vec, global const int *cols,
+                  global const int *rowStart, int dim, int width, global float *out, local float *partial) {
+      int t = get_local_id(0);
+      int lane = t & (width - 1);
+      int row = get_group_id(0) * (get_local_size(0) / width) + t / width;
+      float sum = 0;
+      if (row < dim) {
+        for (int j = rowStart[row] + lane; j < rowStart[row + 1]; j += width) sum += val[j] * vec[cols[j]];
+      }
+      partial[t] = sum;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (int span = width / 2; span > 0; span /= 2) {
+        if (lane < span) partial[t] += partial[t + span];
+        barrier(CLK_LOCAL_MEM_FENCE);
+      }
+      if (lane == 0 && row < dim) out[row] = partial[t];
+    }
+  )CLC",
+                       "k");
+  ASSERT_NE(k, nullptr);
+  const size_t local = GetParam();
+  const int columns = 300;
+  std::uniform_int_distribution<int> length(0, 70), value(-8, 8), column(0, columns - 1);
+  for (int width : {1, 2, 4, 8, 16, 32}) {
+    if (size_t(width) > local || local % width != 0) continue;
+    const size_t rowsPerGroup = local / width, groups = 5;
+    const int dim = int(rowsPerGroup * groups) - (rowsPerGroup > 1 ? 1 : 0);  // the last group one row short
+    std::vector<cl_int> rowStart(dim + 1, 0);
+    for (int r = 0; r < dim; ++r) {
+      int n = length(rng_);
+      if (r % 7 == 0) n = 0;
+      if (r % 5 == 1) n = 150 + n;
+      rowStart[r + 1] = rowStart[r] + n;
+    }
+    const int nnz = std::max(rowStart[dim], 1);
+    std::vector<float> val(nnz), vec(columns);
+    std::vector<cl_int> cols(nnz);
+    for (float &v : val) v = float(value(rng_));
+    for (float &v : vec) v = float(value(rng_));
+    for (cl_int &c : cols) c = column(rng_);
+    cl_mem mv = bufferFrom(val), mx = bufferFrom(vec), mc = bufferFrom(cols), mr = bufferFrom(rowStart),
+           mo = buffer(CL_MEM_READ_WRITE, std::max(dim, 1) * sizeof(float));
+    ASSERT_TRUE(setArgs(k, mv, mx, mc, mr, cl_int(dim), cl_int(width), mo, LocalBytes{local * sizeof(float)}));
+    ASSERT_TRUE(run(k, {local * groups}, {local}));
+    std::vector<float> out = read<float>(mo, std::max(dim, 1));
+    for (int r = 0; r < dim; ++r) {
+      double want = 0;
+      for (int j = rowStart[r]; j < rowStart[r + 1]; ++j) want += double(val[j]) * vec[cols[j]];
+      ASSERT_EQ(out[r], float(want)) << "row " << r << " of " << dim << ", width " << width;
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(LocalSizes, DivergentAccess, ::testing::ValuesIn(kLocalSizes));
 
 }  // namespace

@@ -44,6 +44,14 @@ cl::opt<bool> kStepsSeeInvariants("lockstep-loop-steps-see-invariants", cl::Hidd
                                    cl::desc("Values computed inside a kernel loop from values outside it count "
                                             "as not moving along it (the cut's access order)"));
 
+// A loop whose rounds differ between the work-items and whose moving
+// accesses would all be gathers masked is left whole unless each round does
+// more than this many lanes of arithmetic per such access.
+cl::opt<uint64_t> kMaskedArithmeticPerGather(
+    "lockstep-masked-arithmetic-per-gather", cl::Hidden, cl::init(4),
+    cl::desc("Lanes of arithmetic per gathering access above which a loop whose rounds differ is masked "
+             "(0: mask such loops whatever their arithmetic)"));
+
 bool invariantIn(const Loop &loop, const Instruction &I, unsigned depth = 4) {
   if (!loop.contains(&I)) return true;
   if (!kStepsSeeInvariants) return false;
@@ -230,6 +238,29 @@ bool favoursWorkItemOrder(Loop *loop, ScalarEvolution &evolution, const SmallPtr
 
 bool runsAcrossWorkItems(Loop *loop, ScalarEvolution &evolution, const SmallPtrSetImpl<const Value *> &divergent) {
   return accessOrder(loop, evolution, divergent).acrossItems > 0;
+}
+
+bool gathersWhenMasked(Loop *loop, ScalarEvolution &evolution, const SmallPtrSetImpl<const Value *> &divergent,
+                       unsigned vectorBits) {
+  if (kMaskedArithmeticPerGather == 0) return false;
+  const DataLayout &layout = loop->getHeader()->getModule()->getDataLayout();
+  StepOf along{loop, divergent}, across{nullptr, divergent};
+  uint64_t gathers = 0;
+  for (BasicBlock *block : loop->blocks())
+    for (Instruction &I : *block) {
+      Value *pointer = getLoadStorePointerOperand(&I);
+      if (!pointer) continue;
+      int64_t size = layout.getTypeStoreSize(getLoadStoreType(&I)).getFixedValue();
+      const SCEV *address = evolution.getSCEV(pointer);
+      if (along(address) == 0) continue;  // the same address every round
+      // The same for all (one load for the round), or the work-items a
+      // known step apart within a cache line of each other (the group
+      // streams through it a round at a time, `in[2 * lid + round * n]`).
+      std::optional<int64_t> itemStep = across(address);
+      if (itemStep && *itemStep >= -64 && *itemStep <= 64) return false;
+      ++gathers;
+    }
+  return gathers > 0 && summarizeLoop(*loop, vectorBits).arithmeticLanes <= kMaskedArithmeticPerGather * gathers;
 }
 
 namespace {

@@ -374,9 +374,15 @@ void LoopCutter::hoistGuardedLoops(FunctionAnalysisManager &analyses) {
     const WorkItemDivergence &divergence = analyses.getResult<WorkItemDivergenceAnalysis>(F);
     bool keepsVectorsWhole = summarizeFunction(F, vectorBits).fullWidthVectors;
     std::optional<Guard> found;
-    // A loop a cut would serve: innermost, not unrolled whole by -O3.
+    // A loop a cut would serve: innermost, not unrolled whole by -O3, and,
+    // where its rounds differ between the work-items (it is to be masked),
+    // not one that masked would only gather (LoopCutCost.h).
     auto served = [&](Loop *inner) {
       if (!inner->isInnermost() || !mayCut(inner, evolution, divergence, keepsVectorsWhole)) return false;
+      SmallVector<BasicBlock *, 4> exiting;
+      inner->getExitingBlocks(exiting);
+      bool roundsDiffer = any_of(exiting, [&](BasicBlock *block) { return divergence.isBranching(block); });
+      if (roundsDiffer && gathersWhenMasked(inner, evolution, divergence.differingValues(), vectorBits)) return false;
       unsigned trips = evolution.getSmallConstantTripCount(inner);
       return trips == 0 || !keepsWhole(inner, trips, vectorBits);
     };

@@ -191,6 +191,9 @@ unsigned LoopCutter::run(FunctionAnalysisManager &analyses) {
       if (!guarded && !kMaskAtomicLoops && makesAtomics(*loop) &&
           !runsAcrossWorkItems(loop, cutEvolution, divergence.differingValues()))
         keptUnmasked.insert(loop);
+      // A loop that masked would only gather (LoopCutCost.h) stays whole.
+      if (!guarded && gathersWhenMasked(loop, cutEvolution, divergence.differingValues(), vectorBits))
+        keptUnmasked.insert(loop);
     }
   }
   for (Loop *loop : keptGuarded) keepGuard(loop, guardedHeaders.lookup(loop->getHeader()));
