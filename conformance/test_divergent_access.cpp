@@ -18,6 +18,7 @@ namespace {
 class DivergentAccess : public LocalSizeTest {};
 class TileAccess : public ClTest {};
 class TreeScan : public ClTest {};
+class ByteCounters : public ClTest {};
 
 // One work-item (each position in turn) adds to a uniform counter, as
 // `if (get_global_id(0) == 0) counter[0] += 1` does; then a group-sparse
@@ -899,6 +900,64 @@ TEST_P(DivergentAccess, RowsSummedAWidthApart) {
       double want = 0;
       for (int j = rowStart[r]; j < rowStart[r + 1]; ++j) want += double(val[j]) * vec[cols[j]];
       ASSERT_EQ(out[r], float(want)) << "row " << r << " of " << dim << ", width " << width;
+    }
+  }
+}
+
+// NVIDIA's histogram64: each work-item counts into its own byte column of a
+// __local array (`column[bin * size]++`, four bins a word, sixteen a round
+// of a grid-stride loop), then one work-item per bin sums the bin's row.
+// The byte loads and stores at computed addresses stay scalar (a byte
+// scatter goes out a lane at a time: NarrowGathers leaves such loops
+// alone); every count must land, at every group size.
+TEST_F(ByteCounters, OneColumnPerWorkItem) {
+  for (size_t local : {64, 128, 256}) {
+    std::string options = "-D GROUP=" + std::to_string(local);
+    cl_program program = build(R"CLC(
+      kernel void k(global uint *partial, global const uint4 *data, uint count) {
+        local uchar counts[GROUP * 64];
+        uint lid = get_local_id(0);
+        for (uint i = 0; i < 16; i++) ((local uint *)counts)[lid + i * GROUP] = 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        local uchar *column = counts + lid;
+        for (uint pos = get_global_id(0); pos < count; pos += get_global_size(0)) {
+          uint4 d = data[pos];
+          uint w[4] = {d.x, d.y, d.z, d.w};
+          for (int j = 0; j < 4; j++) {
+            column[((w[j] >> 2) & 63) * GROUP]++;
+            column[((w[j] >> 10) & 63) * GROUP]++;
+            column[((w[j] >> 18) & 63) * GROUP]++;
+            column[((w[j] >> 26) & 63) * GROUP]++;
+          }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid < 64) {
+          uint sum = 0;
+          for (uint i = 0; i < GROUP; i++) sum += counts[lid * GROUP + i];
+          partial[get_group_id(0) * 64 + lid] = sum;
+        }
+      }
+    )CLC",
+                               options.c_str());
+    ASSERT_NE(program, nullptr);
+    cl_kernel k = kernelOf(program, "k");
+    ASSERT_TRUE(k);
+    const size_t groups = 7, global = local * groups;
+    // At most 15 rounds a work-item: each byte counter stays under 256.
+    for (size_t count : {size_t(0), size_t(1), global - 3, 4 * global + 5, 15 * global}) {
+      std::vector<cl_uint> data =
+          randomValues<cl_uint>(std::max(count, size_t(1)) * 4, 0, 0xffffffffu);
+      cl_mem md = bufferFrom(data), mp = buffer(CL_MEM_READ_WRITE, groups * 64 * sizeof(cl_uint));
+      ASSERT_TRUE(setArgs(k, mp, md, cl_uint(count)));
+      ASSERT_TRUE(run(k, {global}, {local}));
+      std::vector<cl_uint> partial = read<cl_uint>(mp, groups * 64);
+      std::vector<cl_uint> want(64, 0), got(64, 0);
+      for (size_t i = 0; i < count * 4; ++i)
+        for (int shift : {2, 10, 18, 26}) ++want[(data[i] >> shift) & 63];
+      for (size_t g = 0; g < groups; ++g)
+        for (int b = 0; b < 64; ++b) got[b] += partial[g * 64 + b];
+      for (int b = 0; b < 64; ++b)
+        ASSERT_EQ(got[b], want[b]) << "bin " << b << ", count " << count << ", group " << local;
     }
   }
 }

@@ -5,8 +5,8 @@
 ; a gather of the aligned 32-bit words that hold the elements, shifted.
 ; Consecutive and invariant loads (also those consecutive once the
 ; vectorizer checks that an int index does not wrap), 32-bit loads,
-; halfwords that may be misaligned, and loops the vectorizer would not widen
-; (an atomic) stay.
+; halfwords that may be misaligned, loops the vectorizer would not widen
+; (an atomic), and loops that also scatter bytes or halfwords stay.
 ; RUN: %opt -passes=lockstep-narrow-gathers -S %s | FileCheck %s
 ; RUN: %opt -passes='function(lockstep-narrow-gathers),lockstep-narrow-gathers-lowering' -S %s \
 ; RUN:   | FileCheck %s --check-prefix=LOWERED
@@ -134,6 +134,34 @@ done:
   ret void
 }
 
+; Left alone: a loop that also stores bytes to computed addresses (each
+; work-item counting into its byte column, `column[x * 64]++`), which would
+; go out a lane at a time widened.
+; CHECK-LABEL: define void @byte_counters(
+; CHECK-NOT: __lockstep_narrow_gather
+; CHECK: ret void
+define void @byte_counters(ptr %in, ptr addrspace(3) %counts) #0 {
+entry:
+  br label %loop
+loop:
+  %wi = phi i64 [ 0, %entry ], [ %next, %loop ]
+  %ip = getelementptr inbounds i32, ptr %in, i64 %wi
+  %x = load i32, ptr %ip, align 4, !llvm.access.group !0
+  %bin = and i32 %x, 63
+  %row = shl i32 %bin, 6
+  %row64 = zext i32 %row to i64
+  %slot = add i64 %row64, %wi
+  %cp = getelementptr inbounds i8, ptr addrspace(3) %counts, i64 %slot
+  %c = load i8, ptr addrspace(3) %cp, align 1, !llvm.access.group !0
+  %c1 = add i8 %c, 1
+  store i8 %c1, ptr addrspace(3) %cp, align 1, !llvm.access.group !0
+  %next = add nuw nsw i64 %wi, 1
+  %more = icmp ult i64 %next, 64
+  br i1 %more, label %loop, label %done, !llvm.loop !6
+done:
+  ret void
+}
+
 ; CHECK: attributes #[[VARIANTS]] = { "vector-function-abi-variant"="_ZGV_LLVM_M2v___lockstep_narrow_gather_i8_p2_a1(__lockstep_narrow_gather_i8_p2_a1_v2),{{.*}}_ZGV_LLVM_M64v___lockstep_narrow_gather_i8_p2_a1(__lockstep_narrow_gather_i8_p2_a1_v64)" }
 
 attributes #0 = { "lockstep-work-group-code" }
@@ -144,3 +172,4 @@ attributes #0 = { "lockstep-work-group-code" }
 !3 = distinct !{!3, !4}
 !4 = !{!"llvm.loop.parallel_accesses", !0}
 !5 = distinct !{!5, !4}
+!6 = distinct !{!6, !4}

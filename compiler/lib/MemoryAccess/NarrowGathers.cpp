@@ -32,7 +32,17 @@
 // arithmetic does not wrap) stay: the vectorizer loads those as vectors (a
 // stride of 3 bytes, `vload3`, as an interleaved group).
 //
+// Not in a loop that also stores bytes or halfwords to addresses that are
+// not affine in it (a scatter, which x86 cannot do for such elements: per
+// lane, an extract of the address and of the element and a store). NVIDIA's
+// histogram64, whose work-items each count into a byte column of a __local
+// array (`l_WorkitemBase[data * 64]++`, sixteen per round), went widened
+// once its byte loads were gathers: 32 lanes of gathers, then 32 byte
+// stores a lane at a time, 2-3x slower than the scalar loop the vectorizer
+// chose without them (PoCL's).
+//
 // `-lockstep-narrow-gathers=false` turns the rewrite off.
+#include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
@@ -71,9 +81,33 @@ namespace {
 
 constexpr const char *kPrefix = "__lockstep_narrow_gather_";
 
-// Whether `load` is one the rewrite takes: a byte or a 2-aligned 16-bit
-// integer, from an address that moves with the work-items but not by a
-// constant step.
+// Whether `pointer`, of a byte or halfword access in `loop`, moves with
+// the work-items but not by a constant step: affine, or affine once the
+// vectorizer checks that 32-bit index arithmetic does not wrap (`in[(y - 1)
+// * w + x - 1]` with int indices, a sign extension of a recurrence), it is a
+// consecutive or strided access.
+bool computedAddress(Value *pointer, Loop &loop, ScalarEvolution &evolution) {
+  if (evolution.isLoopInvariant(evolution.getSCEV(pointer), &loop)) return false;
+  PredicatedScalarEvolution predicated(evolution, loop);
+  const SCEVAddRecExpr *recurrence = predicated.getAsAddRec(pointer);
+  return !(recurrence && recurrence->getLoop() == &loop && recurrence->isAffine());
+}
+
+// Whether `loop` stores bytes or halfwords to computed addresses.
+bool scattersNarrow(Loop &loop, ScalarEvolution &evolution) {
+  for (BasicBlock *block : loop.blocks())
+    for (Instruction &I : *block)
+      if (auto *store = dyn_cast<StoreInst>(&I)) {
+        Type *type = store->getValueOperand()->getType();
+        if (type->isIntegerTy() && type->getIntegerBitWidth() <= 16 &&
+            computedAddress(store->getPointerOperand(), loop, evolution))
+          return true;
+      }
+  return false;
+}
+
+// Whether `load` is one the rewrite takes, its loop's stores aside: a byte
+// or a 2-aligned 16-bit integer, from a computed address.
 bool takes(LoadInst &load, Loop &loop, ScalarEvolution &evolution) {
   if (!load.isSimple() || !load.hasMetadata(LLVMContext::MD_access_group)) return false;
   Type *type = load.getType();
@@ -83,14 +117,7 @@ bool takes(LoadInst &load, Loop &loop, ScalarEvolution &evolution) {
   // layouts, for a reason not found yet (a half table lookup alone is right).
   if (!type->isIntegerTy() || (bits != 8 && bits != 16)) return false;
   if (bits == 16 && load.getAlign() < Align(2)) return false;
-  const SCEV *address = evolution.getSCEV(load.getPointerOperand());
-  if (evolution.isLoopInvariant(address, &loop)) return false;
-  // Affine, or affine once the vectorizer checks that 32-bit index
-  // arithmetic does not wrap (`in[(y - 1) * w + x - 1]` with int indices, a
-  // sign extension of a recurrence): a consecutive or strided load.
-  PredicatedScalarEvolution predicated(evolution, loop);
-  const SCEVAddRecExpr *recurrence = predicated.getAsAddRec(load.getPointerOperand());
-  return !(recurrence && recurrence->getLoop() == &loop && recurrence->isAffine());
+  return computedAddress(load.getPointerOperand(), loop, evolution);
 }
 
 std::string typeName(Type *type) { return "i" + std::to_string(type->getIntegerBitWidth()); }
@@ -160,10 +187,14 @@ PreservedAnalyses NarrowGathersPass::run(Function &F, FunctionAnalysisManager &A
   if (!Enabled || F.isDeclaration()) return PreservedAnalyses::all();
   auto &LI = AM.getResult<LoopAnalysis>(F);
   auto &SE = AM.getResult<ScalarEvolutionAnalysis>(F);
+  DenseMap<const Loop *, bool> scatters;  // scattersNarrow, once a loop
   SmallVector<Instruction *, 8> found =
       collectInWorkItemLoops(F, LI, [&](Instruction &I, Loop &loop) {
         auto *load = dyn_cast<LoadInst>(&I);
-        return load && takes(*load, loop, SE);
+        if (!load || !takes(*load, loop, SE)) return false;
+        auto [entry, inserted] = scatters.try_emplace(&loop, false);
+        if (inserted) entry->second = scattersNarrow(loop, SE);
+        return !entry->second;
       });
   if (found.empty()) return PreservedAnalyses::all();
   for (Instruction *I : found) {
