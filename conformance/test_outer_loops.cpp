@@ -259,6 +259,62 @@ TEST_P(OuterLoops, SumsInProgramOrder) {
   }
 }
 
+// Parboil's SGEMM (mysgemmNT): each work-item keeps a row of TILE_N partial
+// sums across the loop over a __local tile of B (`c[kk] += a * b_s[j *
+// TILE_N + kk]`), its A element read a column apart. Widened across the
+// work-items with all TILE_N sums carried (as many as the target has vector
+// registers), each sum must still be its own, multiply-added in program
+// order: C = A * B^T, checked bit for bit with fma, for tiles of 8, 16 and
+// 32 sums.
+TEST_F(OuterLoops, RowOfPartialSumsPerWorkItem) {
+  const char *source = R"CLC(
+    kernel void sgemm(global const float *A, int lda, global const float *B, int ldb, global float *C,
+                      int ldc, int k) {
+      float c[TILE_N];
+      for (int i = 0; i < TILE_N; i++) c[i] = 0.0f;
+      int mid = get_local_id(1) * get_local_size(0) + get_local_id(0);
+      int m = get_group_id(0) * (TILE_N * TILE_H) + mid;
+      int n = get_group_id(1) * TILE_N + get_local_id(0);
+      local float b_s[TILE_H * TILE_N];
+      for (int i = 0; i < k; i += TILE_H) {
+        b_s[get_local_id(0) + get_local_id(1) * TILE_N] = B[n + (i + get_local_id(1)) * ldb];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int j = 0; j < TILE_H; j++) {
+          float a = A[m + (i + j) * lda];
+          for (int kk = 0; kk < TILE_N; kk++) c[kk] = fma(a, b_s[j * TILE_N + kk], c[kk]);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+      }
+      int t = ldc * get_group_id(1) * TILE_N + m;
+      for (int i = 0; i < TILE_N; i++) C[t + i * ldc] = c[i];
+    }
+  )CLC";
+  for (int tileN : {8, 16, 32}) {
+    const int tileH = 4, tileM = tileN * tileH, m = 2 * tileM, n = 3 * tileN, k = 5 * tileH;
+    std::string options = "-D TILE_N=" + std::to_string(tileN) + " -D TILE_H=" + std::to_string(tileH);
+    cl_program program = build(source, options);
+    ASSERT_NE(program, nullptr);
+    cl_kernel kernel = kernelOf(program, "sgemm");
+    ASSERT_NE(kernel, nullptr);
+    // Column-major A (k x m) and B (k x n), as the benchmark stores them.
+    std::vector<float> a(size_t(k) * m), b(size_t(k) * n);
+    for (float &x : a) x = randomValues<float>(1, -1.0f, 1.0f)[0];
+    for (float &x : b) x = randomValues<float>(1, -1.0f, 1.0f)[0];
+    cl_mem ma = bufferFrom(a), mb = bufferFrom(b),
+           mc = buffer(CL_MEM_READ_WRITE, size_t(m) * n * sizeof(float));
+    ASSERT_TRUE(setArgs(kernel, ma, cl_int(m), mb, cl_int(n), mc, cl_int(m), cl_int(k)));
+    ASSERT_TRUE(run(kernel, {size_t(m / tileM * tileN), size_t(n / tileN * tileH)},
+                    {size_t(tileN), size_t(tileH)}));
+    std::vector<float> c = read<float>(mc, size_t(m) * n);
+    for (int col = 0; col < n; ++col)
+      for (int row = 0; row < m; ++row) {
+        float s = 0.0f;
+        for (int i = 0; i < k; ++i) s = std::fma(a[size_t(i) * m + row], b[size_t(i) * n + col], s);
+        ASSERT_EQ(c[size_t(col) * m + row], s) << "C(" << row << ", " << col << "), tile " << tileN;
+      }
+  }
+}
+
 TEST_P(OuterLoops, InnerBoundsAndInnerStores) {
   cl_program program = build(kNests);
   ASSERT_NE(program, nullptr);

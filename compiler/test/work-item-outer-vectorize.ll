@@ -348,6 +348,135 @@ declare float @opaque(float)
 
 attributes #0 = { "lockstep-work-group-code" }
 
+; A row of partial sums per work-item (Parboil's SGEMM: `c[kk] += a *
+; b_s[j * 32 + kk]`, the kk loop unrolled, its index `(j << 4) | kk` a
+; disjoint or), here 12: as many carried values as the target has vector
+; registers are taken (32 with AVX-512).
+; WIDE-LABEL: define void @row_of_sums(
+; WIDE: vector.body:
+; WIDE: call <16 x float> @llvm.masked.gather.v16f32
+; WIDE: load float, ptr addrspace(3)
+; WIDE: call <16 x float> @llvm.fmuladd.v16f32
+; WIDE: call void @llvm.masked.scatter.v16f32
+define void @row_of_sums(ptr addrspace(1) %a, ptr addrspace(3) %b, ptr addrspace(1) %c, i64 %n) #0 {
+entry:
+  br label %wi
+wi:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %wi.latch ]
+  br label %j.loop
+j.loop:
+  %j = phi i64 [ 0, %wi ], [ %j.next, %j.loop ]
+  %s0 = phi float [ 0.0, %wi ], [ %t0, %j.loop ]
+  %s1 = phi float [ 0.0, %wi ], [ %t1, %j.loop ]
+  %s2 = phi float [ 0.0, %wi ], [ %t2, %j.loop ]
+  %s3 = phi float [ 0.0, %wi ], [ %t3, %j.loop ]
+  %s4 = phi float [ 0.0, %wi ], [ %t4, %j.loop ]
+  %s5 = phi float [ 0.0, %wi ], [ %t5, %j.loop ]
+  %s6 = phi float [ 0.0, %wi ], [ %t6, %j.loop ]
+  %s7 = phi float [ 0.0, %wi ], [ %t7, %j.loop ]
+  %s8 = phi float [ 0.0, %wi ], [ %t8, %j.loop ]
+  %s9 = phi float [ 0.0, %wi ], [ %t9, %j.loop ]
+  %s10 = phi float [ 0.0, %wi ], [ %t10, %j.loop ]
+  %s11 = phi float [ 0.0, %wi ], [ %t11, %j.loop ]
+  %jn = mul i64 %j, %n
+  %ai = add i64 %jn, %i
+  %ap = getelementptr inbounds float, ptr addrspace(1) %a, i64 %ai
+  %x = load float, ptr addrspace(1) %ap, align 4, !llvm.access.group !0
+  %row = shl i64 %j, 4
+  %bp0 = getelementptr inbounds float, ptr addrspace(3) %b, i64 %row
+  %b0 = load float, ptr addrspace(3) %bp0, align 4, !llvm.access.group !0
+  %t0 = call float @llvm.fmuladd.f32(float %x, float %b0, float %s0)
+  %r1 = or disjoint i64 %row, 1
+  %bp1 = getelementptr inbounds float, ptr addrspace(3) %b, i64 %r1
+  %b1 = load float, ptr addrspace(3) %bp1, align 4, !llvm.access.group !0
+  %t1 = call float @llvm.fmuladd.f32(float %x, float %b1, float %s1)
+  %r2 = or disjoint i64 %row, 2
+  %bp2 = getelementptr inbounds float, ptr addrspace(3) %b, i64 %r2
+  %b2 = load float, ptr addrspace(3) %bp2, align 4, !llvm.access.group !0
+  %t2 = call float @llvm.fmuladd.f32(float %x, float %b2, float %s2)
+  %r3 = or disjoint i64 %row, 3
+  %bp3 = getelementptr inbounds float, ptr addrspace(3) %b, i64 %r3
+  %b3 = load float, ptr addrspace(3) %bp3, align 4, !llvm.access.group !0
+  %t3 = call float @llvm.fmuladd.f32(float %x, float %b3, float %s3)
+  %r4 = or disjoint i64 %row, 4
+  %bp4 = getelementptr inbounds float, ptr addrspace(3) %b, i64 %r4
+  %b4 = load float, ptr addrspace(3) %bp4, align 4, !llvm.access.group !0
+  %t4 = call float @llvm.fmuladd.f32(float %x, float %b4, float %s4)
+  %r5 = or disjoint i64 %row, 5
+  %bp5 = getelementptr inbounds float, ptr addrspace(3) %b, i64 %r5
+  %b5 = load float, ptr addrspace(3) %bp5, align 4, !llvm.access.group !0
+  %t5 = call float @llvm.fmuladd.f32(float %x, float %b5, float %s5)
+  %r6 = or disjoint i64 %row, 6
+  %bp6 = getelementptr inbounds float, ptr addrspace(3) %b, i64 %r6
+  %b6 = load float, ptr addrspace(3) %bp6, align 4, !llvm.access.group !0
+  %t6 = call float @llvm.fmuladd.f32(float %x, float %b6, float %s6)
+  %r7 = or disjoint i64 %row, 7
+  %bp7 = getelementptr inbounds float, ptr addrspace(3) %b, i64 %r7
+  %b7 = load float, ptr addrspace(3) %bp7, align 4, !llvm.access.group !0
+  %t7 = call float @llvm.fmuladd.f32(float %x, float %b7, float %s7)
+  %r8 = or disjoint i64 %row, 8
+  %bp8 = getelementptr inbounds float, ptr addrspace(3) %b, i64 %r8
+  %b8 = load float, ptr addrspace(3) %bp8, align 4, !llvm.access.group !0
+  %t8 = call float @llvm.fmuladd.f32(float %x, float %b8, float %s8)
+  %r9 = or disjoint i64 %row, 9
+  %bp9 = getelementptr inbounds float, ptr addrspace(3) %b, i64 %r9
+  %b9 = load float, ptr addrspace(3) %bp9, align 4, !llvm.access.group !0
+  %t9 = call float @llvm.fmuladd.f32(float %x, float %b9, float %s9)
+  %r10 = or disjoint i64 %row, 10
+  %bp10 = getelementptr inbounds float, ptr addrspace(3) %b, i64 %r10
+  %b10 = load float, ptr addrspace(3) %bp10, align 4, !llvm.access.group !0
+  %t10 = call float @llvm.fmuladd.f32(float %x, float %b10, float %s10)
+  %r11 = or disjoint i64 %row, 11
+  %bp11 = getelementptr inbounds float, ptr addrspace(3) %b, i64 %r11
+  %b11 = load float, ptr addrspace(3) %bp11, align 4, !llvm.access.group !0
+  %t11 = call float @llvm.fmuladd.f32(float %x, float %b11, float %s11)
+  %j.next = add nuw nsw i64 %j, 1
+  %j.done = icmp eq i64 %j.next, 16
+  br i1 %j.done, label %wi.latch, label %j.loop
+wi.latch:
+  %u0 = phi float [ %t0, %j.loop ]
+  %u1 = phi float [ %t1, %j.loop ]
+  %u2 = phi float [ %t2, %j.loop ]
+  %u3 = phi float [ %t3, %j.loop ]
+  %u4 = phi float [ %t4, %j.loop ]
+  %u5 = phi float [ %t5, %j.loop ]
+  %u6 = phi float [ %t6, %j.loop ]
+  %u7 = phi float [ %t7, %j.loop ]
+  %u8 = phi float [ %t8, %j.loop ]
+  %u9 = phi float [ %t9, %j.loop ]
+  %u10 = phi float [ %t10, %j.loop ]
+  %u11 = phi float [ %t11, %j.loop ]
+  %cp0 = getelementptr inbounds float, ptr addrspace(1) %c, i64 %i
+  store float %u0, ptr addrspace(1) %cp0, align 4, !llvm.access.group !0
+  %cp1 = getelementptr inbounds float, ptr addrspace(1) %cp0, i64 %n
+  store float %u1, ptr addrspace(1) %cp1, align 4, !llvm.access.group !0
+  %cp2 = getelementptr inbounds float, ptr addrspace(1) %cp1, i64 %n
+  store float %u2, ptr addrspace(1) %cp2, align 4, !llvm.access.group !0
+  %cp3 = getelementptr inbounds float, ptr addrspace(1) %cp2, i64 %n
+  store float %u3, ptr addrspace(1) %cp3, align 4, !llvm.access.group !0
+  %cp4 = getelementptr inbounds float, ptr addrspace(1) %cp3, i64 %n
+  store float %u4, ptr addrspace(1) %cp4, align 4, !llvm.access.group !0
+  %cp5 = getelementptr inbounds float, ptr addrspace(1) %cp4, i64 %n
+  store float %u5, ptr addrspace(1) %cp5, align 4, !llvm.access.group !0
+  %cp6 = getelementptr inbounds float, ptr addrspace(1) %cp5, i64 %n
+  store float %u6, ptr addrspace(1) %cp6, align 4, !llvm.access.group !0
+  %cp7 = getelementptr inbounds float, ptr addrspace(1) %cp6, i64 %n
+  store float %u7, ptr addrspace(1) %cp7, align 4, !llvm.access.group !0
+  %cp8 = getelementptr inbounds float, ptr addrspace(1) %cp7, i64 %n
+  store float %u8, ptr addrspace(1) %cp8, align 4, !llvm.access.group !0
+  %cp9 = getelementptr inbounds float, ptr addrspace(1) %cp8, i64 %n
+  store float %u9, ptr addrspace(1) %cp9, align 4, !llvm.access.group !0
+  %cp10 = getelementptr inbounds float, ptr addrspace(1) %cp9, i64 %n
+  store float %u10, ptr addrspace(1) %cp10, align 4, !llvm.access.group !0
+  %cp11 = getelementptr inbounds float, ptr addrspace(1) %cp10, i64 %n
+  store float %u11, ptr addrspace(1) %cp11, align 4, !llvm.access.group !0
+  %i.next = add nuw nsw i64 %i, 1
+  %done = icmp eq i64 %i.next, 256
+  br i1 %done, label %exit, label %wi, !llvm.loop !13
+exit:
+  ret void
+}
+
 !0 = distinct !{}
 !1 = distinct !{!1, !6}
 !2 = distinct !{!2, !6}
@@ -408,3 +537,5 @@ exit:
   ret void
 }
 !12 = distinct !{!12, !6}
+
+!13 = distinct !{!13, !6}

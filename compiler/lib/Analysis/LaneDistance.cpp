@@ -59,6 +59,11 @@ Distance DistanceReader::compute(Instruction &I, unsigned depth) {
       return add(of(I.getOperand(0), depth), of(I.getOperand(1), depth));
     case Instruction::Sub:
       return add(of(I.getOperand(0), depth), of(I.getOperand(1), depth), true);
+    case Instruction::Or:
+      // InstCombine's sum of operands with no bit in common (`(k << 5) | 1`,
+      // an unrolled loop's index): the sum's distance.
+      if (!cast<PossiblyDisjointInst>(I).isDisjoint()) return Distance::unknown();
+      return add(of(I.getOperand(0), depth), of(I.getOperand(1), depth));
     case Instruction::Mul: {
       Distance a = of(I.getOperand(0), depth), b = of(I.getOperand(1), depth);
       if (b.zero()) return times(a, I.getOperand(1));
