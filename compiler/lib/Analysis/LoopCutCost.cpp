@@ -203,9 +203,12 @@ namespace {
 // How many of the loop's loads and stores move with it and run along it
 // (consecutive from one round to the next, not across the work-items), and
 // how many run across the work-items (consecutive from one local id to the
-// next).
+// next); and of those that move with it, how many have the work-items a
+// known step of at most a cache line apart or at one address (`near`), how
+// many not (`far`).
 struct AccessOrder {
   unsigned alongLoop = 0, acrossItems = 0;
+  unsigned near = 0, far = 0;
 };
 
 AccessOrder accessOrder(Loop *loop, ScalarEvolution &evolution, const SmallPtrSetImpl<const Value *> &divergent) {
@@ -225,6 +228,10 @@ AccessOrder accessOrder(Loop *loop, ScalarEvolution &evolution, const SmallPtrSe
         ++order.acrossItems;
       else if (loopStep == size && itemStep != 0)
         ++order.alongLoop;
+      if (itemStep && *itemStep >= -64 && *itemStep <= 64)
+        ++order.near;
+      else
+        ++order.far;
     }
   return order;
 }
@@ -243,24 +250,11 @@ bool runsAcrossWorkItems(Loop *loop, ScalarEvolution &evolution, const SmallPtrS
 bool gathersWhenMasked(Loop *loop, ScalarEvolution &evolution, const SmallPtrSetImpl<const Value *> &divergent,
                        unsigned vectorBits) {
   if (kMaskedArithmeticPerGather == 0) return false;
-  const DataLayout &layout = loop->getHeader()->getModule()->getDataLayout();
-  StepOf along{loop, divergent}, across{nullptr, divergent};
-  uint64_t gathers = 0;
-  for (BasicBlock *block : loop->blocks())
-    for (Instruction &I : *block) {
-      Value *pointer = getLoadStorePointerOperand(&I);
-      if (!pointer) continue;
-      int64_t size = layout.getTypeStoreSize(getLoadStoreType(&I)).getFixedValue();
-      const SCEV *address = evolution.getSCEV(pointer);
-      if (along(address) == 0) continue;  // the same address every round
-      // The same for all (one load for the round), or the work-items a
-      // known step apart within a cache line of each other (the group
-      // streams through it a round at a time, `in[2 * lid + round * n]`).
-      std::optional<int64_t> itemStep = across(address);
-      if (itemStep && *itemStep >= -64 && *itemStep <= 64) return false;
-      ++gathers;
-    }
-  return gathers > 0 && summarizeLoop(*loop, vectorBits).arithmeticLanes <= kMaskedArithmeticPerGather * gathers;
+  // Masked, the group streams through near accesses a round at a time
+  // (`in[2 * lid + round * n]`) and loads a shared address once.
+  AccessOrder order = accessOrder(loop, evolution, divergent);
+  return order.near == 0 && order.far > 0 &&
+         summarizeLoop(*loop, vectorBits).arithmeticLanes <= kMaskedArithmeticPerGather * order.far;
 }
 
 namespace {
