@@ -315,6 +315,53 @@ TEST_F(OuterLoops, RowOfPartialSumsPerWorkItem) {
   }
 }
 
+// AMD's URNG: a helper fills each work-item's 16-entry shuffle table in
+// __local memory with 17 rounds of a Park-Miller step (a division by a
+// constant each), then reads back the entry its last value picks. The
+// rounds are unrolled before the vectorizer (WorkItemInnerUnrollPass) so the
+// work-items widen; every work-item must still get its own table and pick.
+TEST_P(OuterLoops, HelperLoopOfFewRounds) {
+  cl_program program = build(R"CLC(
+    #define NTAB 16
+    int pick(int idum, local int *iv) {
+      int tid = get_local_id(0);
+      for (int j = NTAB; j >= 0; j--) {
+        int k = idum / 127773;
+        idum = 16807 * (idum - k * 127773) - 2836 * k;
+        if (idum < 0) idum += 2147483647;
+        if (j < NTAB) iv[NTAB * tid + j] = idum;
+      }
+      int iy = iv[NTAB * tid];
+      return iv[NTAB * tid + iy / (1 + (2147483647 - 1) / NTAB)];
+    }
+    kernel void k(global const int *seed, global int *out, local int *iv) {
+      size_t i = get_global_id(0);
+      out[i] = pick(seed[i], iv);
+    }
+  )CLC");
+  ASSERT_NE(program, nullptr);
+  cl_kernel kernel = kernelOf(program, "k");
+  ASSERT_NE(kernel, nullptr);
+  const size_t local = GetParam(), items = local * 5;
+  std::vector<cl_int> seed = randomValues<cl_int>(items, -2000000000, 2000000000);
+  seed[0] = 0;
+  seed[items - 1] = -1;
+  cl_mem ms = bufferFrom(seed), mo = buffer(CL_MEM_READ_WRITE, items * sizeof(cl_int));
+  ASSERT_TRUE(setArgs(kernel, ms, mo, LocalBytes{local * 16 * sizeof(cl_int)}));
+  ASSERT_TRUE(run(kernel, {items}, {local}));
+  std::vector<cl_int> out = read<cl_int>(mo, items);
+  for (size_t i = 0; i < items; ++i) {
+    int idum = seed[i], iv[16];
+    for (int j = 16; j >= 0; j--) {
+      int k = idum / 127773;
+      idum = int(16807u * unsigned(idum - k * 127773) - 2836u * unsigned(k));
+      if (idum < 0) idum += 2147483647;
+      if (j < 16) iv[j] = idum;
+    }
+    ASSERT_EQ(out[i], iv[iv[0] / (1 + (2147483647 - 1) / 16)]) << "work-item " << i;
+  }
+}
+
 TEST_P(OuterLoops, InnerBoundsAndInnerStores) {
   cl_program program = build(kNests);
   ASSERT_NE(program, nullptr);

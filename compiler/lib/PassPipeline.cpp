@@ -137,6 +137,7 @@ ModulePassManager buildOptimizePipeline(PassBuilder &builder, TargetMachine &mac
     }
     passes.addPass(UniformDivisionPass());
     passes.addPass(SpreadLoopsPass());
+    passes.addPass(WorkItemInnerUnrollPass());
     // Before WorkItemJam, which takes the loops it leaves (or their copies).
     passes.addPass(WorkItemOuterVectorizePass());
     passes.addPass(WorkItemJamPass());

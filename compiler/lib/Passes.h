@@ -177,6 +177,13 @@ struct UniformAtomicAggregationLoweringPass : llvm::PassInfoMixin<UniformAtomicA
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 
+// Before the loop vectorizer: a loop of a few constant rounds inside a
+// work-item loop is unrolled whole, so the work-item loop widens
+// (WorkItemInnerUnroll.cpp).
+struct WorkItemInnerUnrollPass : llvm::PassInfoMixin<WorkItemInnerUnrollPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
+};
+
 // Before the loop vectorizer: a work-item loop around a nest of kernel loops
 // whose trip counts the work-items share is marked to be widened as an
 // outer loop, where its accesses stay close across the work-items (copied
