@@ -73,10 +73,11 @@ PreservedAnalyses WorkItemInnerUnrollPass::run(Function &F, FunctionAnalysisMana
   unsigned vectorBits = target.getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector).getFixedValue();
   bool changed = false;
   for (Loop *loop : candidates) {
-    changed |= simplifyLoop(loop, &dominators, &loops, &evolution, &assumptions, nullptr, true);
+    // Loops that do not qualify are left exactly as they were.
     unsigned trips = evolution.getSmallConstantTripCount(loop);
     if (trips == 0 || trips > kMaxTrips) continue;
     if (uint64_t{trips} * summarizeLoop(*loop, vectorBits).size > kMaxSize) continue;
+    changed |= simplifyLoop(loop, &dominators, &loops, &evolution, &assumptions, nullptr, true);
     LLVM_DEBUG(dbgs() << "unrolling " << trips << " rounds at " << loop->getHeader()->getName() << "\n");
     UnrollLoopOptions options;
     options.Count = trips;
