@@ -79,21 +79,13 @@ PreservedAnalyses WorkItemInnerUnrollPass::run(Function &F, FunctionAnalysisMana
     if (uint64_t{trips} * summarizeLoop(*loop, vectorBits).size > kMaxSize) continue;
     changed |= simplifyLoop(loop, &dominators, &loops, &evolution, &assumptions, nullptr, true);
     LLVM_DEBUG(dbgs() << "unrolling " << trips << " rounds at " << loop->getHeader()->getName() << "\n");
-    UnrollLoopOptions options;
-    options.Count = trips;
-    options.Force = true;
-    options.Runtime = false;
-    options.AllowExpensiveTripCount = false;
-    options.UnrollRemainder = false;
-    options.ForgetAllSCEV = false;
-    LoopUnrollResult result = UnrollLoop(loop, options, &loops, &evolution, &dominators, &assumptions, &target,
-                                         &remarks, /*PreserveLCSSA=*/true);
-    if (result == LoopUnrollResult::FullyUnrolled) {
-      ++NumUnrolled;
-      changed = true;
-    } else if (result != LoopUnrollResult::Unmodified) {
-      changed = true;
-    }
+    LoopUnrollResult result =
+        UnrollLoop(loop,
+                   {.Count = trips, .Force = true, .Runtime = false, .AllowExpensiveTripCount = false,
+                    .UnrollRemainder = false, .ForgetAllSCEV = false},
+                   &loops, &evolution, &dominators, &assumptions, &target, &remarks, /*PreserveLCSSA=*/true);
+    changed |= result != LoopUnrollResult::Unmodified;
+    if (result == LoopUnrollResult::FullyUnrolled) ++NumUnrolled;
   }
   if (!changed) return PreservedAnalyses::all();
   PreservedAnalyses preserved;

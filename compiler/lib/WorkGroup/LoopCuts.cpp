@@ -42,7 +42,7 @@ using namespace llvm;
 #define DEBUG_TYPE "lockstep-loop-cuts"
 LOCKSTEP_STATISTIC(NumLoopCuts, "Kernel loops cut at the top of their body");
 LOCKSTEP_STATISTIC(NumKeptUnmasked, "Loops whose trip count differs left whole: they make atomics, which do not widen, "
-                                   "and touch no memory across the work-items");
+                                   "and touch no memory across the work-items, or masked they would only gather");
 
 namespace lockstep::compiler {
 namespace {
@@ -188,11 +188,13 @@ unsigned LoopCutter::run(FunctionAnalysisManager &analyses) {
       uniformLoops.push_back(loop);
     } else if (loop->getLoopPreheader() && loop->getUniqueExitBlock()) {
       differingLoops.push_back(loop);
-      if (!guarded && !kMaskAtomicLoops && makesAtomics(*loop) &&
-          !runsAcrossWorkItems(loop, cutEvolution, divergence.differingValues()))
-        keptUnmasked.insert(loop);
-      // A loop that masked would only gather (LoopCutCost.h) stays whole.
-      if (!guarded && gathersWhenMasked(loop, cutEvolution, divergence.differingValues(), vectorBits))
+      // Left whole: a loop whose atomics would keep it scalar masked, and
+      // one that masked would only gather (LoopCutCost.h).
+      const auto &differing = divergence.differingValues();
+      auto atomicsStayScalar = [&] {
+        return !kMaskAtomicLoops && makesAtomics(*loop) && !runsAcrossWorkItems(loop, cutEvolution, differing);
+      };
+      if (!guarded && (atomicsStayScalar() || gathersWhenMasked(loop, cutEvolution, differing, vectorBits)))
         keptUnmasked.insert(loop);
     }
   }
