@@ -131,6 +131,8 @@ ModulePassManager buildOptimizePipeline(PassBuilder &builder, TargetMachine &mac
     passes.addPass(ScalarizeWorkGroupCodePass());
     passes.addPass(InstCombinePass());
     passes.addPass(InteriorVersioningPass());
+    // After the interior copies, whose indices are the clamps' operands.
+    passes.addPass(WideIndicesPass());
     if (checkBounds) {
       passes.addPass(BoundsCheckVersioningPass());
       passes.addPass(SimplifyCFGPass());

@@ -296,6 +296,14 @@ struct InteriorVersioningPass : llvm::PassInfoMixin<InteriorVersioningPass> {
   llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
 };
 
+// Before the loop vectorizer: a nest of work-item loops whose indices extend
+// 32-bit arithmetic gets a copy with the arithmetic in 64 bits, affine in
+// the work-item loops, run when a check before the nest finds no index
+// leaves the 32-bit range.
+struct WideIndicesPass : llvm::PassInfoMixin<WideIndicesPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
+};
+
 // After -O3: in straight-line kernels, a second copy of a loop that stores
 // whole vectors to consecutive global addresses, with non-temporal stores,
 // for launches that store more than the caches keep, when aligned.
