@@ -7,7 +7,10 @@
 ; vectorizer checks that an int index does not wrap), 32-bit loads,
 ; halfwords that may be misaligned, loops the vectorizer would not widen
 ; (an atomic), and loops that also scatter bytes or halfwords stay.
+; On AMD Zen cores (target-cpu znver*) the loads stay, unless asked.
 ; RUN: %opt -passes=lockstep-narrow-gathers -S %s | FileCheck %s
+; RUN: %opt -passes=lockstep-narrow-gathers -lockstep-narrow-gathers-on-zen -S %s \
+; RUN:   | FileCheck %s --check-prefix=ZEN
 ; RUN: %opt -passes='function(lockstep-narrow-gathers),lockstep-narrow-gathers-lowering' -S %s \
 ; RUN:   | FileCheck %s --check-prefix=LOWERED
 ; RUN: %opt -mtriple=x86_64-unknown-linux-gnu -mattr=+avx512f,+avx512bw,+avx512vl,+avx512dq \
@@ -162,9 +165,36 @@ done:
   ret void
 }
 
+; The same lookup compiled for a Zen core.
+; CHECK-LABEL: define void @lut_on_zen(
+; CHECK: %v = load i8, ptr addrspace(2) %lp, align 1
+; CHECK-NOT: __lockstep_narrow_gather
+; CHECK: ret void
+; ZEN-LABEL: define void @lut_on_zen(
+; ZEN: %v = call i8 @__lockstep_narrow_gather_i8_p2_a1(ptr addrspace(2) %lp)
+define void @lut_on_zen(ptr addrspace(1) %in, ptr addrspace(2) %lut, ptr addrspace(1) %out) #1 {
+entry:
+  br label %loop
+loop:
+  %wi = phi i64 [ 0, %entry ], [ %next, %loop ]
+  %ip = getelementptr inbounds i8, ptr addrspace(1) %in, i64 %wi
+  %x = load i8, ptr addrspace(1) %ip, align 1, !llvm.access.group !0
+  %xi = zext i8 %x to i64
+  %lp = getelementptr inbounds i8, ptr addrspace(2) %lut, i64 %xi
+  %v = load i8, ptr addrspace(2) %lp, align 1, !llvm.access.group !0
+  %op = getelementptr inbounds i8, ptr addrspace(1) %out, i64 %wi
+  store i8 %v, ptr addrspace(1) %op, align 1, !llvm.access.group !0
+  %next = add nuw nsw i64 %wi, 1
+  %more = icmp ult i64 %next, 256
+  br i1 %more, label %loop, label %done, !llvm.loop !1
+done:
+  ret void
+}
+
 ; CHECK: attributes #[[VARIANTS]] = { "vector-function-abi-variant"="_ZGV_LLVM_M2v___lockstep_narrow_gather_i8_p2_a1(__lockstep_narrow_gather_i8_p2_a1_v2),{{.*}}_ZGV_LLVM_M64v___lockstep_narrow_gather_i8_p2_a1(__lockstep_narrow_gather_i8_p2_a1_v64)" }
 
 attributes #0 = { "lockstep-work-group-code" }
+attributes #1 = { "lockstep-work-group-code" "target-cpu"="znver4" }
 
 !0 = distinct !{}
 !1 = distinct !{!1, !4}
