@@ -18,6 +18,7 @@
 // 16 scalar instructions for each vector one where the work-item loop is not
 // widened: hashcat runs one work-item per group on CPUs (WPA's PBKDF2 loop
 // ran at 0.75-0.83x PoCL).
+#include <llvm/ADT/DenseMap.h>
 #include <llvm/Analysis/TargetTransformInfo.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
@@ -59,12 +60,35 @@ bool fillsRegister(const FixedVectorType &vector, uint64_t registerBits) {
 
 namespace {
 
-// Whether F computes with vectors that fill a vector register.
+// Whether `I` computes on a narrower float vector's lanes in double: an
+// extension, or an operation whose vector operands all are such values
+// (the built-ins compute float log, log10 and exp10 through double, so a
+// float4 log is a <4 x double> for a while).
+bool isWidenedPrecision(const Instruction &I, DenseMap<const Instruction *, bool> &known) {
+  if (isa<FPExtInst>(I)) return true;
+  if (!I.getType()->isVectorTy() || !I.getType()->getScalarType()->isDoubleTy()) return false;
+  auto [entry, inserted] = known.try_emplace(&I, false);
+  if (!inserted) return entry->second;
+  bool widened = false;
+  for (const Value *operand : I.operands()) {
+    if (isa<Constant>(operand) || !operand->getType()->isVectorTy()) continue;
+    auto *def = dyn_cast<Instruction>(operand);
+    if (!def || !isWidenedPrecision(*def, known)) return false;
+    widened = true;
+  }
+  return known[&I] = widened;
+}
+
+// Whether F computes with vectors of its own that fill a vector register
+// (not a float vector's lanes taken through double: BlackScholes' float4
+// log, a <4 x double> that fills the 256-bit registers of straight-line
+// code, kept its work-item loop a float4 at a time, 1.16x PoCL).
 bool usesFullWidthVectors(Function &F, const TargetTransformInfo &target) {
   uint64_t registerBits = target.getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector).getFixedValue();
+  DenseMap<const Instruction *, bool> widened;
   return any_of(instructions(F), [&](const Instruction &I) {
     FixedVectorType *vector = valueVector(I);
-    return vector && fillsRegister(*vector, registerBits);
+    return vector && fillsRegister(*vector, registerBits) && !isWidenedPrecision(I, widened);
   });
 }
 

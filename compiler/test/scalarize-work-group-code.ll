@@ -7,6 +7,8 @@
 ; (AVX2) float4 is still split and float8 is not. A uchar4 or short2 load or
 ; store becomes one of an i32 whose elements are shifts of it (a pixel a
 ; work-item, consecutive words across work-items), not four byte accesses.
+; A float4 taken through double (the built-ins' float log) is a <4 x double>
+; that fills a 256-bit register but is no vector of the kernel's own: split.
 ; RUN: %opt -passes=lockstep-scalarize-work-group-code -S %s | FileCheck %s
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
@@ -42,6 +44,20 @@ define void @avx2_float4(ptr %out, <4 x float> %a, <4 x float> %b) #2 {
   ret void
 }
 
+define void @avx2_float4_log(ptr %out, <4 x float> %a) #2 {
+  %wide = fpext <4 x float> %a to <4 x double>
+  %log = call <4 x double> @llvm.log.v4f64(<4 x double> %wide)
+  %narrow = fptrunc <4 x double> %log to <4 x float>
+  store <4 x float> %narrow, ptr %out
+  ret void
+}
+
+define void @avx2_double4(ptr %out, <4 x double> %a, <4 x double> %b) #2 {
+  %sum = fadd <4 x double> %a, %b
+  store <4 x double> %sum, ptr %out
+  ret void
+}
+
 define void @pixels(ptr %in, ptr %out) #1 {
   %p = load <4 x i8>, ptr %in, align 4
   %q = add <4 x i8> %p, <i8 1, i8 2, i8 3, i8 4>
@@ -70,6 +86,11 @@ attributes #2 = { "lockstep-work-group-code" "target-cpu"="haswell" }
 ; CHECK-NEXT: %sum = fadd <8 x float> %a, %b
 ; CHECK-LABEL: define void @avx2_float4(
 ; CHECK-COUNT-4: fadd float
+; CHECK-LABEL: define void @avx2_float4_log(
+; CHECK-NOT: <4 x double>
+; CHECK-COUNT-4: call double @llvm.log.f64(
+; CHECK-LABEL: define void @avx2_double4(
+; CHECK-NEXT: %sum = fadd <4 x double> %a, %b
 ; CHECK-LABEL: define void @pixels(
 ; CHECK-NOT: load <4 x i8>
 ; CHECK: %p = load i32, ptr %in, align 4
