@@ -130,9 +130,10 @@ ModulePassManager buildOptimizePipeline(PassBuilder &builder, TargetMachine &mac
     // work-group code split into scalars first.
     passes.addPass(ScalarizeWorkGroupCodePass());
     passes.addPass(InstCombinePass());
-    passes.addPass(InteriorVersioningPass());
-    // After the interior copies, whose indices are the clamps' operands.
+    // Before InteriorVersioning, whose parts of a row have bounds the row
+    // computes (no check before the nest could cover them).
     passes.addPass(WideIndicesPass());
+    passes.addPass(InteriorVersioningPass());
     if (checkBounds) {
       passes.addPass(BoundsCheckVersioningPass());
       passes.addPass(SimplifyCFGPass());

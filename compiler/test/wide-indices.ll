@@ -103,6 +103,44 @@ exit:
 ; CHECK-NOT: wide
 ; CHECK: ret void
 
+; A row's loop behind a guard (`if (y < h)`), whose exit is the block the
+; guard skips to: the nest (its root the x loop, the row loop not a work-item
+; loop here) gets an exit of its own and is copied.
+define void @guarded(ptr %out, i64 %gx, i32 %y, i32 %h, i32 %w, i64 %nx, i64 %ny) #0 {
+entry:
+  br label %row
+row:
+  %r = phi i64 [ 0, %entry ], [ %r.next, %row.latch ]
+  %inside = icmp slt i32 %y, %h
+  %base = mul i32 %y, %w
+  br i1 %inside, label %lx.loop, label %row.latch
+lx.loop:
+  %lx = phi i64 [ 0, %row ], [ %lx.next, %lx.loop ]
+  %xl = add i64 %gx, %lx
+  %x = trunc i64 %xl to i32
+  %i = add i32 %base, %x
+  %i64 = sext i32 %i to i64
+  %dst = getelementptr float, ptr %out, i64 %i64
+  store float 1.0, ptr %dst, align 4, !llvm.access.group !0
+  %lx.next = add nuw nsw i64 %lx, 1
+  %lx.more = icmp ult i64 %lx.next, %nx
+  br i1 %lx.more, label %lx.loop, label %row.latch, !llvm.loop !1
+row.latch:
+  %r.next = add nuw nsw i64 %r, 1
+  %r.more = icmp ult i64 %r.next, %ny
+  br i1 %r.more, label %row, label %exit
+exit:
+  ret void
+}
+; CHECK-LABEL: define void @guarded(
+; CHECK: %wide.wraps = xor i1
+; CHECK: lx.loop.narrow:
+; CHECK: sext i32 %i.narrow to i64
+; CHECK: lx.loop:
+; CHECK-NOT: sext
+; CHECK: store float 1.000000e+00
+; CHECK: ret void
+
 ; The copy as written is marked vectorized (and not to unroll):
 ; CHECK: [[NARROW]] = distinct !{[[NARROW]], !{{[0-9]+}}, [[VEC:![0-9]+]], [[NOUNROLL:![0-9]+]]}
 ; CHECK: [[VEC]] = !{!"llvm.loop.isvectorized", i32 1}

@@ -234,7 +234,10 @@ class WideIndices {
         rewrites.push_back({&I, wide});
       }
     if (rewrites.empty()) return false;
-    bool changed = formLCSSARecursively(*nest, dominators, &loops, &evolution);
+    // A nest behind a guard (`if (y < h)` around a row's loop) exits to the
+    // block the guard skips to: the copy needs an exit of the nest's own.
+    bool changed = formDedicatedExitBlocks(nest, &dominators, &loops, nullptr, /*PreserveLCSSA=*/false);
+    changed |= formLCSSARecursively(*nest, dominators, &loops, &evolution);
     bool hadPreheader = nest->getLoopPreheader() != nullptr;
     BasicBlock *preheader = versionablePreheader(nest, loops, dominators);
     if (!preheader) return changed;
