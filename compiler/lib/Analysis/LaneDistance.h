@@ -1,13 +1,13 @@
 // LaneDistance: how far apart neighbouring work-items' values are in a
 // work-item loop after the work-group passes lowered it (the loop's counter
-// steps by one per work-item), read from the value's arithmetic: sums,
-// products with values the loop does not change, shifts (InstCombine's
+// steps by one per work-item), read from the value's arithmetic: sums, products
+// with values the loop does not change, shifts (InstCombine's
 // `(x << 32) >> 30`, a sign extension scaled), ors of disjoint bits (sums),
 // zero extensions written as `x & 0xffffffff`, extensions and truncations
-// (wraps ignored: a reading to decide by, not a proof), GEPs, and phis and selects whose inputs agree (an
-// inner loop's counter moves as its start). A distance keeps the shared
-// values it is a multiple of (`i * dim`), so that a check before the loop
-// can bound it at run time (WorkItemOuterVectorizePass).
+// (wraps ignored: a reading to decide by, not a proof), GEPs, and phis and
+// selects whose inputs agree (an inner loop's counter moves as its start). A
+// distance keeps the shared values it is a multiple of (`i * dim`), so that a
+// check before the loop can bound it at run time (WorkItemOuterVectorizePass).
 //
 // AccessSlope reads the same arithmetic along get_global_id, before the
 // work-item loops exist, for GroupShapePass; it starts from the id queries

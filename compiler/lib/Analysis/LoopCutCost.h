@@ -77,17 +77,17 @@ bool favoursWorkItemOrder(llvm::Loop *loop, llvm::ScalarEvolution &evolution,
 bool runsAcrossWorkItems(llvm::Loop *loop, llvm::ScalarEvolution &evolution,
                          const llvm::SmallPtrSetImpl<const llvm::Value *> &divergent);
 
-// Whether masking `loop`, whose rounds differ between the work-items, would
-// buy nothing but gathers: every load and store that moves with the loop has
-// an address that is neither the same for the work-items nor a known step of
-// at most a cache line apart across them (`val[j]` in `for (j = rowStart[row]
-// + lane; j < rowEnd[row]; j += width)`, whose start comes from memory), and
-// a round does little arithmetic besides (at most
-// `-lockstep-masked-arithmetic-per-gather` lanes per such access). Masked, each round would gather those accesses across
-// the group and keep each work-item's counters, bounds and sums in the
-// context between rounds; whole, each work-item runs its rounds in
-// registers. An escape loop (no memory) or a loop that streams across the
-// work-items is masked as before.
+// Whether masking `loop`, whose rounds differ between the work-items, would buy
+// nothing but gathers: every load and store that moves with the loop has an
+// address that is neither the same for the work-items nor a known step of at
+// most a cache line apart across them (`val[j]` in `for (j = rowStart[row] +
+// lane; j < rowEnd[row]; j += width)`, whose start comes from memory), and a
+// round does little arithmetic besides (at most
+// `-lockstep-masked-arithmetic-per-gather` lanes per such access). Masked, each
+// round would gather those accesses across the group and keep each work-item's
+// counters, bounds and sums in the context between rounds; whole, each
+// work-item runs its rounds in registers. An escape loop (no memory) or a loop
+// that streams across the work-items is masked as before.
 bool gathersWhenMasked(llvm::Loop *loop, llvm::ScalarEvolution &evolution,
                        const llvm::SmallPtrSetImpl<const llvm::Value *> &divergent, unsigned vectorBits);
 

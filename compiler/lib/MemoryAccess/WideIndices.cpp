@@ -215,6 +215,8 @@ class WideIndices {
         ExtensionWidener widener(evolution, nest);
         const SCEV *wide = widener.visit(index);
         if (widener.ranges.empty() || isa<SCEVCouldNotCompute>(wide)) continue;
+        // The index must be affine in the nest (its own corners are not
+        // checked: those of the extensions it holds are).
         SmallVector<const SCEV *, 8> corners;
         if (!cornersOf(wide, nest, evolution, corners) || evolution.isLoopInvariant(wide, nest) ||
             !constantInnerStep(wide, loops.getLoopFor(block)))
