@@ -130,6 +130,9 @@ ModulePassManager buildOptimizePipeline(PassBuilder &builder, TargetMachine &mac
     // work-group code split into scalars first.
     passes.addPass(ScalarizeWorkGroupCodePass());
     passes.addPass(InstCombinePass());
+    // Before the interior copies: in a run the column is a recurrence, whose
+    // clamps InteriorVersioning drops.
+    passes.addPass(DivisionRunsPass());
     passes.addPass(InteriorVersioningPass());
     // After the interior copies. Run first, it let InteriorVersioning
     // produce wrong results (ClampedIndices.BlurOfRowsWithBorderTests,

@@ -292,6 +292,14 @@ struct WorkItemSwitchLoweringPass : llvm::PassInfoMixin<WorkItemSwitchLoweringPa
 // Before the loop vectorizer: a work-item loop that clamps indices of the
 // work-item (`clamp(x + dx, 0, width - 1)`) gets a copy without the clamps,
 // for runs whose work-items lie inside every clamp's range.
+// Before the loop vectorizer: a work-item loop that divides its ids by a
+// divisor it does not change (`x = gid % width`, `y = gid / width`) runs in
+// runs of work-items that share the quotient, where the remainder is
+// consecutive.
+struct DivisionRunsPass : llvm::PassInfoMixin<DivisionRunsPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
+};
+
 struct InteriorVersioningPass : llvm::PassInfoMixin<InteriorVersioningPass> {
   llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
 };

@@ -68,10 +68,12 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/PatternMatch.h>
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/Debug.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/LCSSA.h>
+#include <llvm/Transforms/Utils/Local.h>
 #include <llvm/Transforms/Utils/LoopSimplify.h>
 #include <llvm/Transforms/Utils/LoopUtils.h>
 #include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
@@ -87,6 +89,7 @@
 #define DEBUG_TYPE "lockstep-outer-vectorize"
 
 using namespace llvm;
+using namespace llvm::PatternMatch;
 
 static cl::opt<bool> Enabled("lockstep-outer-vectorize", cl::init(true), cl::Hidden,
                              cl::desc("Widen work-item loops around uniform kernel loop nests as "
@@ -144,23 +147,56 @@ bool widens(const Instruction &I) {
 // global id, `gid < n`) with one they share: true for every work-item of
 // the loop when it is at the first and the last, the steps between them
 // not wrapping.
+// Both sides may step so, alike (`r < r + w`, a test that r + w does not
+// wrap, which C's unsigned loops `for (i = r; i < r + w; i++)` leave before
+// a nest): the values for which such a comparison holds are a range that
+// starts or ends at the type's limit, so again the first and the last
+// decide.
+const SCEVAddRecExpr *stepsByOne(Value *value, Loop &loop, ScalarEvolution &SE) {
+  auto *steps = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(value));
+  if (!steps || steps->getLoop() != &loop || !steps->isAffine()) return nullptr;
+  auto *step = dyn_cast<SCEVConstant>(steps->getStepRecurrence(SE));
+  return step && (step->getAPInt().isOne() || step->getAPInt().isAllOnes()) ? steps : nullptr;
+}
+
 bool isGuard(const Value *condition, Loop &loop, ScalarEvolution &SE) {
   auto *compare = dyn_cast<ICmpInst>(condition);
   if (!compare || !compare->isRelational() || !loop.contains(compare)) return false;
-  for (unsigned side : {0u, 1u}) {
-    if (!loop.isLoopInvariant(compare->getOperand(1 - side))) continue;
-    auto *steps = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(compare->getOperand(side)));
-    if (!steps || steps->getLoop() != &loop || !steps->isAffine()) continue;
-    auto *step = dyn_cast<SCEVConstant>(steps->getStepRecurrence(SE));
-    if (step && (step->getAPInt().isOne() || step->getAPInt().isAllOnes())) return true;
+  const SCEVAddRecExpr *left = stepsByOne(compare->getOperand(0), loop, SE);
+  const SCEVAddRecExpr *right = stepsByOne(compare->getOperand(1), loop, SE);
+  if (left && right) return left->getStepRecurrence(SE) == right->getStepRecurrence(SE);
+  return (left && loop.isLoopInvariant(compare->getOperand(1))) ||
+         (right && loop.isLoopInvariant(compare->getOperand(0)));
+}
+
+// The guards a branch condition is made of: a guard, or a logical `and` of
+// guards and conditions the work-items share (`y < h && x < w`).
+bool guardsOf(Value *condition, Loop &loop, ScalarEvolution &SE, SmallVectorImpl<ICmpInst *> &guards,
+              unsigned depth = 4) {
+  if (loop.isLoopInvariant(condition)) return true;
+  if (isGuard(condition, loop, SE)) {
+    guards.push_back(cast<ICmpInst>(condition));
+    return true;
   }
-  return false;
+  Value *a, *b;
+  return depth > 0 && match(condition, m_LogicalAnd(m_Value(a), m_Value(b))) &&
+         guardsOf(a, loop, SE, guards, depth - 1) && guardsOf(b, loop, SE, guards, depth - 1);
+}
+
+// Moves `I`, computed in the loop from values outside it, before the loop
+// (the copy's branches on guards made true: the native path takes only
+// conditions from outside the loop).
+void hoist(Value *value, Loop &loop) {
+  auto *I = dyn_cast<Instruction>(value);
+  if (!I || !loop.contains(I)) return;
+  for (Value *operand : I->operands()) hoist(operand, loop);
+  I->moveBefore(loop.getLoopPreheader()->getTerminator());
 }
 
 // The work-item loop's counter when the native path would take `loop`,
 // and the guards that a copy of it would run with, true.
 PHINode *outerCounter(Loop &loop, LoopInfo &loops, ScalarEvolution &SE, unsigned maxChains,
-                      SmallVectorImpl<ICmpInst *> &guards) {
+                      SmallVectorImpl<ICmpInst *> &guards, SmallVectorImpl<BranchInst *> &guarded) {
   BasicBlock *latch = loop.getLoopLatch();
   if (!loop.isLoopSimplifyForm() || !latch || loop.getExitingBlock() != latch) return nullptr;
   // Lanes interleave the work-items' accesses: every one must be marked
@@ -168,6 +204,15 @@ PHINode *outerCounter(Loop &loop, LoopInfo &loops, ScalarEvolution &SE, unsigned
   if (!loop.isAnnotatedParallel()) return nullptr;
   PHINode *counter = loop.getCanonicalInductionVariable();
   if (!counter) return nullptr;
+  // A counter that nothing uses any more (one a pass before replaced), and
+  // the arithmetic left on it, is dead code that -O3 would delete later.
+  SmallVector<WeakTrackingVH, 8> dead;
+  for (BasicBlock *block : loop.blocks())
+    for (Instruction &I : *block)
+      if (isInstructionTriviallyDead(&I)) dead.push_back(&I);
+  RecursivelyDeleteTriviallyDeadInstructionsPermissive(dead);
+  for (PHINode &phi : make_early_inc_range(loop.getHeader()->phis()))
+    if (&phi != counter) RecursivelyDeleteDeadPHINode(&phi);
   for (PHINode &phi : loop.getHeader()->phis())
     if (&phi != counter) return nullptr;
   unsigned chains = 0;
@@ -193,8 +238,8 @@ PHINode *outerCounter(Loop &loop, LoopInfo &loops, ScalarEvolution &SE, unsigned
     if (branch->isConditional() && !loop.isLoopInvariant(branch->getCondition()) &&
         !loops.isLoopHeader(branch->getSuccessor(0)) &&
         !loops.isLoopHeader(branch->getSuccessor(1))) {
-      if (!isGuard(branch->getCondition(), loop, SE)) return nullptr;
-      guards.push_back(cast<ICmpInst>(branch->getCondition()));
+      if (!guardsOf(branch->getCondition(), loop, SE, guards)) return nullptr;
+      guarded.push_back(branch);
     }
   }
   return counter;
@@ -259,7 +304,8 @@ PreservedAnalyses WorkItemOuterVectorizePass::run(Function &F, FunctionAnalysisM
                             &analyses.getResult<AssumptionAnalysis>(F), nullptr, false);
     changed |= formLCSSARecursively(*loop, dominators, &loops, &SE);
     SmallVector<ICmpInst *, 2> guards;
-    PHINode *counter = outerCounter(*loop, loops, SE, maxChains, guards);
+    SmallVector<BranchInst *, 2> guarded;
+    PHINode *counter = outerCounter(*loop, loops, SE, maxChains, guards, guarded);
     if (!counter) continue;
     const SCEV *taken = SE.getBackedgeTakenCount(loop);
     if (!guards.empty() && isa<SCEVCouldNotCompute>(taken)) continue;
@@ -282,6 +328,7 @@ PreservedAnalyses WorkItemOuterVectorizePass::run(Function &F, FunctionAnalysisM
       }
     if (far) continue;
     if (checked.empty() && guards.empty()) {
+      for (BranchInst *branch : guarded) hoist(branch->getCondition(), *loop);
       LLVM_DEBUG(dbgs() << "outer-widened: " << loop->getHeader()->getName() << "\n");
       markOuter(*loop, width);
       ++NumMarked;
@@ -308,17 +355,21 @@ PreservedAnalyses WorkItemOuterVectorizePass::run(Function &F, FunctionAnalysisM
       unsigned side = loop->isLoopInvariant(guard->getOperand(1)) ? 0 : 1;
       auto *steps = cast<SCEVAddRecExpr>(SE.getSCEV(guard->getOperand(side)));
       Type *type = guard->getOperand(side)->getType();
-      Value *first = expander.expandCodeFor(steps->getStart(), type, preheader->getTerminator());
-      Value *last = expander.expandCodeFor(steps->evaluateAtIteration(taken, SE), type,
-                                           preheader->getTerminator());
-      Value *other = guard->getOperand(1 - side);
-      auto holds = [&](Value *value) {
-        return side == 0 ? builder.CreateICmp(guard->getPredicate(), value, other)
-                         : builder.CreateICmp(guard->getPredicate(), other, value);
+      auto at = [&](Value *operand, bool last) -> Value * {
+        if (loop->isLoopInvariant(operand)) return operand;
+        auto *moving = cast<SCEVAddRecExpr>(SE.getSCEV(operand));
+        return expander.expandCodeFor(last ? moving->evaluateAtIteration(taken, SE) : moving->getStart(), type,
+                                      preheader->getTerminator());
+      };
+      Value *first = at(guard->getOperand(side), false);
+      Value *last = at(guard->getOperand(side), true);
+      auto holds = [&](bool last) {
+        return builder.CreateICmp(guard->getPredicate(), at(guard->getOperand(0), last),
+                                  at(guard->getOperand(1), last));
       };
       bool up = cast<SCEVConstant>(steps->getStepRecurrence(SE))->getAPInt().isOne();
-      Value *atFirst = holds(first);
-      Value *atLast = holds(last);
+      Value *atFirst = holds(false);
+      Value *atLast = holds(true);
       Value *ordered =
           builder.CreateICmp(guard->isSigned() ? (up ? ICmpInst::ICMP_SGE : ICmpInst::ICMP_SLE)
                                                : (up ? ICmpInst::ICMP_UGE : ICmpInst::ICMP_ULE),
@@ -334,6 +385,7 @@ PreservedAnalyses WorkItemOuterVectorizePass::run(Function &F, FunctionAnalysisM
       copied->replaceAllUsesWith(ConstantInt::getTrue(copied->getContext()));
       copied->eraseFromParent();
     }
+    for (BranchInst *branch : guarded) hoist(cast<BranchInst>(map[branch])->getCondition(), *copy);
     markOuter(*copy, width);
     ++NumVersioned;
     changed = true;

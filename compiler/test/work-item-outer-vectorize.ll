@@ -308,6 +308,66 @@ exit:
   ret void
 }
 
+; A row window, as an unsigned C loop leaves it (`for (i = x; i < x + mw;
+; i++)`, AMD's SimpleConvolution in a run of one row): the guard is a
+; logical `and` of a shared test and `x < x + mw` (the window does not
+; wrap), whose sides both step by one, so the first and the last work-item
+; decide it; the inner counter starts at the work-item's column, one
+; element from its neighbour's (its step adds nothing to that distance).
+; CHECK-LABEL: define void @window(
+; CHECK: %[[WFIRST:[0-9]+]] = add i32 %mw, %x0
+; CHECK-NEXT: %[[WLAST:[0-9]+]] = add i32 %[[WFIRST]], 255
+; CHECK-NEXT: icmp ult i32 %x0, %[[WFIRST]]
+; CHECK-NEXT: %[[XLAST:[0-9]+]] = add i32 %x0, 255
+; CHECK-NEXT: icmp ult i32 %[[XLAST]], %[[WLAST]]
+; CHECK: br i1 %{{[0-9]+}}, label %outer.not.outer, label %outer.not
+; In the copy the branch takes a condition from before the loop.
+; CHECK: outer.not.outer:
+; CHECK-NEXT: %ok.outer = select i1 %rowok, i1 true, i1 false
+; CHECK: wi.outer:
+; CHECK: br i1 %ok.outer, label %i.pre.outer, label %wi.latch.outer
+; CHECK: !llvm.loop ![[WINDOWCOPY:[0-9]+]]
+; WIDE-LABEL: define void @window(
+; WIDE: fmul <16 x float>
+define void @window(ptr addrspace(1) %in, ptr addrspace(1) %out, i32 %x0, i32 %mw, i1 %rowok) #0 {
+entry:
+  br label %wi
+wi:
+  %lid = phi i64 [ 0, %entry ], [ %lid.next, %wi.latch ]
+  %lid32 = trunc i64 %lid to i32
+  %x = add i32 %x0, %lid32
+  %xend = add i32 %x, %mw
+  %nowrap = icmp ult i32 %x, %xend
+  %ok = select i1 %rowok, i1 %nowrap, i1 false
+  br i1 %ok, label %i.pre, label %wi.latch
+i.pre:
+  %x64 = zext i32 %x to i64
+  br label %i.loop
+i.loop:
+  %n = phi i32 [ 0, %i.pre ], [ %n.next, %i.loop ]
+  %ii = phi i64 [ %x64, %i.pre ], [ %ii.next, %i.loop ]
+  %sum = phi float [ 0.0, %i.pre ], [ %sum.next, %i.loop ]
+  %ip = getelementptr inbounds float, ptr addrspace(1) %in, i64 %ii
+  %v = load float, ptr addrspace(1) %ip, align 4, !llvm.access.group !0
+  %vv = fmul float %v, %v
+  %sum.next = fadd float %sum, %vv
+  %ii.next = add nuw nsw i64 %ii, 1
+  %n.next = add nuw i32 %n, 1
+  %n.done = icmp eq i32 %n.next, %mw
+  br i1 %n.done, label %i.exit, label %i.loop
+i.exit:
+  %s = phi float [ %sum.next, %i.loop ]
+  %op = getelementptr inbounds float, ptr addrspace(1) %out, i64 %lid
+  store float %s, ptr addrspace(1) %op, align 4, !llvm.access.group !0
+  br label %wi.latch
+wi.latch:
+  %lid.next = add nuw nsw i64 %lid, 1
+  %done = icmp eq i64 %lid.next, 256
+  br i1 %done, label %exit, label %wi, !llvm.loop !14
+exit:
+  ret void
+}
+
 ; A kernel's own vectorize(enable) on an outer loop (its iterations
 ; depend on each other through %acc): the native path would take it
 ; without a dependence check, so the hint goes (the loop is marked
@@ -499,6 +559,7 @@ exit:
 ; CHECK: ![[BRANCH]] = distinct !{![[BRANCH]], ![[PARALLEL]]}
 ; CHECK: ![[CALL]] = distinct !{![[CALL]], ![[PARALLEL]]}
 ; CHECK: ![[UNMARKED]] = distinct !{![[UNMARKED]], ![[PARALLEL]]}
+; CHECK: ![[WINDOWCOPY]] = distinct !{![[WINDOWCOPY]], ![[PARALLEL]], ![[ENABLE]], ![[WIDTH]]}
 ; CHECK: ![[PRAGMA]] = distinct !{![[PRAGMA]], ![[VECTORIZED:[0-9]+]]}
 ; CHECK: ![[VECTORIZED]] = !{!"llvm.loop.isvectorized", i32 1}
 
@@ -539,3 +600,4 @@ exit:
 !12 = distinct !{!12, !6}
 
 !13 = distinct !{!13, !6}
+!14 = distinct !{!14, !6}

@@ -44,6 +44,14 @@ Distance DistanceReader::of(Value *value, unsigned depth) {
   return result;
 }
 
+// Whether `value` is computed from `phi` within `depth` steps.
+bool DistanceReader::reaches(Value *value, PHINode *phi, unsigned depth) {
+  if (value == phi) return true;
+  auto *I = dyn_cast<Instruction>(value);
+  if (!I || !loop.contains(I) || depth == 0 || isa<PHINode>(I)) return false;
+  return any_of(I->operands(), [&](Value *operand) { return reaches(operand, phi, depth - 1); });
+}
+
 Distance DistanceReader::times(const Distance &d, Value *factor) {
   if (!d.known || d.zero()) return d;
   if (auto *constant = dyn_cast<ConstantInt>(factor)) return scaled(d, constant->getSExtValue());
@@ -112,7 +120,18 @@ Distance DistanceReader::compute(Instruction &I, unsigned depth) {
       }
       return total;
     }
-    case Instruction::PHI:
+    case Instruction::PHI: {
+      // An inner counter: while its round's step is read, it stands for
+      // its start (`i = phi [x, pre], [i + 1, latch]`: the step adds
+      // nothing, so the distance is x's).
+      auto &phi = cast<PHINode>(I);
+      for (Value *operand : phi.incoming_values())
+        if (!reaches(operand, &phi, 8)) {
+          memo[&phi] = of(operand, depth);
+          break;
+        }
+      [[fallthrough]];
+    }
     case Instruction::Select: {
       // Inner counters: their starts' distance (the steps are shared);
       // merges: the inputs' when they agree.

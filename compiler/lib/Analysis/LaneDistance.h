@@ -46,6 +46,7 @@ class DistanceReader {
 
  private:
   Distance times(const Distance &d, llvm::Value *factor);
+  bool reaches(llvm::Value *value, llvm::PHINode *phi, unsigned depth);
   Distance compute(llvm::Instruction &I, unsigned depth);
 
   llvm::Loop &loop;
