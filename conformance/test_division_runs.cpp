@@ -3,7 +3,8 @@
 // runs that share the quotient (DivisionRunsPass) when the divisor is at
 // least 16 and, for signed division, the dividends are not negative, and as
 // written otherwise. Results against the host for widths that are and are
-// not multiples of the group, widths below 16, AMD's SimpleConvolution
+// not multiples of the group, widths below 16, widths the program defines,
+// AMD's SimpleConvolution
 // (unsigned window loops bounded by the row), unsigned ids that wrap inside
 // a group, negative dividends and divisors, and 64-bit ids.
 #include <algorithm>
@@ -158,6 +159,42 @@ TEST_F(DivisionRuns, SignedDividendsAndDivisors) {
         int t = int(uint32_t(i) + uint32_t(bias));
         ASSERT_EQ(out[2 * i], t / w) << "w " << w << ", bias " << bias << ", i " << i;
         ASSERT_EQ(out[2 * i + 1], t % w) << "w " << w << ", bias " << bias << ", i " << i;
+      }
+    }
+  }
+}
+
+// Widths the program defines: divisions by constants, and the shifts and
+// masks InstCombine makes of powers of two, with group sizes that straddle
+// the rows and a global offset.
+TEST_F(DivisionRuns, ConstantWidths) {
+  const char *source = R"CLC(
+    kernel void tiles(global const int *in, global int *out, int H) {
+      int gid = get_global_id(0);
+      int x = gid % W, y = gid / W;
+      uint u = get_global_id(0);
+      if (y >= H) return;
+      out[gid] = in[y * W + x] * 7 + in[y * W + min(x + 1, W - 1)] - x + (int)(u / 64u) * 3 + (int)(u % 64u);
+    }
+  )CLC";
+  for (int W : {48, 64, 1000, 1024}) {
+    cl_kernel k = kernel(source, "tiles", "-DW=" + std::to_string(W));
+    ASSERT_NE(k, nullptr);
+    for (size_t offset : {size_t(0), size_t(40)}) {
+      const int H = 21;
+      const size_t n = size_t(W) * H, local = 96, global = (n - offset + local - 1) / local * local;
+      std::vector<int> in = randomValues<int>(n, -1000, 1000);
+      cl_mem min = bufferFrom(in);
+      cl_mem mout = bufferFrom(std::vector<int>(offset + global, INT_MIN));
+      ASSERT_TRUE(setArgs(k, min, mout, cl_int(H)));
+      ASSERT_TRUE(run(k, {global}, {local}, {offset}));
+      std::vector<int> out = read<int>(mout, offset + global);
+      for (size_t g = offset; g < offset + global; ++g) {
+        int x = int(g) % W, y = int(g) / W;
+        int want = INT_MIN;
+        if (y < H)
+          want = in[y * W + x] * 7 + in[y * W + std::min(x + 1, W - 1)] - x + int(g / 64) * 3 + int(g % 64);
+        ASSERT_EQ(out[g], want) << "W " << W << ", offset " << offset << ", gid " << g;
       }
     }
   }

@@ -129,9 +129,8 @@ exit:
 ; CHECK: runs.not:
 ; CHECK: srem i32 %tid, %w
 
-; A constant divisor (InstCombine's shifts and masks, or a multiplication
-; by its reciprocal) and a dividend the work-items do not step by one are
-; left alone.
+; A constant divisor below 16 and a dividend the work-items do not step by
+; one are left alone.
 define void @notTaken(ptr %out, i64 %base, i32 %w, i64 %n) #0 {
 entry:
   br label %loop
@@ -139,7 +138,7 @@ loop:
   %lid = phi i64 [ 0, %entry ], [ %next, %loop ]
   %gid = add i64 %base, %lid
   %tid = trunc i64 %gid to i32
-  %a = udiv i32 %tid, 1000
+  %a = udiv i32 %tid, 10
   %twice = shl i32 %tid, 1
   %b = udiv i32 %twice, %w
   %s = add i32 %a, %b
@@ -153,9 +152,52 @@ exit:
 }
 ; CHECK-LABEL: define void @notTaken(
 ; CHECK-NOT: runs:
-; CHECK: udiv i32 %tid, 1000
+; CHECK: udiv i32 %tid, 10
 ; CHECK: udiv i32 %twice, %w
 ; CHECK: ret void
+
+; Constant divisors: InstCombine's shift and mask for a power of two (`lid /
+; 64`, `lid % 64`) and a division by 1000, not one by 32; no check is left.
+define void @constants(ptr %out, i64 %base, i64 %n) #0 {
+entry:
+  br label %loop
+loop:
+  %lid = phi i64 [ 0, %entry ], [ %next, %loop ]
+  %gid = add i64 %base, %lid
+  %tid = trunc i64 %gid to i32
+  %warp = lshr i32 %tid, 6
+  %lane = and i32 %tid, 63
+  %small = lshr i32 %tid, 5
+  %row = udiv i32 %tid, 1000
+  %s = add i32 %warp, %lane
+  %t0 = add i32 %s, %row
+  %t = add i32 %t0, %small
+  %dst = getelementptr i32, ptr %out, i64 %gid
+  store i32 %t, ptr %dst, align 4, !llvm.access.group !0
+  %next = add nuw nsw i64 %lid, 1
+  %done = icmp eq i64 %next, %n
+  br i1 %done, label %exit, label %loop, !llvm.loop !5
+exit:
+  ret void
+}
+; CHECK-LABEL: define void @constants(
+; CHECK: entry:
+; CHECK-NEXT: sub i64 %n, 0
+; CHECK-NEXT: trunc i64 %base to i32
+; CHECK-NEXT: br i1 true, label %runs, label %runs.not
+; CHECK: runs:
+; CHECK: %run.quotient = udiv i32 %run.dividend, 64
+; CHECK: %run.quotient{{[0-9]+}} = udiv i32 %run.dividend{{[0-9]+}}, 1000
+; CHECK: loop.run:
+; CHECK-NOT: and i32
+; CHECK-NOT: udiv
+; CHECK: %run.remainder = sub i32 %tid.run,
+; CHECK: %small.run = lshr i32 %tid.run, 5
+; CHECK: %s.run = add i32 %run.quotient, %run.remainder
+; CHECK: %t0.run = add i32 %s.run, %run.quotient{{[0-9]+}}
+; CHECK: runs.not:
+; CHECK: lshr i32 %tid, 6
+; CHECK: and i32 %tid, 63
 ; The run and the loop as written in @rows both carry the marker, so
 ; neither is taken again.
 ; CHECK: [[RUNLOOP]] = distinct !{[[RUNLOOP]], {{.*}}![[MARK:[0-9]+]]}
@@ -169,3 +211,4 @@ attributes #0 = { "lockstep-work-group-code" }
 !2 = !{!"llvm.loop.parallel_accesses", !0}
 !3 = distinct !{!3, !2}
 !4 = distinct !{!4, !2}
+!5 = distinct !{!5, !2}
