@@ -30,7 +30,8 @@
 //
 // The check: every divisor at least MinDivisor (runs of fewer work-items
 // than a vector are no faster than the loop as written, which runs
-// otherwise), and for a signed division (`int x = gid % width`) a
+// otherwise, kept scalar: few launches take it, and widened it cost a
+// third more build time), and for a signed division (`int x = gid % width`) a
 // non-negative dividend that does not overflow before the loop's last
 // work-item and a positive divisor, where C's division rounds as the
 // unsigned one does.
@@ -80,6 +81,8 @@ static cl::opt<unsigned> MinConstantDivisor(
     "lockstep-division-runs-min-constant-divisor", cl::init(64), cl::Hidden,
     cl::desc("Smallest constant divisor for which the runs are taken (shorter runs never reach the vectorizer's "
              "main loop)"));
+static cl::opt<bool> ScalarFallback("lockstep-division-runs-scalar-fallback", cl::init(true), cl::Hidden,
+                                    cl::desc("Keep the loop as written, which the check rarely takes, scalar"));
 static cl::opt<unsigned> MaxInstructions("lockstep-division-runs-max-instructions", cl::init(4000), cl::Hidden,
                                          cl::desc("Largest work-item loop (in instructions) that is copied"));
 
@@ -375,6 +378,7 @@ class DivisionRuns {
     }
     // The loop as written keeps a marker too, so it is not taken again.
     loop->setLoopID(copyLoopId(loop->getLoopID(), marker));
+    if (ScalarFallback) keepScalar(loop, /*noUnroll=*/true);
     ++NumLoopsRun;
     LLVM_DEBUG(dbgs() << "division runs: " << loop->getHeader()->getName() << " in " << F.getName() << ", "
                       << divisions.size() << " divisions\n");

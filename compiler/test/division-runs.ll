@@ -5,8 +5,8 @@
 ; run's copy, counted from 0, the quotient is that value, the remainder the
 ; dividend less quotient * divisor, another counter starts where the run's
 ; first trip has it, and what only the quotient feeds moves before the run.
-; The loop as written runs when a divisor is below 16 and, for a signed
-; division, when the dividend may be negative or overflow. A constant
+; The loop as written runs, kept scalar, when a divisor is below 16 and,
+; for a signed division, when the dividend may be negative or overflow. A constant
 ; divisor and a dividend that does not step by one are left alone.
 ; RUN: %opt -passes=lockstep-division-runs -S %s | FileCheck %s
 ; RUN: %opt -passes=lockstep-division-runs -lockstep-division-runs=false -S %s | FileCheck %s --check-prefix=OFF
@@ -199,10 +199,12 @@ exit:
 ; CHECK: lshr i32 %tid, 6
 ; CHECK: and i32 %tid, 63
 ; The run and the loop as written in @rows both carry the marker, so
-; neither is taken again.
+; neither is taken again; the loop as written, which the check rarely
+; takes, is kept scalar.
 ; CHECK: [[RUNLOOP]] = distinct !{[[RUNLOOP]], {{.*}}![[MARK:[0-9]+]]}
 ; CHECK: ![[MARK]] = !{!"lockstep.division.run"}
-; CHECK: [[ORIG]] = distinct !{[[ORIG]], {{.*}}![[MARK]]}
+; CHECK: [[ORIG]] = distinct !{[[ORIG]], {{.*}}![[MARK]], ![[VECTORIZED:[0-9]+]], ![[NOUNROLL:[0-9]+]]}
+; CHECK: ![[VECTORIZED]] = !{!"llvm.loop.isvectorized", i32 1}
 
 attributes #0 = { "lockstep-work-group-code" }
 
