@@ -126,6 +126,30 @@ Verdict Conv1dProblem::verify(const float *out) const {
   return firstMismatch("1-D convolution", bad, n, first, out[first], first_want);
 }
 
+Conv2dProblem::Conv2dProblem(uint32_t n)
+    : n(n), in(randomFloats(size_t{n + 2} * (n + 2), 41, 0, 1)), mask(randomFloats(kMask * kMask, 42, -1, 1)) {}
+
+Verdict Conv2dProblem::verify(const float *out) const {
+  const size_t pitch = n + 2;
+  size_t bad = 0, first = 0;
+  double first_want = 0;
+  for (size_t y = 0; y < n; ++y)
+    for (size_t x = 0; x < n; ++x) {
+      double want = 0, magnitude = 0;
+      for (size_t m = 0; m < kMask; ++m)
+        for (size_t k = 0; k < kMask; ++k) {
+          double term = double{in[(y + m) * pitch + x + k]} * mask[m * kMask + k];
+          want += term;
+          magnitude += std::fabs(term);
+        }
+      size_t i = y * n + x;
+      if (!(std::fabs(out[i] - want) <= 2.0 * kMask * kMask * kUnitRoundoff * magnitude) && bad++ == 0)
+        first = i, first_want = want;
+    }
+  if (bad == 0) return {};
+  return firstMismatch("3 x 3 convolution", bad, size_t{n} * n, first, out[first], first_want);
+}
+
 TileSumProblem::TileSumProblem(uint32_t n) : n(n), in(randomFloats(size_t{n} * n, 36, 0, 1)) {}
 
 Verdict TileSumProblem::verify(const float *sums) const {

@@ -2,7 +2,8 @@
 // main suite has no counterpart for: a 7-point 3D stencil and an int4
 // arithmetic kernel, a matrix-vector product, tile sums, a Sobel filter
 // over RGBA pixels, stream compaction, a byte table lookup, k-means'
-// assignment step and a dynamic-programming sweep (pathfinder).
+// assignment step, a dynamic-programming sweep (pathfinder) and a 3 x 3
+// image convolution.
 // Deterministic inputs, a serial host reference and the check of an output
 // against it, shared by the OpenCL and native programs
 // like Workloads.h (the real-world SGEMM, transpose, 2D stencil, histogram
@@ -69,6 +70,17 @@ struct Conv1dProblem {
   static constexpr int kTaps = 17;
   size_t n;
   std::vector<float> in, w;
+  Verdict verify(const float *out) const;
+};
+
+// A 3 x 3 convolution of an n x n image held with a border of one pixel
+// ((n + 2) x (n + 2), row-major), the mask's taps in [-1, 1); the output
+// n x n. Inputs in [0, 1).
+struct Conv2dProblem {
+  explicit Conv2dProblem(uint32_t n);
+  static constexpr uint32_t kMask = 3;
+  uint32_t n;
+  std::vector<float> in, mask;
   Verdict verify(const float *out) const;
 };
 

@@ -109,6 +109,16 @@ Record runConv1d(const BenchInfo &info, uint64_t n, const Options &options) {
   return rateRecord(info, sizeText("n", n), timings, 2.0 * Conv1dProblem::kTaps * n, 1e9);
 }
 
+Record runConv2d(const BenchInfo &info, uint64_t n, const Options &options) {
+  Conv2dProblem problem(static_cast<uint32_t>(n));
+  std::vector<float> out(n * n);
+  auto timings = measureRuns(
+      options.reps, [&] { poison(out); },
+      [&] { strongConv2d(problem.in.data(), problem.mask.data(), out.data(), n); },
+      [&] { return problem.verify(out.data()); });
+  return rateRecord(info, sizeText("n", n), timings, 2.0 * 9 * n * n, 1e9);
+}
+
 Record runStencil3d(const BenchInfo &info, uint64_t n, const Options &options) {
   Stencil3dProblem problem(n);
   std::vector<float> out(n * n * n);
@@ -239,6 +249,9 @@ const std::vector<NativeBench> &strongNativeBenchmarks() {
       {{"rw_conv1d", "1-D convolution, outputs a simd vector at a time", "GFLOP/s", true, (1 << 24) - 100,
         (1 << 16) - 100, 1, "outputs", uint64_t{1} << 30},
        runConv1d},
+      {{"rw_conv2d_linear", "3x3 convolution, nine multiply-adds over a row at a time, simd", "GFLOP/s", true,
+        4096, 64, 1, "image order", 16384},
+       runConv2d},
       {{"rw_gemv", "y = A x, simd dot product per row", "GB/s", true, 4096, 64, 1, "n (n x n matrix)",
         16384},
        runGemv},

@@ -205,6 +205,23 @@ void strongConv1d(const float *in, const float *w, float *out, size_t n, int tap
   }
 }
 
+void strongConv2d(const float *in, const float *mask, float *out, size_t n) {
+  // A row at a time: nine broadcast multiply-adds over the row, in vectors.
+  const size_t pitch = n + 2;
+#pragma omp parallel for schedule(static)
+  for (size_t y = 0; y < n; ++y) {
+    float *row = out + y * n;
+    for (size_t x = 0; x < n; ++x) row[x] = 0.0f;
+    for (size_t m = 0; m < 3; ++m)
+      for (size_t k = 0; k < 3; ++k) {
+        const float w = mask[m * 3 + k];
+        const float *src = in + (y + m) * pitch + k;
+#pragma omp simd
+        for (size_t x = 0; x < n; ++x) row[x] += src[x] * w;
+      }
+  }
+}
+
 void strongTileSums(const float *in, float *sums, size_t n) {
   constexpr size_t kTile = 16;
   const size_t tiles = n / kTile;

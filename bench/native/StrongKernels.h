@@ -31,6 +31,8 @@ void strongGemv(const float *a, const float *x, float *y, size_t n);
 // out[i] = sum over k < taps of in[i + k] * w[k]: the outputs a simd vector
 // at a time, each tap a broadcast multiply-add.
 void strongConv1d(const float *in, const float *w, float *out, size_t n, int taps);
+// out (n x n) = the 3 x 3 convolution of in ((n + 2) x (n + 2)) by mask.
+void strongConv2d(const float *in, const float *mask, float *out, size_t n);
 
 // The sums of the 16 x 16 tiles of an n x n grid: each band of 16 rows summed
 // column-wise into a row of 16-column partial sums (vector adds along the

@@ -117,6 +117,29 @@ Record runHistogramGlobal(Session &session, const BenchInfo &info, uint64_t n, c
   return runHistogramKernel(session, info, n, options, false);
 }
 
+// A 3 x 3 convolution of an n x n image, a work-item per pixel in a 1-D
+// range of groups of 256 (rounded up as host code does).
+Record runConv2dLinear(Session &session, const BenchInfo &info, uint64_t n, const Options &options) {
+  Conv2dProblem problem(static_cast<uint32_t>(n));
+  Buffer in = session.buffer(problem.in.size() * sizeof(float), problem.in.data(), CL_MEM_READ_ONLY);
+  Buffer mask = session.buffer(problem.mask.size() * sizeof(float), problem.mask.data(), CL_MEM_READ_ONLY);
+  size_t bytes = n * n * sizeof(float);
+  Buffer out = session.buffer(bytes, nullptr, CL_MEM_WRITE_ONLY);
+  cl_kernel kernel = session.kernel("rw_conv2d_linear");
+  session.requireGroup(kernel, kConvGroup, 0);
+  cl_uint side = static_cast<cl_uint>(n), taps = Conv2dProblem::kMask;
+  setArgs(kernel, in, mask, out, cl_uint2{{side, side}}, cl_uint2{{taps, taps}}, cl_uint(side + 2));
+  std::vector<float> got(n * n);
+  size_t local = kConvGroup, global = (n * n + kConvGroup - 1) / kConvGroup * kConvGroup;
+  auto timings = timeKernel(
+      session, options, kernel, 1, &global, &local, [&] { session.fill(out, kPoison, bytes); },
+      [&] {
+        session.read(out, got.data(), bytes);
+        return problem.verify(got.data());
+      });
+  return rateRecord(info, sizeText("n", n), timings, 2.0 * taps * taps * n * n, 1e9);
+}
+
 // A 1-D convolution of n outputs in groups of 256, the global size rounded up
 // to a whole group as host code does: the kernel's guard leaves the last
 // group's extra work-items out.
@@ -426,6 +449,12 @@ const std::vector<ClBench> &realWorldBenchmarks() {
         true, (1 << 24) - 100, (1 << 16) - 100, 1, "outputs", uint64_t{1} << 30},
        "rw_conv1d",
        runConv1d,
+       Program::RealWorld},
+      {{"rw_conv2d_linear", "3x3 convolution, a 1-D range: uint x = id % width, y = id / width, window loops "
+                            "from them, groups of 256",
+        "GFLOP/s", true, 4096, 64, 1, "image order", 16384},
+       "rw_conv2d_linear",
+       runConv2dLinear,
        Program::RealWorld},
       {{"rw_saxpy4", "out = a * x + y on float4", "GB/s", true, 1 << 25, 1 << 16, 4, "floats"},
        "rw_saxpy4",

@@ -129,6 +129,25 @@ kernel void rw_conv1d(global const float *in, global float *out, constant float 
   out[i] = acc;
 }
 
+// AMD APP SDK's SimpleConvolution: a 1-D range over an image, each
+// work-item's row and column the quotient and remainder of its id by the
+// width, the window's loops run from them (unsigned) to the mask's end,
+// behind the guard on both.
+kernel void rw_conv2d_linear(global const float *in, constant float *mask, global float *out, uint2 size,
+                             uint2 mask_size, uint pitch) {
+  uint tid = get_global_id(0);
+  uint width = size.x, height = size.y;
+  uint x = tid % width, y = tid / width;
+  if (x >= width || y >= height) return;
+  float sum = 0.0f;
+  uint m = 0;
+  for (uint j = y; j < y + mask_size.y; ++j, ++m) {
+    uint k = 0;
+    for (uint i = x; i < x + mask_size.x; ++i, ++k) sum += in[j * pitch + i] * mask[m * mask_size.x + k];
+  }
+  out[tid] = sum;
+}
+
 // SAXPY on float4: out = a * x + y.
 kernel void rw_saxpy4(global const float4 *x, global const float4 *y, global float4 *out,
                       float a) {

@@ -28,7 +28,9 @@
 // loop loads in its header from an address it does not change and memory it
 // does not write (`for (k = rowptr[r]; k < rowptr[r + 1]; k++)`, a sparse
 // row; `i < params->count`) moves to the preheader first (LICM would, but
-// only later): the count is then computable, and the loop does not poll. A
+// only later), as does the header's arithmetic on values from outside the
+// loop (`i < x + size.x`, a vector argument's element read in the test):
+// the count is then computable, and the loop does not poll. A
 // loop of
 // the kernel's that WorkGroupLoops runs in lockstep across the work-items (a
 // divergent `while`) polls once per round, outside its work-item loops.
@@ -64,8 +66,9 @@ namespace {
 
 // Moves the loads of `loop`'s header from addresses the loop does not change
 // to its preheader, where nothing in the loop may write what they read:
-// whenever the preheader runs, the header runs next and makes them. Returns
-// whether one moved.
+// whenever the preheader runs, the header runs next and makes them; and the
+// arithmetic of the header on values from outside the loop. Returns whether
+// one moved.
 bool hoistHeaderLoads(Loop &loop, AAResults &AA, ScalarEvolution &evolution) {
   BasicBlock *preheader = loop.getLoopPreheader();
   if (!preheader) return false;
@@ -75,6 +78,16 @@ bool hoistHeaderLoads(Loop &loop, AAResults &AA, ScalarEvolution &evolution) {
       if (I.mayWriteToMemory()) writes.push_back(&I);
   bool moved = false;
   for (Instruction &I : make_early_inc_range(*loop.getHeader())) {
+    // Arithmetic on values from outside the loop (`x + size.x`, the
+    // element of a vector argument that C reads in the loop's test).
+    if (!isa<PHINode>(I) && !I.mayReadOrWriteMemory() && !I.isTerminator()) {
+      bool changed = false;
+      if (loop.makeLoopInvariant(&I, changed, preheader->getTerminator(), nullptr, &evolution) && changed) {
+        evolution.forgetValue(&I);
+        moved = true;
+      }
+      continue;
+    }
     auto *load = dyn_cast<LoadInst>(&I);
     if (load && load->isSimple()) {
       MemoryLocation location = MemoryLocation::get(load);

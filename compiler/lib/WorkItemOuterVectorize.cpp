@@ -113,6 +113,30 @@ namespace {
 // Whether `inner` (inside `outer`) runs the same rounds for every work-item
 // in the form the native path takes: a canonical counter, one exit at the
 // latch, on a comparison with a bound the work-items share.
+// IndVars' test of a 64-bit counter against a 32-bit bound, `trunc(next) ==
+// n`, as the native path takes it: `next == zext(n - 1) + 1` (the same first
+// trip for every n, 0 being 2^32), the bound computed before the outer loop.
+void widenExitTest(Loop &inner, Loop &outer) {
+  PHINode *counter = inner.getCanonicalInductionVariable();
+  BasicBlock *latch = inner.getLoopLatch(), *preheader = outer.getLoopPreheader();
+  auto *branch = latch ? dyn_cast<BranchInst>(latch->getTerminator()) : nullptr;
+  auto *compare = branch && branch->isConditional() ? dyn_cast<ICmpInst>(branch->getCondition()) : nullptr;
+  if (!counter || !preheader || !compare || !compare->isEquality()) return;
+  Value *next = counter->getIncomingValueForBlock(latch);
+  for (unsigned side : {0u, 1u}) {
+    auto *narrowed = dyn_cast<TruncInst>(compare->getOperand(side));
+    Value *bound = compare->getOperand(1 - side);
+    if (!narrowed || narrowed->getOperand(0) != next || !outer.isLoopInvariant(bound)) continue;
+    IRBuilder<> builder(preheader->getTerminator());
+    Value *wide = builder.CreateAdd(
+        builder.CreateZExt(builder.CreateSub(bound, ConstantInt::get(bound->getType(), 1)), next->getType()),
+        ConstantInt::get(next->getType(), 1), "wide.bound");
+    compare->setOperand(side, next);
+    compare->setOperand(1 - side, wide);
+    return;
+  }
+}
+
 bool isUniformInnerLoop(Loop &inner, Loop &outer) {
   PHINode *counter = inner.getCanonicalInductionVariable();
   BasicBlock *latch = inner.getLoopLatch();
@@ -218,7 +242,9 @@ PHINode *outerCounter(Loop &loop, LoopInfo &loops, ScalarEvolution &SE, unsigned
   unsigned chains = 0;
   for (Loop *inner : loop.getLoopsInPreorder()) {
     if (inner == &loop) continue;
-    if (!inner->isLoopSimplifyForm() || !isUniformInnerLoop(*inner, loop)) return nullptr;
+    if (!inner->isLoopSimplifyForm()) return nullptr;
+    widenExitTest(*inner, loop);
+    if (!isUniformInnerLoop(*inner, loop)) return nullptr;
     for (PHINode &phi : inner->getHeader()->phis())
       if (&phi != inner->getCanonicalInductionVariable()) ++chains;
   }

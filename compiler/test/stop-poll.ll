@@ -113,6 +113,35 @@ exit:
   ret void
 }
 
+; A window's loop, `for (i = x; i < x + size.x; i++)` with `size` a vector
+; argument: the header's arithmetic on values from outside the loop (the
+; element, the sum) moves to the preheader, the count becomes computable
+; and the loop does not poll.
+define void @__lockstep_wg_e(ptr %args, ptr %group, ptr %local, ptr %context) #1 {
+entry:
+  %sizep = getelementptr i8, ptr %args, i64 8
+  %size = load <2 x i32>, ptr %sizep, align 8
+  %x = load i32, ptr %args, align 4
+  br label %window
+
+window:
+  %i = phi i32 [ %x, %entry ], [ %i.next, %body ]
+  %s = phi i32 [ 0, %entry ], [ %s.next, %body ]
+  %w = extractelement <2 x i32> %size, i64 0
+  %end = add i32 %x, %w
+  %more = icmp ult i32 %i, %end
+  br i1 %more, label %body, label %exit
+
+body:
+  %s.next = add i32 %s, %i
+  %i.next = add i32 %i, 1
+  br label %window
+
+exit:
+  store i32 %s, ptr %args, align 4
+  ret void
+}
+
 attributes #0 = { "lockstep-kernel"="k" "lockstep-work-group-code" }
 attributes #2 = { "lockstep-kernel"="s" "lockstep-work-group-code" }
 attributes #1 = { "lockstep-work-group-code" }
@@ -162,6 +191,12 @@ attributes #3 = { "lockstep-kernel"="r" "lockstep-work-group-code" }
 ; CHECK: written:
 ; CHECK-NEXT: %k2 = phi
 ; CHECK-NEXT: %end2 = load i32, ptr %rowptr
+; CHECK-LABEL: define void @__lockstep_wg_e(
+; CHECK: %w = extractelement <2 x i32> %size, i64 0
+; CHECK-NEXT: %end = add i32 %x, %w
+; CHECK-NEXT: br label %window
+; CHECK-NOT: load atomic
+; CHECK: ret void
 ; CHECK: declare void @__lockstep_stop_group() #[[ATTRS:[0-9]+]]
 ; CHECK: attributes #0 = { "lockstep-kernel"="k" "lockstep-stop-polls" "lockstep-work-group-code" }
 ; CHECK: attributes #1 = { "lockstep-work-group-code" }

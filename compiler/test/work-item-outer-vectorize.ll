@@ -368,6 +368,50 @@ exit:
   ret void
 }
 
+; IndVars' test of a 64-bit inner counter against a 32-bit bound,
+; `trunc(next) == k`: the native path takes only the counter's own update,
+; so the test becomes `next == zext(k - 1) + 1` (the same first trip for
+; every k, 0 being 2^32), the bound computed before the work-item loop.
+; CHECK-LABEL: define void @narrow_bound(
+; CHECK: entry:
+; CHECK: %[[KM1:[0-9]+]] = sub i32 %k, 1
+; CHECK-NEXT: %[[KZ:[0-9]+]] = zext i32 %[[KM1]] to i64
+; CHECK-NEXT: %wide.bound = add i64 %[[KZ]], 1
+; CHECK: %c.done = icmp eq i64 %c.next, %wide.bound
+; CHECK: !llvm.loop ![[NARROWBOUND:[0-9]+]]
+define void @narrow_bound(ptr addrspace(1) %pts, ptr addrspace(1) %cent, ptr addrspace(1) %label, i32 %k) #0 {
+entry:
+  br label %wi
+wi:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %wi.latch ]
+  br label %c.loop
+c.loop:
+  %c = phi i64 [ 0, %wi ], [ %c.next, %c.loop ]
+  %best = phi float [ 0x7FF0000000000000, %wi ], [ %best.next, %c.loop ]
+  %ci = mul i64 %c, 256
+  %pi = add i64 %ci, %i
+  %pp = getelementptr inbounds float, ptr addrspace(1) %pts, i64 %pi
+  %x = load float, ptr addrspace(1) %pp, align 4, !llvm.access.group !0
+  %cp = getelementptr inbounds float, ptr addrspace(1) %cent, i64 %c
+  %y = load float, ptr addrspace(1) %cp, align 4, !llvm.access.group !0
+  %d = fsub float %x, %y
+  %less = fcmp olt float %d, %best
+  %best.next = select i1 %less, float %d, float %best
+  %c.next = add nuw nsw i64 %c, 1
+  %c.next32 = trunc i64 %c.next to i32
+  %c.done = icmp eq i32 %c.next32, %k
+  br i1 %c.done, label %wi.latch, label %c.loop
+wi.latch:
+  %best.out = phi float [ %best.next, %c.loop ]
+  %lp = getelementptr inbounds float, ptr addrspace(1) %label, i64 %i
+  store float %best.out, ptr addrspace(1) %lp, align 4, !llvm.access.group !0
+  %i.next = add nuw nsw i64 %i, 1
+  %done = icmp eq i64 %i.next, 256
+  br i1 %done, label %exit, label %wi, !llvm.loop !15
+exit:
+  ret void
+}
+
 ; A kernel's own vectorize(enable) on an outer loop (its iterations
 ; depend on each other through %acc): the native path would take it
 ; without a dependence check, so the hint goes (the loop is marked
@@ -560,6 +604,7 @@ exit:
 ; CHECK: ![[CALL]] = distinct !{![[CALL]], ![[PARALLEL]]}
 ; CHECK: ![[UNMARKED]] = distinct !{![[UNMARKED]], ![[PARALLEL]]}
 ; CHECK: ![[WINDOWCOPY]] = distinct !{![[WINDOWCOPY]], ![[PARALLEL]], ![[ENABLE]], ![[WIDTH]]}
+; CHECK: ![[NARROWBOUND]] = distinct !{![[NARROWBOUND]], ![[PARALLEL]], ![[ENABLE]], ![[WIDTH]]}
 ; CHECK: ![[PRAGMA]] = distinct !{![[PRAGMA]], ![[VECTORIZED:[0-9]+]]}
 ; CHECK: ![[VECTORIZED]] = !{!"llvm.loop.isvectorized", i32 1}
 
@@ -601,3 +646,4 @@ exit:
 
 !13 = distinct !{!13, !6}
 !14 = distinct !{!14, !6}
+!15 = distinct !{!15, !6}
