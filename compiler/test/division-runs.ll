@@ -5,8 +5,8 @@
 ; run's copy, counted from 0, the quotient is that value, the remainder the
 ; dividend less quotient * divisor, another counter starts where the run's
 ; first trip has it, and what only the quotient feeds moves before the run.
-; The loop as written runs, kept scalar, when a divisor is below 16 and,
-; for a signed division, when the dividend may be negative or overflow. A constant
+; The loop as written runs when a divisor is below 16 and, for a signed
+; division, when the dividend may be negative or overflow. A constant
 ; divisor and a dividend that does not step by one are left alone.
 ; RUN: %opt -passes=lockstep-division-runs -S %s | FileCheck %s
 ; RUN: %opt -passes=lockstep-division-runs -lockstep-division-runs=false -S %s | FileCheck %s --check-prefix=OFF
@@ -198,13 +198,36 @@ exit:
 ; CHECK: runs.not:
 ; CHECK: lshr i32 %tid, 6
 ; CHECK: and i32 %tid, 63
+
+; A function whose only divisions are shifts and masks (`#define W 1024`).
+define void @shiftsOnly(ptr %out, i64 %base, i64 %n) #0 {
+entry:
+  br label %loop
+loop:
+  %lid = phi i64 [ 0, %entry ], [ %next, %loop ]
+  %gid = add i64 %base, %lid
+  %y = lshr i64 %gid, 10
+  %x = and i64 %gid, 1023
+  %s = sub i64 %x, %y
+  %dst = getelementptr i64, ptr %out, i64 %gid
+  store i64 %s, ptr %dst, align 8, !llvm.access.group !0
+  %next = add nuw nsw i64 %lid, 1
+  %done = icmp eq i64 %next, %n
+  br i1 %done, label %exit, label %loop, !llvm.loop !6
+exit:
+  ret void
+}
+; CHECK-LABEL: define void @shiftsOnly(
+; CHECK: runs:
+; CHECK: %run.quotient = udiv i64 %run.dividend, 1024
+; CHECK: loop.run:
+; CHECK: %run.remainder = sub i64 %gid.run,
+; CHECK: %s.run = sub i64 %run.remainder, %run.quotient
 ; The run and the loop as written in @rows both carry the marker, so
-; neither is taken again; the loop as written, which the check rarely
-; takes, is kept scalar.
+; neither is taken again.
 ; CHECK: [[RUNLOOP]] = distinct !{[[RUNLOOP]], {{.*}}![[MARK:[0-9]+]]}
 ; CHECK: ![[MARK]] = !{!"lockstep.division.run"}
-; CHECK: [[ORIG]] = distinct !{[[ORIG]], {{.*}}![[MARK]], ![[VECTORIZED:[0-9]+]], ![[NOUNROLL:[0-9]+]]}
-; CHECK: ![[VECTORIZED]] = !{!"llvm.loop.isvectorized", i32 1}
+; CHECK: [[ORIG]] = distinct !{[[ORIG]], {{.*}}![[MARK]]}
 
 attributes #0 = { "lockstep-work-group-code" }
 
@@ -214,3 +237,4 @@ attributes #0 = { "lockstep-work-group-code" }
 !3 = distinct !{!3, !2}
 !4 = distinct !{!4, !2}
 !5 = distinct !{!5, !2}
+!6 = distinct !{!6, !2}
