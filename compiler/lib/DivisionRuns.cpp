@@ -51,7 +51,6 @@
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
-#include <llvm/IR/PatternMatch.h>
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/Debug.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
@@ -66,7 +65,6 @@
 #define DEBUG_TYPE "lockstep-division-runs"
 
 using namespace llvm;
-using namespace llvm::PatternMatch;
 
 LOCKSTEP_STATISTIC(NumLoopsRun, "Work-item loops that run in runs of one quotient");
 LOCKSTEP_STATISTIC(NumDivisionsShared, "Divisions and remainders a run computes once or from its quotient");
@@ -141,41 +139,6 @@ std::optional<DivisionOf> divisionOf(Instruction &I) {
   return DivisionOf{ConstantInt::get(type, uint64_t(1) << bits), false, op->getOpcode() == Instruction::And};
 }
 
-struct Counter {
-  PHINode *id;
-  ICmpInst *exitTest;
-  unsigned countOperand;
-  Value *count, *start;
-};
-
-// The loop's counter: a header phi from `start` by one, the latch leaving
-// when it reaches `count` (`==` or `<` on the next value).
-std::optional<Counter> counterOf(Loop *loop) {
-  BasicBlock *latch = loop->getLoopLatch(), *preheader = loop->getLoopPreheader();
-  auto *branch = latch ? dyn_cast<BranchInst>(latch->getTerminator()) : nullptr;
-  if (!preheader || !branch || !branch->isConditional() || loop->getExitingBlock() != latch)
-    return std::nullopt;
-  auto *test = dyn_cast<ICmpInst>(branch->getCondition());
-  if (!test || !(test->isEquality() || test->getPredicate() == ICmpInst::ICMP_ULT)) return std::nullopt;
-  for (unsigned side = 0; side < 2; ++side) {
-    auto *next = dyn_cast<BinaryOperator>(test->getOperand(side));
-    Value *count = test->getOperand(1 - side);
-    if (!next || next->getOpcode() != Instruction::Add || !match(next->getOperand(1), m_One()) ||
-        !loop->isLoopInvariant(count) || (side == 1 && !test->isEquality()))
-      continue;
-    auto *id = dyn_cast<PHINode>(next->getOperand(0));
-    if (!id || id->getParent() != loop->getHeader() || id->getNumIncomingValues() != 2 ||
-        id->getIncomingValueForBlock(latch) != next || !loop->isLoopInvariant(id->getIncomingValueForBlock(preheader)))
-      continue;
-    // The test leaves on `next == count` (or stays on `next < count`).
-    bool leavesOnTrue = !loop->contains(branch->getSuccessor(0));
-    if (test->isEquality() && leavesOnTrue != (test->getPredicate() == ICmpInst::ICMP_EQ)) continue;
-    if (!test->isEquality() && leavesOnTrue) continue;
-    return Counter{id, test, unsigned(1 - side), count, id->getIncomingValueForBlock(preheader)};
-  }
-  return std::nullopt;
-}
-
 bool isCandidate(Loop *loop) {
   if (!findOptionMDForLoop(loop, "llvm.loop.parallel_accesses") ||
       findOptionMDForLoop(loop, "llvm.loop.isvectorized") || findOptionMDForLoop(loop, kRunMarker))
@@ -201,7 +164,7 @@ class DivisionRuns {
 
  private:
   bool transform(Loop *loop) {
-    std::optional<Counter> counter = counterOf(loop);
+    std::optional<WorkItemCounter> counter = workItemCounter(loop);
     BasicBlock *exit = loop->getExitBlock(), *latch = loop->getLoopLatch();
     if (!counter || !exit || exit->getSinglePredecessor() != latch || !exit->phis().empty()) return false;
     unsigned size = 0;

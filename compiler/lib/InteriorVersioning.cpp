@@ -188,42 +188,6 @@ class InteriorRewriter : public SCEVRewriteVisitor<InteriorRewriter> {
   SmallVectorImpl<Bound> &bounds;
 };
 
-// The loop's counter as WorkGroupLoops made it and -O3 left it: a header phi
-// from `start` (0, or where a part of a loop WorkItemLoopSplitPass split
-// begins), stepped by 1 in the latch, which leaves when the step reaches
-// `count` (a value the loop does not change).
-struct Counter {
-  PHINode *id;
-  ICmpInst *exitTest;
-  unsigned countOperand;
-  Value *count;
-  Value *start;
-};
-
-std::optional<Counter> counterOf(Loop *loop) {
-  BasicBlock *latch = loop->getLoopLatch(), *preheader = loop->getLoopPreheader();
-  auto *branch = latch ? dyn_cast<BranchInst>(latch->getTerminator()) : nullptr;
-  if (!preheader || !branch || !branch->isConditional() || loop->getExitingBlock() != latch)
-    return std::nullopt;
-  auto *test = dyn_cast<ICmpInst>(branch->getCondition());
-  if (!test || !(test->isEquality() || test->getPredicate() == ICmpInst::ICMP_ULT))
-    return std::nullopt;
-  for (unsigned side = 0; side < 2; ++side) {
-    auto *next = dyn_cast<BinaryOperator>(test->getOperand(side));
-    Value *count = test->getOperand(1 - side);
-    if (!next || next->getOpcode() != Instruction::Add || !match(next->getOperand(1), m_One()) ||
-        !loop->isLoopInvariant(count) || (side == 1 && !test->isEquality()))
-      continue;
-    auto *id = dyn_cast<PHINode>(next->getOperand(0));
-    if (!id || id->getParent() != loop->getHeader() || id->getNumIncomingValues() != 2 ||
-        id->getIncomingValueForBlock(latch) != next ||
-        !loop->isLoopInvariant(id->getIncomingValueForBlock(preheader)))
-      continue;
-    return Counter{id, test, 1 - side, count, id->getIncomingValueForBlock(preheader)};
-  }
-  return std::nullopt;
-}
-
 // A recurrence with step 1 or -1: the vectorizer's consecutive accesses.
 bool stepsByOne(const SCEVAddRecExpr *value) {
   const APInt &step = cast<SCEVConstant>(value->getOperand(1))->getAPInt();
@@ -267,7 +231,7 @@ class InteriorVersioning {
     unsigned size = 0;
     for (BasicBlock *block : loop->blocks()) size += block->size();
     if (size > MaxInstructions) return false;
-    std::optional<Counter> counter = counterOf(loop);
+    std::optional<WorkItemCounter> counter = workItemCounter(loop);
     BasicBlock *exit = loop->getExitBlock();
     if (!counter || !exit || exit->getSinglePredecessor() != loop->getLoopLatch()) return false;
     // Nothing leaves the loop but control: the three parts need no phis.

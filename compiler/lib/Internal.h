@@ -256,6 +256,20 @@ bool isWorkItemLoop(const llvm::Loop *loop);
 llvm::BasicBlock *versionablePreheader(llvm::Loop *loop, llvm::LoopInfo &loops, llvm::DominatorTree &dominators);
 llvm::Loop *versionLoop(llvm::Loop *loop, llvm::Value *useCopy, llvm::StringRef suffix, llvm::LoopInfo &loops,
                         llvm::DominatorTree &dominators, llvm::ValueToValueMapTy &map);
+// The counter of a loop over work-items as WorkGroupLoops made it and -O3
+// left it: a header phi `id` from `start` (0, or where a part of a loop
+// WorkItemLoopSplitPass split begins), stepped by 1, which the latch, the
+// loop's one exit, leaves when the step reaches `count` (a value the loop does
+// not change; `==`, or `<` to stay), operand `countOperand` of `exitTest`
+// (LoopVersioning.cpp).
+struct WorkItemCounter {
+  llvm::PHINode *id;
+  llvm::ICmpInst *exitTest;
+  unsigned countOperand;
+  llvm::Value *count, *start;
+};
+std::optional<WorkItemCounter> workItemCounter(llvm::Loop *loop);
+
 // Gives the loop a fresh id with its properties but the vectorizer's, marked
 // already vectorized, and not to unroll when `noUnroll` (LoopVersioning.cpp).
 void keepScalar(llvm::Loop *loop, bool noUnroll);

@@ -2,7 +2,8 @@
 // copy of a loop when a check before it holds (SpreadLoopsPass,
 // StreamingStoresPass, UniformDivisionPass, BoundsCheckVersioningPass),
 // the loop ids such copies and the work-item loop split's parts need, and
-// which loops those passes take for work-item loops:
+// which loops those passes take for work-item loops, and their counters
+// (InteriorVersioningPass, DivisionRunsPass):
 //
 //   preheader:      br useCopy, copy's preheader, loop's preheader (.not)
 //   copy, loop:     both exit to the loop's exit block, whose phis take
@@ -12,6 +13,7 @@
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Metadata.h>
+#include <llvm/IR/PatternMatch.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/LoopUtils.h>
@@ -19,6 +21,7 @@
 #include "Internal.h"
 
 using namespace llvm;
+using namespace llvm::PatternMatch;
 
 namespace lockstep::compiler {
 
@@ -76,6 +79,32 @@ MDNode *copyLoopId(MDNode *id, MDNode *added) {
   MDNode *copy = MDNode::getDistinct(id->getContext(), operands);
   copy->replaceOperandWith(0, copy);
   return copy;
+}
+
+std::optional<WorkItemCounter> workItemCounter(Loop *loop) {
+  BasicBlock *latch = loop->getLoopLatch(), *preheader = loop->getLoopPreheader();
+  auto *branch = latch ? dyn_cast<BranchInst>(latch->getTerminator()) : nullptr;
+  if (!preheader || !branch || !branch->isConditional() || loop->getExitingBlock() != latch)
+    return std::nullopt;
+  auto *test = dyn_cast<ICmpInst>(branch->getCondition());
+  if (!test || !(test->isEquality() || test->getPredicate() == ICmpInst::ICMP_ULT)) return std::nullopt;
+  for (unsigned side = 0; side < 2; ++side) {
+    auto *next = dyn_cast<BinaryOperator>(test->getOperand(side));
+    Value *count = test->getOperand(1 - side);
+    if (!next || next->getOpcode() != Instruction::Add || !match(next->getOperand(1), m_One()) ||
+        !loop->isLoopInvariant(count) || (side == 1 && !test->isEquality()))
+      continue;
+    auto *id = dyn_cast<PHINode>(next->getOperand(0));
+    if (!id || id->getParent() != loop->getHeader() || id->getNumIncomingValues() != 2 ||
+        id->getIncomingValueForBlock(latch) != next || !loop->isLoopInvariant(id->getIncomingValueForBlock(preheader)))
+      continue;
+    // The test leaves on `next == count` (or stays on `next < count`).
+    bool leavesOnTrue = !loop->contains(branch->getSuccessor(0));
+    if (test->isEquality() && leavesOnTrue != (test->getPredicate() == ICmpInst::ICMP_EQ)) continue;
+    if (!test->isEquality() && leavesOnTrue) continue;
+    return WorkItemCounter{id, test, unsigned(1 - side), count, id->getIncomingValueForBlock(preheader)};
+  }
+  return std::nullopt;
 }
 
 bool isWorkItemLoop(const Loop *loop) {
