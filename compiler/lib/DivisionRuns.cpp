@@ -73,8 +73,8 @@ static cl::opt<bool> Enabled("lockstep-division-runs", cl::init(true), cl::Hidde
                              cl::desc("Run work-item loops that divide their ids by a shared divisor in runs "
                                       "of one quotient"));
 static cl::opt<unsigned> MinDivisor("lockstep-division-runs-min-divisor", cl::init(16), cl::Hidden,
-                                    cl::desc("Smallest divisor for which the runs are taken (a run is at "
-                                             "most that many work-items)"));
+                                    cl::desc("Smallest divisor for which the runs are taken (a whole run "
+                                             "is that many work-items)"));
 static cl::opt<unsigned> MinConstantDivisor(
     "lockstep-division-runs-min-constant-divisor", cl::init(64), cl::Hidden,
     cl::desc("Smallest constant divisor for which the runs are taken (shorter runs never reach the vectorizer's "

@@ -56,7 +56,7 @@
 using namespace llvm;
 
 LOCKSTEP_STATISTIC(NumPolls, "Loops that poll the launch's stop word");
-LOCKSTEP_STATISTIC(NumBoundsHoisted, "Loops whose count became computable once their header's loads moved out");
+LOCKSTEP_STATISTIC(NumBoundsHoisted, "Loops whose count became computable once their header's invariants moved out");
 
 static cl::opt<bool> Polls("lockstep-stop-polls", cl::init(true),
                            cl::desc("Loops without a computable trip count poll the launch's stop word"));
@@ -69,7 +69,7 @@ namespace {
 // whenever the preheader runs, the header runs next and makes them; and the
 // arithmetic of the header on values from outside the loop. Returns whether
 // one moved.
-bool hoistHeaderLoads(Loop &loop, AAResults &AA, ScalarEvolution &evolution) {
+bool hoistHeaderInvariants(Loop &loop, AAResults &AA, ScalarEvolution &evolution) {
   BasicBlock *preheader = loop.getLoopPreheader();
   if (!preheader) return false;
   SmallVector<Instruction *, 8> writes;
@@ -80,12 +80,11 @@ bool hoistHeaderLoads(Loop &loop, AAResults &AA, ScalarEvolution &evolution) {
   for (Instruction &I : make_early_inc_range(*loop.getHeader())) {
     // Arithmetic on values from outside the loop (`x + size.x`, the
     // element of a vector argument that C reads in the loop's test).
-    if (!isa<PHINode>(I) && !I.mayReadOrWriteMemory() && !I.isTerminator()) {
-      bool changed = false;
-      if (loop.makeLoopInvariant(&I, changed, preheader->getTerminator(), nullptr, &evolution) && changed) {
-        evolution.forgetValue(&I);
-        moved = true;
-      }
+    bool hoisted = false;
+    if (!isa<PHINode>(I) && !I.mayReadOrWriteMemory() && !I.isTerminator() &&
+        loop.makeLoopInvariant(&I, hoisted, preheader->getTerminator(), nullptr, &evolution) && hoisted) {
+      evolution.forgetValue(&I);
+      moved = true;
       continue;
     }
     auto *load = dyn_cast<LoadInst>(&I);
@@ -139,7 +138,7 @@ PreservedAnalyses StopPollPass::run(Module &M, ModuleAnalysisManager &analyses) 
     bool hoisted = false;
     for (Loop *loop : loops.getLoopsInPreorder()) {
       if (!isa<SCEVCouldNotCompute>(evolution.getBackedgeTakenCount(loop))) continue;
-      if (hoistHeaderLoads(*loop, functions.getResult<AAManager>(F), evolution)) {
+      if (hoistHeaderInvariants(*loop, functions.getResult<AAManager>(F), evolution)) {
         hoisted = true;
         evolution.forgetLoop(loop);
         evolution.forgetLoopDispositions();

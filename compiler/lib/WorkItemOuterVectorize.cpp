@@ -68,7 +68,6 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
-#include <llvm/IR/PatternMatch.h>
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/Debug.h>
 #include <llvm/Transforms/Utils/Cloning.h>
@@ -83,13 +82,13 @@
 
 #include "Analysis/LaneDistance.h"
 #include "Internal.h"
+#include "OuterLoopGuards.h"
 #include "Passes.h"
 #include "Statistics.h"
 
 #define DEBUG_TYPE "lockstep-outer-vectorize"
 
 using namespace llvm;
-using namespace llvm::PatternMatch;
 
 static cl::opt<bool> Enabled("lockstep-outer-vectorize", cl::init(true), cl::Hidden,
                              cl::desc("Widen work-item loops around uniform kernel loop nests as "
@@ -110,9 +109,6 @@ LOCKSTEP_STATISTIC(NumVersioned, "Work-item loops copied to widen as outer loops
 namespace lockstep::compiler {
 namespace {
 
-// Whether `inner` (inside `outer`) runs the same rounds for every work-item
-// in the form the native path takes: a canonical counter, one exit at the
-// latch, on a comparison with a bound the work-items share.
 // IndVars' test of a 64-bit counter against a 32-bit bound, `trunc(next) ==
 // n`, as the native path takes it: `next == zext(n - 1) + 1` (the same first
 // trip for every n, 0 being 2^32), the bound computed before the outer loop.
@@ -137,6 +133,9 @@ void widenExitTest(Loop &inner, Loop &outer) {
   }
 }
 
+// Whether `inner` (inside `outer`) runs the same rounds for every work-item
+// in the form the native path takes: a canonical counter, one exit at the
+// latch, on a comparison with a bound the work-items share.
 bool isUniformInnerLoop(Loop &inner, Loop &outer) {
   PHINode *counter = inner.getCanonicalInductionVariable();
   BasicBlock *latch = inner.getLoopLatch();
@@ -165,56 +164,6 @@ bool widens(const Instruction &I) {
          !isa<AllocaInst>(I) && !isa<SwitchInst>(I) && !isa<InvokeInst>(I) &&
          !isa<IndirectBrInst>(I) && !isa<CallBrInst>(I) && !isa<ExtractValueInst>(I) &&
          !isa<InsertValueInst>(I) && !isa<FreezeInst>(I);
-}
-
-// A comparison of a value that steps by one with each work-item (the
-// global id, `gid < n`) with one they share: true for every work-item of
-// the loop when it is at the first and the last, the steps between them
-// not wrapping.
-// Both sides may step so, alike (`r < r + w`, a test that r + w does not
-// wrap, which C's unsigned loops `for (i = r; i < r + w; i++)` leave before
-// a nest): the values for which such a comparison holds are a range that
-// starts or ends at the type's limit, so again the first and the last
-// decide.
-const SCEVAddRecExpr *stepsByOne(Value *value, Loop &loop, ScalarEvolution &SE) {
-  auto *steps = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(value));
-  if (!steps || steps->getLoop() != &loop || !steps->isAffine()) return nullptr;
-  auto *step = dyn_cast<SCEVConstant>(steps->getStepRecurrence(SE));
-  return step && (step->getAPInt().isOne() || step->getAPInt().isAllOnes()) ? steps : nullptr;
-}
-
-bool isGuard(const Value *condition, Loop &loop, ScalarEvolution &SE) {
-  auto *compare = dyn_cast<ICmpInst>(condition);
-  if (!compare || !compare->isRelational() || !loop.contains(compare)) return false;
-  const SCEVAddRecExpr *left = stepsByOne(compare->getOperand(0), loop, SE);
-  const SCEVAddRecExpr *right = stepsByOne(compare->getOperand(1), loop, SE);
-  if (left && right) return left->getStepRecurrence(SE) == right->getStepRecurrence(SE);
-  return (left && loop.isLoopInvariant(compare->getOperand(1))) ||
-         (right && loop.isLoopInvariant(compare->getOperand(0)));
-}
-
-// The guards a branch condition is made of: a guard, or a logical `and` of
-// guards and conditions the work-items share (`y < h && x < w`).
-bool guardsOf(Value *condition, Loop &loop, ScalarEvolution &SE, SmallVectorImpl<ICmpInst *> &guards,
-              unsigned depth = 4) {
-  if (loop.isLoopInvariant(condition)) return true;
-  if (isGuard(condition, loop, SE)) {
-    guards.push_back(cast<ICmpInst>(condition));
-    return true;
-  }
-  Value *a, *b;
-  return depth > 0 && match(condition, m_LogicalAnd(m_Value(a), m_Value(b))) &&
-         guardsOf(a, loop, SE, guards, depth - 1) && guardsOf(b, loop, SE, guards, depth - 1);
-}
-
-// Moves `I`, computed in the loop from values outside it, before the loop
-// (the copy's branches on guards made true: the native path takes only
-// conditions from outside the loop).
-void hoist(Value *value, Loop &loop) {
-  auto *I = dyn_cast<Instruction>(value);
-  if (!I || !loop.contains(I)) return;
-  for (Value *operand : I->operands()) hoist(operand, loop);
-  I->moveBefore(loop.getLoopPreheader()->getTerminator());
 }
 
 // The work-item loop's counter when the native path would take `loop`,
@@ -354,7 +303,7 @@ PreservedAnalyses WorkItemOuterVectorizePass::run(Function &F, FunctionAnalysisM
       }
     if (far) continue;
     if (checked.empty() && guards.empty()) {
-      for (BranchInst *branch : guarded) hoist(branch->getCondition(), *loop);
+      for (BranchInst *branch : guarded) hoistOutOf(branch->getCondition(), *loop);
       LLVM_DEBUG(dbgs() << "outer-widened: " << loop->getHeader()->getName() << "\n");
       markOuter(*loop, width);
       ++NumMarked;
@@ -376,33 +325,8 @@ PreservedAnalyses WorkItemOuterVectorizePass::run(Function &F, FunctionAnalysisM
     }
     // Each guard true at the loop's first and last work-item, its value
     // moving the same way from one to the other.
-    SCEVExpander expander(SE, layout, "guard");
-    for (ICmpInst *guard : guards) {
-      unsigned side = loop->isLoopInvariant(guard->getOperand(1)) ? 0 : 1;
-      auto *steps = cast<SCEVAddRecExpr>(SE.getSCEV(guard->getOperand(side)));
-      Type *type = guard->getOperand(side)->getType();
-      auto at = [&](Value *operand, bool last) -> Value * {
-        if (loop->isLoopInvariant(operand)) return operand;
-        auto *moving = cast<SCEVAddRecExpr>(SE.getSCEV(operand));
-        return expander.expandCodeFor(last ? moving->evaluateAtIteration(taken, SE) : moving->getStart(), type,
-                                      preheader->getTerminator());
-      };
-      Value *first = at(guard->getOperand(side), false);
-      Value *last = at(guard->getOperand(side), true);
-      auto holds = [&](bool last) {
-        return builder.CreateICmp(guard->getPredicate(), at(guard->getOperand(0), last),
-                                  at(guard->getOperand(1), last));
-      };
-      bool up = cast<SCEVConstant>(steps->getStepRecurrence(SE))->getAPInt().isOne();
-      Value *atFirst = holds(false);
-      Value *atLast = holds(true);
-      Value *ordered =
-          builder.CreateICmp(guard->isSigned() ? (up ? ICmpInst::ICMP_SGE : ICmpInst::ICMP_SLE)
-                                               : (up ? ICmpInst::ICMP_UGE : ICmpInst::ICMP_ULE),
-                             last, first);
-      Value *passes = builder.CreateAnd(builder.CreateAnd(atFirst, atLast), ordered);
-      near = near ? builder.CreateAnd(near, passes) : passes;
-    }
+    if (Value *hold = guardsHold(guards, *loop, taken, SE, builder))
+      near = near ? builder.CreateAnd(near, hold) : hold;
     ValueToValueMapTy map;
     Loop *copy = versionLoop(loop, near, ".outer", loops, dominators, map);
     // In the copy every work-item passes the guards.
@@ -411,7 +335,7 @@ PreservedAnalyses WorkItemOuterVectorizePass::run(Function &F, FunctionAnalysisM
       copied->replaceAllUsesWith(ConstantInt::getTrue(copied->getContext()));
       copied->eraseFromParent();
     }
-    for (BranchInst *branch : guarded) hoist(cast<BranchInst>(map[branch])->getCondition(), *copy);
+    for (BranchInst *branch : guarded) hoistOutOf(cast<BranchInst>(map[branch])->getCondition(), *copy);
     markOuter(*copy, width);
     ++NumVersioned;
     changed = true;
